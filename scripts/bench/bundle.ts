@@ -1,0 +1,89 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+export interface Size {
+  raw: number;
+  gzip: number;
+}
+
+const dist = 'dist';
+
+function sizeOf(path: string): Size {
+  const bytes = readFileSync(path);
+  return { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+}
+
+function add(a: Size, b: Size): Size {
+  return { raw: a.raw + b.raw, gzip: a.gzip + b.gzip };
+}
+
+export function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KB`;
+}
+
+function readManifest(): Manifest {
+  return JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+}
+
+/** The chunk files a manifest key loads before first paint: itself and its static imports, transitively. */
+export function staticClosure(manifest: Manifest, key: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(key)) return seen;
+  seen.add(key);
+  for (const imported of manifest[key]?.imports ?? []) staticClosure(manifest, imported, seen);
+  return seen;
+}
+
+function sumFiles(files: Iterable<string>): Size {
+  let total: Size = { raw: 0, gzip: 0 };
+  for (const file of files) total = add(total, sizeOf(join(dist, file)));
+  return total;
+}
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? allFiles(path) : [path];
+  });
+}
+
+/** Initial JS of the entry (landing), the lazily loaded chunks matching `pattern` on top, and the whole build. */
+export function bundleFigures(lazyRoutes: Record<string, RegExp> = {}) {
+  const manifest = readManifest();
+  const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+  if (!entryKey) throw new Error('no entry chunk in the Vite manifest');
+  const initialKeys = staticClosure(manifest, entryKey);
+  const initial = sumFiles([...initialKeys].map((key) => manifest[key].file));
+  const routes: Record<string, Size> = {};
+  for (const [name, pattern] of Object.entries(lazyRoutes)) {
+    const lazyKey = Object.keys(manifest).find((key) => pattern.test(key));
+    if (!lazyKey) continue;
+    const keys = staticClosure(manifest, lazyKey, new Set(initialKeys));
+    routes[name] = sumFiles([...keys].map((key) => manifest[key].file));
+  }
+  const files = allFiles(dist).filter((path) => !path.includes('.vite'));
+  const js = sumFiles(files.filter((path) => path.endsWith('.js')).map((path) => relative(dist, path)));
+  const whole = sumFiles(files.map((path) => relative(dist, path)));
+  return { initial, routes, js, whole, fileCount: files.length };
+}
+
+export function printBundleFigures(): void {
+  const figures = bundleFigures({ home: /HomeScreen|home/i });
+  console.log('## Bundle');
+  console.log(`landing initial JS: ${kb(figures.initial.raw)} raw, ${kb(figures.initial.gzip)} gzip`);
+  for (const [name, size] of Object.entries(figures.routes)) {
+    console.log(`${name} route JS in total: ${kb(size.raw)} raw, ${kb(size.gzip)} gzip`);
+  }
+  console.log(`all JS: ${kb(figures.js.raw)} raw, ${kb(figures.js.gzip)} gzip`);
+  console.log(
+    `whole build: ${kb(figures.whole.raw)} raw, ${kb(figures.whole.gzip)} gzip, ${figures.fileCount} files`,
+  );
+}

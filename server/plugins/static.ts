@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+
+const apiPrefixes = ['/api/', '/auth/', '/payment/'];
+
+/** Serves the built app; unknown non-API GETs fall back to index.html so client routes deep-link. */
+export const staticPlugin = fp<{ root: string }>(async (app, { root }) => {
+  if (!existsSync(root)) {
+    app.log.warn({ root }, 'built app not found; serving the API only (run `npm run build`)');
+    return;
+  }
+  await app.register(fastifyStatic, { root, wildcard: false, index: ['index.html'] });
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = apiPrefixes.some((prefix) => request.url.startsWith(prefix));
+    if (request.method !== 'GET' || isApi) {
+      return reply.code(404).send({ error: 'Not found', code: 'NOT_FOUND' });
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}) as FastifyPluginAsync<{ root: string }>;

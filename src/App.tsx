@@ -1,0 +1,5 @@
+import { AppRoutes } from './routing/AppRoutes';
+
+export function App() {
+  return <AppRoutes />;
+}
