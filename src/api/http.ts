@@ -1,0 +1,191 @@
+import redaxios, { type Options, type Response } from 'redaxios';
+import { type Encrypt, encryptSensitiveFields } from './sensitiveFields';
+import type { ApiError } from './types';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Query = Record<string, string | number | boolean | undefined>;
+type Body = Record<string, unknown> | FormData;
+
+/** A failed call, with a message the UI can show as it is. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, message: string, code: string) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export interface HttpClientOptions {
+  /** Origin of the API; empty means the page's own origin. */
+  baseURL?: string;
+  getToken: () => string | null;
+  getOrganization: () => string | null;
+  /** The page's host, for the `country` subdomain swap. */
+  getHost: () => string;
+  /** Reports a 401 on a read, patch or delete so the session machine can route the user. */
+  onUnauthorized: (method: Method) => void;
+  /** Loads the encryptor lazily: only bodies with sensitive fields pay for jsencrypt and the key. */
+  loadEncrypt: () => Promise<Encrypt>;
+  fetch?: typeof fetch;
+}
+
+export interface PostOptions {
+  /** Reject with the HttpError instead of answering `{ success: false }`. */
+  returnError?: boolean;
+}
+
+export type Failure = { success: false };
+
+const networkMessage = 'Cannot reach the server. Check your connection and try again.';
+
+function toHttpError(reason: unknown): HttpError {
+  if (reason instanceof HttpError) return reason;
+  const response = reason as Partial<Response<Partial<ApiError> | string>> | undefined;
+  if (response && typeof response.status === 'number') {
+    const data = response.data;
+    const message =
+      typeof data === 'object' && data?.error ? data.error : response.statusText || 'Request failed';
+    const code = typeof data === 'object' && data?.code ? data.code : `HTTP_${response.status}`;
+    return new HttpError(response.status, message, code);
+  }
+  if (reason instanceof Error && reason.name === 'EncryptionError') {
+    return new HttpError(0, reason.message, 'ENCRYPTION_FAILED');
+  }
+  return new HttpError(0, networkMessage, 'NETWORK');
+}
+
+/** `app.example.com` becomes `de.example.com` for a body with `country: 'de'` (seed-spec §7). */
+export function swapAppSubdomain(url: string, host: string, country: unknown): string {
+  if (typeof country !== 'string' || !/^[a-z]{2,3}$/i.test(country)) return url;
+  const [first, ...rest] = host.split('.');
+  if (first !== 'app' || rest.length === 0) return url;
+  const target = new URL(url, `https://${host}`);
+  if (target.host !== host) return url;
+  target.host = [country.toLowerCase(), ...rest].join('.');
+  return target.toString();
+}
+
+/** The one network door of the app: every rule of seed-spec §7 lives here. */
+export function createHttpClient(options: HttpClientOptions) {
+  const baseURL = options.baseURL ?? '';
+
+  function headers(): Record<string, string> {
+    const result: Record<string, string> = {};
+    const token = options.getToken();
+    const organization = options.getOrganization();
+    if (token) result.Authorization = `Bearer ${token}`;
+    if (organization) result.Organization = organization;
+    return result;
+  }
+
+  async function send<T>(
+    method: Method,
+    path: string,
+    body?: Body,
+    extra: Options = {},
+  ): Promise<Response<T>> {
+    let url = `${baseURL}${path}`;
+    let data: Body | undefined = body;
+    if (body && !(body instanceof FormData) && 'country' in body) {
+      url = swapAppSubdomain(url, options.getHost(), body.country);
+    }
+    try {
+      if (body) data = await encryptSensitiveFields(body, options.loadEncrypt);
+      return await redaxios<T>({
+        url,
+        method,
+        data,
+        headers: headers(),
+        withCredentials: true,
+        fetch: options.fetch,
+        ...extra,
+      });
+    } catch (reason) {
+      const error = toHttpError(reason);
+      if (error.status === 401 && (method === 'GET' || method === 'PATCH' || method === 'DELETE')) {
+        options.onUnauthorized(method);
+      }
+      throw error;
+    }
+  }
+
+  function post<T>(
+    path: string,
+    body: Body | undefined,
+    postOptions: PostOptions & { returnError: true },
+  ): Promise<T>;
+  function post<T>(path: string, body?: Body, postOptions?: PostOptions): Promise<T | Failure>;
+  async function post<T>(path: string, body?: Body, postOptions: PostOptions = {}): Promise<T | Failure> {
+    try {
+      return (await send<T>('POST', path, body)).data;
+    } catch (error) {
+      if (postOptions.returnError) throw error;
+      return { success: false };
+    }
+  }
+
+  return {
+    async get<T>(path: string, params?: Query): Promise<T> {
+      return (await send<T>('GET', path, undefined, { params: definedOnly(params) })).data;
+    },
+
+    post,
+
+    async put(path: string, body?: Body): Promise<{ success: boolean }> {
+      try {
+        const response = await send<unknown>('PUT', path, body);
+        return { success: response.data === 'OK' };
+      } catch {
+        return { success: false };
+      }
+    },
+
+    /** Errors, a 500 included, are returned to the caller as a rejected HttpError. */
+    async patch<T>(path: string, body?: Body): Promise<T> {
+      return (await send<T>('PATCH', path, body)).data;
+    },
+
+    async delete<T>(path: string, params?: Query): Promise<T> {
+      return (await send<T>('DELETE', path, undefined, { params: definedOnly(params) })).data;
+    },
+
+    /** POST answering a stream (server-sent events); the signal stops the request. */
+    async stream(path: string, body: Body, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+      const fetchImpl = options.fetch ?? fetch;
+      const response = await send<ReadableStream<Uint8Array> | null>('POST', path, body, {
+        responseType: 'stream',
+        fetch: (input, init) => fetchImpl(input, { ...init, signal }),
+      });
+      // redaxios hands streams back before checking the status, so errors are read here.
+      if (response.status >= 400) {
+        const text = response.data ? await new Response(response.data).text() : '';
+        throw toHttpError({
+          status: response.status,
+          statusText: response.statusText,
+          data: parseJson(text),
+        });
+      }
+      if (!response.data) throw new HttpError(response.status, 'The reply could not be read', 'NO_STREAM');
+      return response.data;
+    },
+  };
+}
+
+export type HttpClient = ReturnType<typeof createHttpClient>;
+
+function definedOnly(params: Query | undefined): Record<string, string> | undefined {
+  if (!params) return undefined;
+  const entries = Object.entries(params).filter(([, value]) => value !== undefined);
+  return entries.length ? Object.fromEntries(entries.map(([key, value]) => [key, String(value)])) : undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
