@@ -1,0 +1,83 @@
+import { assign, fromPromise, setup } from 'xstate';
+
+export interface OrganizationRecord {
+  _id: string;
+  subdomain: string;
+  name: string;
+}
+
+/** The label that means "no specific organization" (seed-spec §1, §9). */
+export const appLabel = 'app';
+
+/**
+ * Seed-spec §4: a host starting with localhost uses the configured default; a host with more than
+ * two labels uses its first label; otherwise the label is `app`.
+ */
+export function organizationFromHost(host: string, defaultOrganization: string): string {
+  const hostname = host.split(':')[0].toLowerCase();
+  if (hostname.startsWith('localhost')) return defaultOrganization;
+  const labels = hostname.split('.');
+  return labels.length > 2 ? labels[0] : appLabel;
+}
+
+export const organizationMachine = setup({
+  types: {
+    context: {} as { subdomain: string; organization: OrganizationRecord | null },
+    input: {} as { host: string; defaultOrganization: string },
+  },
+  actors: {
+    fetchOrganization: fromPromise<OrganizationRecord, { subdomain: string }>(async () => {
+      throw new Error('fetchOrganization is provided by the app');
+    }),
+  },
+  guards: {
+    isApp: ({ context }) => context.subdomain === appLabel,
+  },
+  actions: {
+    /** Effects the app provides: `currentOrganization` in local storage (seed-spec §3). */
+    storeOrganization: (_, _params: { organization: OrganizationRecord }) => {},
+    clearOrganization: () => {},
+    logError: (_, _params: { error: unknown }) => {},
+    assignOrganization: assign({
+      organization: (_, params: { organization: OrganizationRecord | null }) => params.organization,
+    }),
+  },
+}).createMachine({
+  id: 'organization',
+  description: 'The organization check: which organization the host names, and whether it exists.',
+  context: ({ input }) => ({
+    subdomain: organizationFromHost(input.host, input.defaultOrganization),
+    organization: null,
+  }),
+  initial: 'resolving',
+  states: {
+    resolving: {
+      description: 'Reads the organization label from the host name.',
+      always: [{ guard: 'isApp', target: 'allowed', actions: 'clearOrganization' }, { target: 'fetching' }],
+    },
+    fetching: {
+      description: 'Looks the organization up by its subdomain.',
+      invoke: {
+        src: 'fetchOrganization',
+        input: ({ context }) => ({ subdomain: context.subdomain }),
+        onDone: {
+          target: 'allowed',
+          actions: [
+            { type: 'assignOrganization', params: ({ event }) => ({ organization: event.output }) },
+            { type: 'storeOrganization', params: ({ event }) => ({ organization: event.output }) },
+          ],
+        },
+        onError: {
+          target: 'blocked',
+          actions: [
+            { type: 'logError', params: ({ event }) => ({ error: event.error }) },
+            { type: 'assignOrganization', params: { organization: null } },
+            'clearOrganization',
+          ],
+        },
+      },
+    },
+    allowed: { description: 'The routes behind the organization check are open.' },
+    blocked: { description: 'Unknown organization: navigation is blocked, with no message.' },
+  },
+});

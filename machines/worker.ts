@@ -1,0 +1,54 @@
+import { fromPromise, setup } from 'xstate';
+
+export const workerMachine = setup({
+  types: {
+    input: {} as { production: boolean },
+    context: {} as { production: boolean },
+    events: {} as { type: 'STABLE' },
+  },
+  actors: {
+    registerWorker: fromPromise<unknown>(async () => {
+      throw new Error('registerWorker is provided by the app');
+    }),
+  },
+  guards: {
+    isProduction: ({ context }) => context.production,
+  },
+  delays: {
+    /** Seed-spec §9: up to 30000 ms after start even if the app never becomes stable. */
+    latestRegistration: 30_000,
+  },
+  actions: {
+    logError: (_, _params: { error: unknown }) => {},
+  },
+}).createMachine({
+  id: 'worker',
+  description: 'The offline/update worker: production only, once the app is stable or after 30 s.',
+  context: ({ input }) => ({ production: input.production }),
+  initial: 'deciding',
+  states: {
+    deciding: {
+      description: 'The worker is enabled only in production.',
+      always: [{ guard: 'isProduction', target: 'waiting' }, { target: 'disabled' }],
+    },
+    disabled: { description: 'Not production: no worker.' },
+    waiting: {
+      description: 'Waits for the app to be stable, or 30 000 ms at the latest.',
+      on: { STABLE: 'registering' },
+      after: { latestRegistration: 'registering' },
+    },
+    registering: {
+      description: 'Registers the worker.',
+      invoke: {
+        src: 'registerWorker',
+        onDone: 'registered',
+        onError: {
+          target: 'failed',
+          actions: { type: 'logError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    registered: { description: 'The worker is installed.' },
+    failed: { description: 'Registration failed; only logged.' },
+  },
+});
