@@ -1,12 +1,51 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { navigate } from 'wouter/use-browser-location';
 import { App } from './App';
+import { createAppActors } from './app/createAppActors';
+import { createTranslationCache } from './i18n/translationCache';
+import { registerWorker } from './pwa/registerWorker';
+import { whenStable } from './pwa/whenStable';
 import './styles/global.css';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+function reloadWithoutLanguageParameter() {
+  const url = new URL(window.location.href);
+  url.searchParams.delete('language');
+  // replace(): the ?language= address must not come back with the Back button and loop.
+  if (url.href === window.location.href) window.location.reload();
+  else window.location.replace(url.href);
+}
+
+async function start() {
+  // Development only: `?inspect` connects the Stately inspector; production builds drop this branch.
+  const inspect =
+    import.meta.env.DEV && new URLSearchParams(window.location.search).has('inspect')
+      ? (await import('./dev/inspect')).createInspector()
+      : undefined;
+  const actors = createAppActors({
+    apiUrl: import.meta.env.VITE_API_URL ?? '',
+    host: window.location.host,
+    search: window.location.search,
+    production: import.meta.env.PROD,
+    defaultOrganization: import.meta.env.VITE_DEFAULT_ORGANIZATION ?? 'app',
+    storage: window.localStorage,
+    translationCache: createTranslationCache(),
+    navigate: (to, { replace }) => navigate(to, { replace }),
+    reload: reloadWithoutLanguageParameter,
+    registerWorker,
+    log: (message, error) => console.error(message, error),
+    inspect,
+  });
+  whenStable(() => actors.worker.send({ type: 'STABLE' }));
+
+  const root = document.getElementById('root');
+  if (!root) throw new Error('index.html has no #root element');
+  createRoot(root).render(
+    <StrictMode>
+      <App actors={actors} />
+    </StrictMode>,
+  );
+}
+
+// Seed-spec §8: a bootstrap failure is only logged.
+start().catch((error) => console.error('Parley could not start', error));

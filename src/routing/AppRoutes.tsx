@@ -1,13 +1,62 @@
+import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
+import { Loading } from '../components/Loading';
 import { LandingScreen } from '../screens/LandingScreen';
+import { LoginScreen } from '../screens/LoginScreen';
+import { NotFoundScreen } from '../screens/NotFoundScreen';
+import { RegisterScreen } from '../screens/RegisterScreen';
+import { WelcomeScreen } from '../screens/WelcomeScreen';
+import { LoginCheck } from './LoginCheck';
+import { OrganizationCheck } from './OrganizationCheck';
 
+// The logged-in product loads on demand, so the landing page stays small (seed-spec §2: list is lazy).
+const HomeArea = lazy(() => import('../home/HomeArea'));
+const ChatArea = lazy(() => import('../chat/ChatArea'));
+
+/** Seed-spec §2 routes, each behind the checks it names. */
 export function AppRoutes() {
   return (
     <Switch>
-      <Route path="/landing" component={LandingScreen} />
-      <Route>
-        <Redirect to="/landing" replace />
+      <Route path="/">
+        <Redirect to="/list" replace />
       </Route>
+      <Route path="/list">
+        <OrganizationCheck>
+          <LoginCheck>
+            <Suspense fallback={<Loading />}>
+              <HomeArea />
+            </Suspense>
+          </LoginCheck>
+        </OrganizationCheck>
+      </Route>
+      <Route path="/topics/:id">
+        {(params) => (
+          <OrganizationCheck>
+            <LoginCheck>
+              <Suspense fallback={<Loading />}>
+                <ChatArea topicId={params.id} />
+              </Suspense>
+            </LoginCheck>
+          </OrganizationCheck>
+        )}
+      </Route>
+      <Route path="/landing">
+        <OrganizationCheck>
+          <LandingScreen />
+        </OrganizationCheck>
+      </Route>
+      <Route path="/register">
+        <OrganizationCheck>
+          <RegisterScreen />
+        </OrganizationCheck>
+      </Route>
+      <Route path="/login">
+        <OrganizationCheck>
+          <LoginScreen />
+        </OrganizationCheck>
+      </Route>
+      <Route path="/welcome" component={WelcomeScreen} />
+      <Route component={NotFoundScreen} />
     </Switch>
   );
 }

@@ -1,0 +1,83 @@
+import { assign, fromPromise, setup } from 'xstate';
+
+export interface BotRecord {
+  _id: string;
+  name: string;
+  active: boolean;
+  categories: { _id: string; name?: string }[];
+  platform: { name: string };
+}
+
+/** Active bots are those with active true (seed-spec §4). */
+export function activeBots<B extends BotRecord>(bots: B[]): B[] {
+  return bots.filter((bot) => bot.active);
+}
+
+/** The category filter narrows the active bots; no filter means all of them (seed-spec §4). */
+export function filterBots<B extends BotRecord>(bots: B[], categoryIds: string[]): B[] {
+  const active = activeBots(bots);
+  if (categoryIds.length === 0) return active;
+  return active.filter((bot) => bot.categories.some((category) => categoryIds.includes(category._id)));
+}
+
+/** Bots grouped by platform name, platforms in order of first appearance (seed-spec §1). */
+export function groupByPlatform<B extends BotRecord>(bots: B[]): { platform: string; bots: B[] }[] {
+  const groups = new Map<string, B[]>();
+  for (const bot of bots) groups.set(bot.platform.name, [...(groups.get(bot.platform.name) ?? []), bot]);
+  return [...groups].map(([platform, members]) => ({ platform, bots: members }));
+}
+
+export const botsMachine = setup({
+  types: {
+    context: {} as { bots: BotRecord[]; categoryIds: string[]; error: string | null },
+    events: {} as { type: 'LOAD' } | { type: 'RETRY' } | { type: 'FILTER'; categoryIds: string[] },
+  },
+  actors: {
+    fetchBots: fromPromise<BotRecord[]>(async () => {
+      throw new Error('fetchBots is provided by the app');
+    }),
+  },
+  actions: {
+    assignBots: assign({ bots: (_, params: { bots: BotRecord[] }) => params.bots, error: null }),
+    assignError: assign({
+      error: (_, params: { error: unknown }) =>
+        params.error instanceof Error ? params.error.message : 'Could not load the bots',
+    }),
+    assignFilter: assign({ categoryIds: (_, params: { categoryIds: string[] }) => params.categoryIds }),
+  },
+}).createMachine({
+  id: 'bots',
+  description: 'The bot catalogue: loaded once and reused, filtered by category.',
+  context: { bots: [], categoryIds: [], error: null },
+  initial: 'idle',
+  on: {
+    FILTER: {
+      actions: { type: 'assignFilter', params: ({ event }) => ({ categoryIds: event.categoryIds }) },
+    },
+  },
+  states: {
+    idle: {
+      description: 'Nothing loaded yet.',
+      on: { LOAD: 'loading' },
+    },
+    loading: {
+      description: 'Fetches the bot list.',
+      invoke: {
+        src: 'fetchBots',
+        onDone: {
+          target: 'loaded',
+          actions: { type: 'assignBots', params: ({ event }) => ({ bots: event.output }) },
+        },
+        onError: {
+          target: 'failed',
+          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    loaded: { description: 'The list is here and is reused: LOAD does nothing.' },
+    failed: {
+      description: 'The list could not be loaded; the user can retry.',
+      on: { RETRY: 'loading', LOAD: 'loading' },
+    },
+  },
+});

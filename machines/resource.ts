@@ -1,0 +1,83 @@
+import { assign, fromPromise, setup } from 'xstate';
+
+/**
+ * A piece of server data the UI shows and changes: the balance, the notifications, the recent
+ * topics. Loaded on demand, reloaded after each change the user makes, with errors to retry.
+ */
+export const resourceMachine = setup({
+  types: {
+    context: {} as { data: unknown; error: string | null },
+    events: {} as
+      | { type: 'LOAD' }
+      | { type: 'RELOAD' }
+      | { type: 'CHANGE'; change: unknown }
+      | { type: 'REPLACE'; data: unknown }
+      | { type: 'RESET' },
+  },
+  actors: {
+    fetch: fromPromise<unknown>(async () => {
+      throw new Error('fetch is provided by the app');
+    }),
+    /** Applies one change the user asked for (rename, delete, mark read…) on the server. */
+    change: fromPromise<unknown, { change: unknown }>(async () => {
+      throw new Error('change is provided by the app');
+    }),
+  },
+  actions: {
+    assignData: assign({ data: (_, params: { data: unknown }) => params.data, error: null }),
+    clearData: assign({ data: null, error: null }),
+    assignError: assign({
+      error: (_, params: { error: unknown }) =>
+        params.error instanceof Error ? params.error.message : 'Something went wrong',
+    }),
+  },
+}).createMachine({
+  id: 'resource',
+  description: 'Server data shown on screen: load, reload, change, retry; forgotten on logout.',
+  context: { data: null, error: null },
+  initial: 'idle',
+  on: {
+    RESET: { target: '.idle', actions: 'clearData' },
+  },
+  states: {
+    idle: { description: 'Not asked for yet.', on: { LOAD: 'loading' } },
+    loading: {
+      description: 'Fetches the data.',
+      invoke: {
+        src: 'fetch',
+        onDone: {
+          target: 'loaded',
+          actions: { type: 'assignData', params: ({ event }) => ({ data: event.output }) },
+        },
+        onError: {
+          target: 'failed',
+          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    loaded: {
+      description: 'Shown; a newer copy can be fetched or a change made.',
+      on: {
+        RELOAD: 'loading',
+        CHANGE: 'changing',
+        REPLACE: { actions: { type: 'assignData', params: ({ event }) => ({ data: event.data }) } },
+      },
+    },
+    changing: {
+      description: 'Sends the change, then fetches the result.',
+      invoke: {
+        src: 'change',
+        input: ({ event }) => ({ change: (event as { change: unknown }).change }),
+        onDone: 'loading',
+        onError: {
+          target: 'loaded',
+          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    failed: {
+      description: 'Could not load; the user can retry.',
+      on: { LOAD: 'loading', RELOAD: 'loading' },
+    },
+  },
+});

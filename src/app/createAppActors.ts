@@ -1,0 +1,218 @@
+import {
+  type Actor,
+  createActor,
+  fromCallback,
+  fromPromise,
+  type InspectionEvent,
+  type Observer,
+} from 'xstate';
+import { type BotRecord, botsMachine } from '../../machines/bots';
+import { languageMachine } from '../../machines/language';
+import { type OrganizationRecord, organizationMachine } from '../../machines/organization';
+import { resourceMachine } from '../../machines/resource';
+import { type SessionUser, sessionMachine } from '../../machines/session';
+import { sidePanelMachine } from '../../machines/sidePanel';
+import { type TranslationEvent, translationMachine } from '../../machines/translation';
+import { workerMachine } from '../../machines/worker';
+import { createEncryptorLoader } from '../api/encryptor';
+import { createEndpoints, type Endpoints } from '../api/endpoints';
+import { createHttpClient } from '../api/http';
+import type { User } from '../api/types';
+import type { TranslationCache } from '../i18n/translationCache';
+import { createStoredValues } from './storedValues';
+
+/** A change to one of the user's topics, made from the home area. */
+export type TopicChange = { kind: 'rename'; id: string; title: string } | { kind: 'delete'; id: string };
+
+/** What the app needs from its surroundings: the browser in production, jsdom and a real server in tests. */
+export interface AppEnvironment {
+  /** Origin of the API; empty for the page's own. */
+  apiUrl: string;
+  host: string;
+  search: string;
+  production: boolean;
+  /** The organization a `localhost…` host stands for (seed-spec §9). */
+  defaultOrganization: string;
+  storage: Storage;
+  translationCache: TranslationCache;
+  navigate: (to: string, options: { replace?: boolean }) => void;
+  /** Reloads the page, without the `language` query parameter once it has been stored. */
+  reload: () => void;
+  registerWorker: () => Promise<unknown>;
+  log: (message: string, error?: unknown) => void;
+  /** The Stately inspector, in development with `?inspect` only. */
+  inspect?: Observer<InspectionEvent>;
+}
+
+/** Starts every app-wide actor once, with its effects, and wires their emitted events to the page. */
+export function createAppActors(env: AppEnvironment) {
+  const stored = createStoredValues(env.storage);
+  const inspect = env.inspect;
+  let reportUnauthorized: (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE') => void = () => {};
+  const http = createHttpClient({
+    baseURL: env.apiUrl,
+    getToken: stored.token.get,
+    getOrganization: () => stored.currentOrganization.get()?.subdomain ?? null,
+    getHost: () => env.host,
+    onUnauthorized: (method) => reportUnauthorized(method),
+    loadEncrypt: createEncryptorLoader(() => api.publicKey()),
+  });
+  const api: Endpoints = createEndpoints(http);
+
+  const bots = createActor(
+    botsMachine.provide({ actors: { fetchBots: fromPromise(() => api.bots() as Promise<BotRecord[]>) } }),
+    { inspect },
+  );
+
+  const session = createActor(
+    sessionMachine.provide({
+      actors: {
+        verifyToken: fromPromise(async () => ({ verified: Number((await api.verify()).verified) })),
+        loadUser: fromPromise(async ({ input }) => {
+          const cached = input.force ? null : stored.currentUser.get();
+          return (cached ?? (await api.me())) as SessionUser;
+        }),
+        signup: fromPromise(({ input }) => api.signup(input)),
+        login: fromPromise(({ input }) => api.login(input)),
+        requestOtp: fromPromise(({ input }) => api.requestOtp(input.email)),
+      },
+      actions: {
+        storeToken: (_, { token }) => stored.token.set(token),
+        removeToken: () => stored.token.clear(),
+        storeCurrentUser: (_, { user }) => stored.currentUser.set(user as User),
+        clearCurrentUser: () => stored.currentUser.clear(),
+        requestBots: () => bots.send({ type: 'LOAD' }),
+      },
+    }),
+    { input: { token: stored.token.get(), user: stored.currentUser.get() }, inspect },
+  );
+  reportUnauthorized = (method) => session.send({ type: 'UNAUTHORIZED', method });
+
+  const organization = createActor(
+    organizationMachine.provide({
+      actors: {
+        fetchOrganization: fromPromise(
+          ({ input }) => api.organization(input.subdomain) as Promise<OrganizationRecord>,
+        ),
+      },
+      actions: {
+        storeOrganization: (_, { organization: record }) => stored.currentOrganization.set(record),
+        clearOrganization: () => stored.currentOrganization.clear(),
+        logError: (_, { error }) => env.log('Organization check failed', error),
+      },
+    }),
+    { input: { host: env.host, defaultOrganization: env.defaultOrganization }, inspect },
+  );
+
+  const language = createActor(
+    languageMachine.provide({
+      actions: {
+        storeLanguage: (_, { language: code }) => stored.language.set(code),
+        reload: () => env.reload(),
+      },
+    }),
+    { input: { storedLanguage: stored.language.get(), search: env.search }, inspect },
+  );
+
+  const translation = createActor(
+    translationMachine.provide({
+      actors: {
+        readCache: fromPromise(async ({ input }) =>
+          Object.fromEntries(await env.translationCache.readLanguage(input.language)),
+        ),
+        translateText: fromCallback<TranslationEvent, { text: string; language: string }>(
+          ({ input, sendBack }) => {
+            api.translate(input.text, input.language).then(
+              (answer) =>
+                sendBack(
+                  'text' in answer && answer.translated
+                    ? { type: 'TRANSLATED', text: input.text, translation: answer.text }
+                    : { type: 'NOT_TRANSLATED', text: input.text },
+                ),
+              (error) => sendBack({ type: 'NOT_TRANSLATED', text: input.text, error }),
+            );
+          },
+        ),
+        writeCache: fromPromise(({ input }) => env.translationCache.write(input.records)),
+      },
+      actions: {
+        logError: (_, { error }) => {
+          if (error) env.log('Translation cache or lookup failed', error);
+        },
+      },
+    }),
+    { input: { language: language.getSnapshot().context.language }, inspect },
+  );
+
+  const worker = createActor(
+    workerMachine.provide({
+      actors: { registerWorker: fromPromise(() => env.registerWorker()) },
+      actions: { logError: (_, { error }) => env.log('Worker registration failed', error) },
+    }),
+    { input: { production: env.production }, inspect },
+  );
+
+  const sidePanel = createActor(sidePanelMachine, { inspect });
+
+  /** Server data the home area shows and changes, each behind the same small machine. */
+  const resource = (fetch: () => Promise<unknown>, change: (request: never) => Promise<unknown> = fetch) =>
+    createActor(
+      resourceMachine.provide({
+        actors: {
+          fetch: fromPromise(fetch),
+          change: fromPromise(({ input }) => change(input.change as never)),
+        },
+      }),
+      { inspect },
+    );
+  const billing = resource(() => {
+    const user = session.getSnapshot().context.user;
+    return user ? api.billing(user._id) : Promise.reject(new Error('Not logged in'));
+  });
+  const notifications = resource(
+    () => api.notifications(),
+    (id: string) => api.markNotificationRead(id),
+  );
+  const topics = resource(
+    () => api.topics(),
+    (change: TopicChange) =>
+      change.kind === 'rename' ? api.renameTopic(change.id, change.title) : api.deleteTopic(change.id),
+  );
+
+  session.on('navigate', ({ to, replace }) => env.navigate(to, { replace }));
+  // The next user must not see the last one's balance, notifications or topics.
+  session.subscribe((snapshot) => {
+    if (snapshot.matches({ auth: 'loggedOut' }))
+      for (const data of [billing, notifications, topics]) data.send({ type: 'RESET' });
+  });
+
+  const actors = {
+    session,
+    organization,
+    bots,
+    language,
+    translation,
+    worker,
+    sidePanel,
+    billing,
+    notifications,
+    topics,
+    api,
+  };
+  for (const actor of [
+    bots,
+    session,
+    organization,
+    language,
+    translation,
+    worker,
+    sidePanel,
+    billing,
+    notifications,
+    topics,
+  ])
+    (actor as Actor<never>).start();
+  return actors;
+}
+
+export type AppActors = ReturnType<typeof createAppActors>;

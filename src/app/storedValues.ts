@@ -1,0 +1,34 @@
+import type { Organization, User } from '../api/types';
+
+/** One value kept in local storage under the exact name seed-spec §3 gives it. */
+function stored<T>(storage: Storage, key: string, parse: (raw: string) => T, format: (value: T) => string) {
+  return {
+    get(): T | null {
+      const raw = storage.getItem(key);
+      if (raw === null) return null;
+      try {
+        return parse(raw);
+      } catch {
+        // A value another version or a person left unreadable counts as absent.
+        storage.removeItem(key);
+        return null;
+      }
+    },
+    set: (value: T) => storage.setItem(key, format(value)),
+    clear: () => storage.removeItem(key),
+  };
+}
+
+const text = (raw: string) => raw;
+
+/** The client values of seed-spec §3: token, language, currentUser, currentOrganization. */
+export function createStoredValues(storage: Storage) {
+  return {
+    token: stored<string>(storage, 'token', text, text),
+    language: stored<string>(storage, 'language', text, text),
+    currentUser: stored<User>(storage, 'currentUser', JSON.parse, JSON.stringify),
+    currentOrganization: stored<Organization>(storage, 'currentOrganization', JSON.parse, JSON.stringify),
+  };
+}
+
+export type StoredValues = ReturnType<typeof createStoredValues>;

@@ -1,0 +1,102 @@
+import { useSelector } from '@xstate/react';
+import { useId, useMemo, useState } from 'react';
+import { filterBots, groupByPlatform } from '../../machines/bots';
+import type { Bot } from '../api/types';
+import { useActors } from '../app/ActorsContext';
+import { T } from '../i18n/T';
+import { useT } from '../i18n/useT';
+import { BotCard } from './BotCard';
+import { CategoryFilter } from './CategoryFilter';
+import { categoriesOf } from './categoriesOf';
+import { useBilling } from './useBilling';
+
+/** The catalogue: active bots, narrowed by category and name, grouped by platform. */
+export function BotCatalogue() {
+  const { bots, sidePanel, language } = useActors();
+  const t = useT();
+  const searchId = useId();
+  const status = useSelector(bots, (snapshot) => snapshot.value);
+  const all = useSelector(bots, (snapshot) => snapshot.context.bots) as Bot[];
+  const categoryIds = useSelector(bots, (snapshot) => snapshot.context.categoryIds);
+  const error = useSelector(bots, (snapshot) => snapshot.context.error);
+  const languageCode = useSelector(language, (snapshot) => snapshot.context.language);
+  const currency = useBilling().billing?.currency ?? 'EUR';
+  const [query, setQuery] = useState('');
+
+  const groups = useMemo(() => {
+    const needle = query.trim().toLocaleLowerCase();
+    const shown = filterBots(all, categoryIds).filter(
+      (bot) => !needle || bot.name.toLocaleLowerCase().includes(needle),
+    );
+    return groupByPlatform(shown);
+  }, [all, categoryIds, query]);
+
+  return (
+    <section aria-labelledby={`${searchId}-title`}>
+      <h2 id={`${searchId}-title`}>
+        <T>Bots</T>
+      </h2>
+      <div className="toolbar">
+        <div className="field">
+          <label htmlFor={searchId}>
+            <T>Search bots</T>
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+          />
+        </div>
+        <div className="desktop-only">
+          <CategoryFilter
+            categories={categoriesOf(all)}
+            selected={categoryIds}
+            onChange={(selected) => bots.send({ type: 'FILTER', categoryIds: selected })}
+          />
+        </div>
+      </div>
+      {(status === 'idle' || status === 'loading') && (
+        <div className="bot-grid" aria-busy="true">
+          <div className="skeleton" />
+          <div className="skeleton" />
+          <div className="skeleton" />
+          <span className="visually-hidden">
+            <T>Loading…</T>
+          </span>
+        </div>
+      )}
+      {status === 'failed' && (
+        <div className="error-box" role="alert">
+          <span>{t(error ?? 'Could not load the bots')}</span>
+          <button type="button" className="button small" onClick={() => bots.send({ type: 'RETRY' })}>
+            <T>Retry</T>
+          </button>
+        </div>
+      )}
+      {status === 'loaded' && groups.length === 0 && (
+        <p className="empty">
+          <T>No bots match. Try another category or name.</T>
+        </p>
+      )}
+      {groups.map((group) => (
+        <section key={group.platform} className="bot-group" aria-label={group.platform}>
+          <h3>{t(group.platform)}</h3>
+          <ul className="bot-grid">
+            {group.bots.map((bot) => (
+              <BotCard
+                key={bot._id}
+                bot={bot}
+                currency={currency}
+                language={languageCode}
+                onShowDetails={(chosen) =>
+                  sidePanel.send({ type: 'CHANGE_VIEW', view: 'bot', botId: chosen._id })
+                }
+              />
+            ))}
+          </ul>
+        </section>
+      ))}
+    </section>
+  );
+}

@@ -1,0 +1,9 @@
+import type { Bot, Category } from '../api/types';
+
+/** Every category any active bot has, sorted by name. */
+export function categoriesOf(bots: Bot[]): Category[] {
+  const byId = new Map<string, Category>();
+  for (const bot of bots)
+    if (bot.active) for (const category of bot.categories) byId.set(category._id, category);
+  return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));
+}

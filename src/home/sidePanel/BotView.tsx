@@ -1,0 +1,39 @@
+import { useSelector } from '@xstate/react';
+import { Link } from 'wouter';
+import type { Bot } from '../../api/types';
+import { useActors } from '../../app/ActorsContext';
+import { T } from '../../i18n/T';
+import { useT } from '../../i18n/useT';
+
+/** The selected bot's details and the way to chat with it. */
+export function BotView() {
+  const { sidePanel, bots } = useActors();
+  const t = useT();
+  const botId = useSelector(sidePanel, (snapshot) => snapshot.context.botId);
+  const bot = useSelector(bots, (snapshot) =>
+    (snapshot.context.bots as Bot[]).find((item) => item._id === botId),
+  );
+  if (!bot) {
+    return (
+      <p className="empty">
+        <T>Choose a bot to see its details.</T>
+      </p>
+    );
+  }
+  return (
+    <div className="panel-view">
+      <h3>{bot.name}</h3>
+      <p>{bot.description}</p>
+      <p>
+        <T>Platform</T>: {t(bot.platform.name)}
+      </p>
+      <p>
+        <T>Categories</T>: {bot.categories.map((category) => t(category.name)).join(', ')}
+      </p>
+      <Link href={`/topics/new?bot=${encodeURIComponent(bot._id)}`} className="button primary">
+        {t('Chat')}
+        <span className="visually-hidden"> {bot.name}</span>
+      </Link>
+    </div>
+  );
+}

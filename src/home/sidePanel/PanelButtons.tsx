@@ -1,0 +1,55 @@
+import { useSelector } from '@xstate/react';
+import type { SidePanelView } from '../../../machines/sidePanel';
+import type { Notification } from '../../api/types';
+import { useActors } from '../../app/ActorsContext';
+import { useT } from '../../i18n/useT';
+
+/** Header buttons that open the side panel on one of its views. */
+export function PanelButtons() {
+  const { sidePanel, notifications } = useActors();
+  const t = useT();
+  const unread = useSelector(
+    notifications,
+    (snapshot) =>
+      ((snapshot.context.data as Notification[] | null) ?? []).filter((item) => !item.read).length,
+  );
+  const open = (view: SidePanelView) => sidePanel.send({ type: 'CHANGE_VIEW', view });
+  const notificationsLabel =
+    unread > 0 ? `${t('Notifications')} (${unread} ${t('unread')})` : t('Notifications');
+  return (
+    <nav className="panel-buttons" aria-label={t('Side panel')}>
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => open('botFilter')}
+        aria-label={t('Filter bots')}
+      >
+        <span aria-hidden="true">⛃</span>
+      </button>
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => open('botList')}
+        aria-label={t('Bot list')}
+      >
+        <span aria-hidden="true">☰</span>
+      </button>
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => open('notifications')}
+        aria-label={notificationsLabel}
+      >
+        <span aria-hidden="true">🔔</span>
+        {unread > 0 && (
+          <span className="badge" aria-hidden="true">
+            {unread}
+          </span>
+        )}
+      </button>
+      <button type="button" className="icon-button" onClick={() => open('profile')} aria-label={t('Profile')}>
+        <span aria-hidden="true">👤</span>
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,109 @@
+import { useSelector } from '@xstate/react';
+import { useId } from 'react';
+import { useActors } from '../../app/ActorsContext';
+import { T } from '../../i18n/T';
+import { useT } from '../../i18n/useT';
+import { formatMoney } from '../formatMoney';
+import { useBilling } from '../useBilling';
+
+/** The user, the balance behind its flag, the order history and currency, and logout. */
+export function ProfileView() {
+  const { session, sidePanel, language } = useActors();
+  const t = useT();
+  const currencyId = useId();
+  const user = useSelector(session, (snapshot) => snapshot.context.user);
+  const flags = useSelector(sidePanel, (snapshot) => snapshot.context);
+  const languageCode = useSelector(language, (snapshot) => snapshot.context.language);
+  const { billing, failed, retry } = useBilling();
+  const money = (amount: number) => formatMoney(amount, billing?.currency ?? 'EUR', languageCode);
+
+  return (
+    <div className="panel-view">
+      <p>
+        <strong>{user?.displayName}</strong>
+      </p>
+      <div className="panel-section">
+        <button
+          type="button"
+          className="button small"
+          aria-expanded={flags.balanceShown}
+          onClick={() => sidePanel.send({ type: 'TOGGLE_BALANCE' })}
+        >
+          {flags.balanceShown ? t('Hide balance') : t('Show balance')}
+        </button>
+        {flags.balanceShown && (
+          <p className="balance">
+            <T>Balance</T>:{' '}
+            {billing ? (
+              <strong>{money(billing.balance)}</strong>
+            ) : failed ? (
+              t('Could not load your balance')
+            ) : (
+              t('Loading…')
+            )}
+            {failed && (
+              <button type="button" className="button small" onClick={retry}>
+                <T>Retry</T>
+              </button>
+            )}
+          </p>
+        )}
+      </div>
+      <div className="panel-section">
+        <button
+          type="button"
+          className="button small"
+          aria-expanded={flags.orderInfoShown}
+          onClick={() => sidePanel.send({ type: 'TOGGLE_ORDER_INFO' })}
+        >
+          <T>Order history</T>
+        </button>
+        {flags.orderInfoShown && (
+          <ul className="transactions">
+            {(billing?.transactions ?? []).map((transaction) => (
+              <li key={transaction._id}>
+                <span>{t(transaction.description)}</span> <strong>{money(transaction.amount)}</strong>
+              </li>
+            ))}
+            {billing && billing.transactions.length === 0 && (
+              <li className="empty">
+                <T>No charges yet.</T>
+              </li>
+            )}
+          </ul>
+        )}
+      </div>
+      <div className="panel-section">
+        <button
+          type="button"
+          className="button small"
+          aria-expanded={flags.currencySelectShown}
+          onClick={() => sidePanel.send({ type: 'TOGGLE_CURRENCY_SELECT' })}
+        >
+          <T>Currency</T>
+        </button>
+        {flags.currencySelectShown && (
+          <div className="field">
+            <label htmlFor={currencyId}>
+              <T>Billing currency</T>
+            </label>
+            <select
+              id={currencyId}
+              value={billing?.currency ?? 'EUR'}
+              disabled
+              aria-describedby={`${currencyId}-hint`}
+            >
+              <option value={billing?.currency ?? 'EUR'}>{billing?.currency ?? 'EUR'}</option>
+            </select>
+            <p id={`${currencyId}-hint`} className="field-hint">
+              <T>Your organization sets the billing currency.</T>
+            </p>
+          </div>
+        )}
+      </div>
+      <button type="button" className="button" onClick={() => session.send({ type: 'LOGOUT' })}>
+        <T>Log out</T>
+      </button>
+    </div>
+  );
+}
