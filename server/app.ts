@@ -1,17 +1,113 @@
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { openaiTranslation } from './chat/providers/openai';
+import { chatPlugin } from './chat/routes';
 import type { Config } from './config';
+import { openDatabase } from './db/database';
+import { migrate } from './db/migrate';
+import { seed } from './db/seed';
+import { ApiError } from './errors';
+import { createMailer } from './mail/mailer';
+import { authPlugin } from './plugins/auth';
+import { botsPlugin } from './plugins/bots';
+import { decryptFieldsPlugin } from './plugins/decryptFields';
+import { errorsPlugin } from './plugins/errors';
 import { healthPlugin } from './plugins/health';
+import { notificationsPlugin } from './plugins/notifications';
+import { organizationsPlugin } from './plugins/organizations';
 import { staticPlugin } from './plugins/static';
+import { tenancyPlugin } from './plugins/tenancy';
+import { translatePlugin } from './plugins/translate';
+import { usersPlugin } from './plugins/users';
+import { loadSecrets } from './security/secrets';
+import { createTranslator, libreTranslate } from './translation/translator';
 
 export interface AppOptions {
   config: Config;
   logger?: boolean;
 }
 
-/** Builds the whole server; tests start it with their own config. */
+/** Builds the whole server on its database; tests start it with their own config. */
 export async function buildApp({ config, logger = true }: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: logger ? { level: config.logLevel } : false });
+  const app = Fastify({
+    logger: logger
+      ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
+      : false,
+    bodyLimit: 64 * 1024,
+    // Unknown fields are refused, not silently dropped; types are not coerced.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+  });
+
+  const db = await openDatabase(config);
+  app.addHook('onClose', () => db.close());
+  await migrate(db);
+  await seed(db, { openaiConfigured: Boolean(config.openai.baseUrl) });
+
+  const provider = config.libreTranslateUrl
+    ? libreTranslate(config.libreTranslateUrl)
+    : config.openai.baseUrl
+      ? openaiTranslation(config.openai)
+      : null;
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('secrets', loadSecrets(config.dataDir, config.jwtSecret));
+  app.decorate(
+    'sendMail',
+    createMailer({ ...config, from: config.mailFrom, log: (line) => app.log.info(line) }),
+  );
+  app.decorate(
+    'translator',
+    createTranslator(db, provider, (message, error) => app.log.warn({ err: error }, message)),
+  );
+
+  await app.register(errorsPlugin);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  if (config.publicOrigins.length) {
+    await app.register(cors, {
+      origin: config.publicOrigins,
+      credentials: true,
+      allowedHeaders: ['authorization', 'organization', 'content-type'],
+    });
+  }
+  await app.register(rateLimit, {
+    max: config.rateLimits.apiPerMinute,
+    timeWindow: '1 minute',
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(429, `Too many requests. Try again in ${context.after}.`, 'RATE_LIMITED') as never,
+  });
+  await app.register(compress, { threshold: 1024 });
+  await app.register(tenancyPlugin);
+  await app.register(decryptFieldsPlugin);
+
   await app.register(healthPlugin);
+  await app.register(authPlugin);
+  await app.register(organizationsPlugin);
+  await app.register(botsPlugin);
+  await app.register(usersPlugin);
+  await app.register(notificationsPlugin);
+  await app.register(translatePlugin);
+  await app.register(chatPlugin);
   if (config.staticDir) await app.register(staticPlugin, { root: config.staticDir });
   return app;
 }

@@ -8,14 +8,69 @@ export interface Config {
   /** Built web app to serve; absent means API only. */
   staticDir: string | undefined;
   logLevel: string;
+  /** PostgreSQL connection string; absent means embedded PGlite under dataDir. */
+  databaseUrl: string | undefined;
+  /** HS256 secret; generated and kept in dataDir when absent. */
+  jwtSecret: string | undefined;
+  /** SMTP server for mail; absent means the outbox folder under dataDir. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Origins of a separately hosted web app allowed to call the API (CORS). */
+  publicOrigins: string[];
+  rateLimits: {
+    /** One-time codes per email address and per IP, each per hour. */
+    otpPerHour: number;
+    /** Failed logins per account and per IP before 429, per 15 minutes. */
+    loginFailures: number;
+    /** Requests per minute per IP on the other API routes. */
+    apiPerMinute: number;
+  };
+  openai: {
+    baseUrl: string | undefined;
+    apiKey: string | undefined;
+    model: string;
+    /** Milliseconds without a byte from the provider before the reply fails. */
+    idleTimeoutMs: number;
+  };
+  /** Pause between the words of a built-in bot's streamed reply. */
+  builtinTokenDelayMs: number;
+  /** A LibreTranslate server for texts the built-in catalogs do not have. */
+  libreTranslateUrl: string | undefined;
 }
+
+const number = (value: string | undefined, fallback: number) => {
+  const parsed = Number(value);
+  return value !== undefined && value !== '' && Number.isFinite(parsed) ? parsed : fallback;
+};
+const optional = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
-    port: Number(env.PORT ?? 3000),
+    port: number(env.PORT, 3000),
     host: env.HOST ?? '0.0.0.0',
     dataDir: resolve(env.DATA_DIR ?? './data'),
     staticDir: env.STATIC_DIR === '' ? undefined : resolve(env.STATIC_DIR ?? './dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    databaseUrl: optional(env.DATABASE_URL),
+    jwtSecret: optional(env.JWT_SECRET),
+    smtpUrl: optional(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM ?? 'Parley <no-reply@parley.localhost>',
+    publicOrigins: (env.PUBLIC_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+    rateLimits: {
+      otpPerHour: number(env.RATE_LIMIT_OTP_PER_HOUR, 5),
+      loginFailures: number(env.RATE_LIMIT_LOGIN_FAILURES, 5),
+      apiPerMinute: number(env.RATE_LIMIT_API_PER_MINUTE, 600),
+    },
+    openai: {
+      baseUrl: optional(env.OPENAI_BASE_URL),
+      apiKey: optional(env.OPENAI_API_KEY),
+      model: env.OPENAI_MODEL ?? 'gpt-4o-mini',
+      idleTimeoutMs: number(env.OPENAI_IDLE_TIMEOUT_MS, 30_000),
+    },
+    builtinTokenDelayMs: number(env.BUILTIN_TOKEN_DELAY_MS, 30),
+    libreTranslateUrl: optional(env.LIBRETRANSLATE_URL),
   };
 }

@@ -1,0 +1,74 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Translator } from '../../translation/translator';
+import { calculatorReply } from './calculator';
+import { Eliza } from './eliza/eliza';
+import type { Provider, ReplyRequest } from './types';
+import { ProviderError } from './types';
+
+/** Streams a finished reply word by word, the way a model would, and stops when asked. */
+async function* stream(reply: string, signal: AbortSignal, pauseMs: number): AsyncIterable<string> {
+  const pieces = reply.match(/\S+\s*/g) ?? [reply];
+  for (const piece of pieces) {
+    if (signal.aborted) return;
+    yield piece;
+    if (pauseMs > 0) await delay(pauseMs, undefined, { signal }).catch(() => {});
+  }
+}
+
+/** ELIZA keeps no state between requests: the earlier user turns are replayed to restore her memory. */
+function elizaReply({ history, text }: ReplyRequest): string {
+  const eliza = new Eliza();
+  for (const turn of history) if (turn.role === 'user') eliza.reply(turn.text);
+  return eliza.reply(text);
+}
+
+const translateRequest = /^\s*translate\s+(?:this\s+)?(?:in)?to\s+([\p{L}-]+)\s*:\s*([\s\S]+)$/iu;
+const languageNames: Record<string, string> = {
+  arabic: 'ar',
+  chinese: 'zh',
+  dutch: 'nl',
+  french: 'fr',
+  german: 'de',
+  hebrew: 'he',
+  italian: 'it',
+  japanese: 'ja',
+  polish: 'pl',
+  portuguese: 'pt',
+  spanish: 'es',
+  ukrainian: 'uk',
+  english: 'en',
+};
+
+async function translatorReply(translator: Translator, text: string): Promise<string> {
+  const match = translateRequest.exec(text);
+  if (!match) return 'Tell me what to translate like this: *translate to German: good morning*.';
+  const wanted = match[1].toLowerCase();
+  const language = languageNames[wanted] ?? (/^[a-z]{2,3}(-[a-z0-9]+)?$/.test(wanted) ? wanted : null);
+  if (!language)
+    return `I don't know the language “${match[1]}”. Try one of: ${Object.keys(languageNames).join(', ')}.`;
+  const result = await translator.translate(match[2].trim(), language);
+  if (!result.translated) {
+    throw new ProviderError(
+      'No translation is available for this text. Configure a translation provider to translate any text.',
+      'TRANSLATION_UNAVAILABLE',
+    );
+  }
+  return result.text;
+}
+
+/** The offline bots: they run inside the server, so Parley works with no network at all. */
+export function builtinProvider(translator: Translator, pauseMs: number): Provider {
+  return async function* (request) {
+    const engine = request.config.engine;
+    const reply =
+      engine === 'eliza'
+        ? elizaReply(request)
+        : engine === 'calculator'
+          ? calculatorReply(request.text)
+          : engine === 'translator'
+            ? await translatorReply(translator, request.text)
+            : null;
+    if (reply === null) throw new ProviderError('This bot is not set up correctly.', 'BOT_MISCONFIGURED');
+    yield* stream(reply, request.signal, pauseMs);
+  };
+}

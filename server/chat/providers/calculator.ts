@@ -1,0 +1,101 @@
+import Decimal from 'decimal.js';
+
+const Exact = Decimal.clone({ precision: 50, rounding: Decimal.ROUND_HALF_EVEN });
+
+export class CalculationError extends Error {}
+
+const operators: Record<string, string> = { '×': '*', x: '*', X: '*', '÷': '/', '−': '-', ':': '/' };
+
+/**
+ * Exact arithmetic over decimals: + − × ÷ ^ % (remainder), parentheses, unary minus.
+ * A hand-written recursive-descent parser: nothing the user types is ever evaluated as code.
+ */
+export function calculate(input: string): Decimal {
+  const text = input.trim().replace(/=\s*$/, '');
+  let position = 0;
+
+  const peek = () => {
+    while (text[position] === ' ') position += 1;
+    const char = text[position];
+    return char === undefined ? undefined : (operators[char] ?? char);
+  };
+  const fail = (message: string): never => {
+    throw new CalculationError(message);
+  };
+  const unexpected = (): never => {
+    const char = text[position];
+    return char === undefined
+      ? fail('The expression ends too early.')
+      : fail(`Unexpected "${char}" at position ${position + 1}.`);
+  };
+
+  const number = (): Decimal => {
+    const match = /^\d+(\.\d+)?|^\.\d+/.exec(text.slice(position));
+    if (!match) return unexpected();
+    position += match[0].length;
+    return new Exact(match[0]);
+  };
+  const primary = (): Decimal => {
+    if (peek() === '(') {
+      position += 1;
+      const value = expression();
+      if (peek() !== ')') return peek() === undefined ? fail('A ")" is missing.') : unexpected();
+      position += 1;
+      return value;
+    }
+    return number();
+  };
+  const power = (): Decimal => {
+    const base = primary();
+    if (peek() !== '^') return base;
+    position += 1;
+    const exponent = unary();
+    if (!exponent.isInteger() || exponent.abs().greaterThan(1000))
+      fail('Exponents must be whole numbers from -1000 to 1000.');
+    if (base.isZero() && exponent.isNegative()) fail('Division by zero.');
+    return base.pow(exponent);
+  };
+  const unary = (): Decimal => {
+    const sign = peek();
+    if (sign === '-' || sign === '+') {
+      position += 1;
+      const value = unary();
+      return sign === '-' ? value.negated() : value;
+    }
+    return power();
+  };
+  const term = (): Decimal => {
+    let value = unary();
+    for (let op = peek(); op === '*' || op === '/' || op === '%'; op = peek()) {
+      position += 1;
+      const right = unary();
+      if ((op === '/' || op === '%') && right.isZero()) fail('Division by zero.');
+      value = op === '*' ? value.times(right) : op === '/' ? value.dividedBy(right) : value.modulo(right);
+    }
+    return value;
+  };
+  function expression(): Decimal {
+    let value = term();
+    for (let op = peek(); op === '+' || op === '-'; op = peek()) {
+      position += 1;
+      value = op === '+' ? value.plus(term()) : value.minus(term());
+    }
+    return value;
+  }
+
+  if (!text) fail('Type an expression, for example (1.5 + 2) × 4.');
+  const result = expression();
+  if (peek() !== undefined) unexpected();
+  return result;
+}
+
+/** The calculator bot's answer: the result, or what is wrong with the expression. */
+export function calculatorReply(input: string): string {
+  try {
+    const result = calculate(input);
+    return `\`${input.trim().replace(/=\s*$/, '')}\` = **${result.toSignificantDigits(40).toFixed()}**`;
+  } catch (error) {
+    if (error instanceof CalculationError) return `I can't calculate that: ${error.message}`;
+    throw error;
+  }
+}

@@ -1,0 +1,150 @@
+import { createParser } from 'eventsource-parser';
+import type { Config } from '../../config';
+import type { TranslationProvider } from '../../translation/translator';
+import { type Provider, ProviderError } from './types';
+
+type Settings = Config['openai'];
+
+class IdleTimeout extends Error {}
+
+const endpoint = (baseUrl: string) => `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
+const headers = (apiKey: string | undefined) => ({
+  'content-type': 'application/json',
+  accept: 'text/event-stream',
+  ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+});
+
+async function refusal(response: Response): Promise<ProviderError> {
+  const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+  const reason = body?.error?.message ? `: ${body.error.message}` : '';
+  return new ProviderError(
+    `The model server refused the request (HTTP ${response.status})${reason}`,
+    'PROVIDER_ERROR',
+  );
+}
+
+/**
+ * Any OpenAI-compatible chat-completions server (OpenAI, Ollama, vLLM, llama.cpp…), streamed.
+ * The bot's config may carry its own `baseUrl`, `model` and `systemPrompt`.
+ */
+export function openaiProvider(settings: Settings): Provider {
+  return async function* ({ history, text, config, signal }) {
+    const baseUrl = (config.baseUrl as string | undefined) ?? settings.baseUrl;
+    if (!baseUrl)
+      throw new ProviderError('No model server is configured for this bot.', 'PROVIDER_NOT_CONFIGURED');
+    const system =
+      typeof config.systemPrompt === 'string' ? [{ role: 'system', content: config.systemPrompt }] : [];
+    const messages = [
+      ...system,
+      ...history.map((turn) => ({ role: turn.role === 'user' ? 'user' : 'assistant', content: turn.text })),
+      { role: 'user', content: text },
+    ];
+
+    // One controller for both the user's stop and the idle timeout; the reason tells them apart.
+    const controller = new AbortController();
+    const stop = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => controller.abort(new IdleTimeout()), settings.idleTimeoutMs);
+    };
+    const failure = (error: unknown) => {
+      if (error instanceof ProviderError) return error;
+      if (controller.signal.reason instanceof IdleTimeout) {
+        return new ProviderError('The model server stopped answering. Please try again.', 'PROVIDER_TIMEOUT');
+      }
+      return new ProviderError('The model server cannot be reached.', 'PROVIDER_UNREACHABLE');
+    };
+
+    try {
+      arm();
+      const response = await fetch(endpoint(baseUrl), {
+        method: 'POST',
+        headers: headers(settings.apiKey),
+        body: JSON.stringify({
+          model: (config.model as string | undefined) ?? settings.model,
+          messages,
+          stream: true,
+        }),
+        signal: controller.signal,
+      });
+      if (!response.ok || !response.body) throw await refusal(response);
+
+      const pieces: string[] = [];
+      let finished = false;
+      let broken: ProviderError | null = null;
+      const parser = createParser({
+        onEvent: ({ data }) => {
+          if (data === '[DONE]') {
+            finished = true;
+            return;
+          }
+          try {
+            const chunk = JSON.parse(data) as {
+              error?: { message?: string };
+              choices?: { delta?: { content?: string | null }; finish_reason?: string | null }[];
+            };
+            if (chunk.error)
+              broken = new ProviderError(
+                `The model failed: ${chunk.error.message ?? 'unknown error'}`,
+                'PROVIDER_ERROR',
+              );
+            const choice = chunk.choices?.[0];
+            if (choice?.delta?.content) pieces.push(choice.delta.content);
+            if (choice?.finish_reason) finished = true;
+          } catch {
+            broken = new ProviderError(
+              'The model server sent a reply that cannot be read.',
+              'PROVIDER_BAD_RESPONSE',
+            );
+          }
+        },
+      });
+      const decoder = new TextDecoder();
+      for await (const bytes of response.body) {
+        arm();
+        parser.feed(decoder.decode(bytes, { stream: true }));
+        while (pieces.length) yield pieces.shift() as string;
+        if (broken) throw broken;
+      }
+      if (!finished)
+        throw new ProviderError(
+          'The model server stopped in the middle of the reply.',
+          'PROVIDER_INTERRUPTED',
+        );
+    } catch (error) {
+      if (signal.aborted) return;
+      throw failure(error);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
+    }
+  };
+}
+
+/** Machine translation through the same model server, for texts the catalogs lack. */
+export function openaiTranslation(settings: Settings): TranslationProvider {
+  return async (text, language) => {
+    if (!settings.baseUrl) return null;
+    const response = await fetch(endpoint(settings.baseUrl), {
+      method: 'POST',
+      headers: headers(settings.apiKey),
+      body: JSON.stringify({
+        model: settings.model,
+        stream: false,
+        messages: [
+          {
+            role: 'system',
+            content: `Translate the user's text from English into the language with code "${language}". Answer with the translation only.`,
+          },
+          { role: 'user', content: text },
+        ],
+      }),
+      signal: AbortSignal.timeout(settings.idleTimeoutMs),
+    });
+    if (!response.ok) throw await refusal(response);
+    const body = (await response.json()) as { choices?: { message?: { content?: string } }[] };
+    return body.choices?.[0]?.message?.content?.trim() || null;
+  };
+}

@@ -1,0 +1,163 @@
+import { hashPassword } from '../security/passwords';
+import type { Db } from './database';
+
+interface SeedBot {
+  name: string;
+  description: string;
+  platform: 'builtin' | 'openai';
+  price: number;
+  categories: string[];
+  config: Record<string, unknown>;
+  /** Off on purpose, to show the catalogue lists active bots only. */
+  retired?: boolean;
+}
+
+const sharedBots: SeedBot[] = [
+  {
+    name: 'ELIZA',
+    description:
+      "Weizenbaum's 1966 DOCTOR: a Rogerian psychotherapist who turns what you say into questions.",
+    platform: 'builtin',
+    price: 0.01,
+    categories: ['Classics', 'Conversation'],
+    config: { engine: 'eliza' },
+  },
+  {
+    name: 'Calculator',
+    description: 'Exact arithmetic: + − × ÷ ^ %, parentheses and decimals, with no rounding surprises.',
+    platform: 'builtin',
+    price: 0,
+    categories: ['Tools'],
+    config: { engine: 'calculator' },
+  },
+  {
+    name: 'Translator',
+    description: 'Translates short texts: write “translate to German: good morning”.',
+    platform: 'builtin',
+    price: 0.02,
+    categories: ['Languages', 'Tools'],
+    config: { engine: 'translator' },
+  },
+  {
+    name: 'Assistant',
+    description: 'A general assistant on your OpenAI-compatible model server.',
+    platform: 'openai',
+    price: 0.05,
+    categories: ['Conversation', 'Writing'],
+    config: { systemPrompt: 'You are Parley Assistant, a helpful, concise assistant. Answer in markdown.' },
+  },
+  {
+    name: 'Code Helper',
+    description: 'Explains and writes code, with examples in fenced blocks.',
+    platform: 'openai',
+    price: 0.08,
+    categories: ['Coding'],
+    config: {
+      systemPrompt: 'You are a senior software engineer. Explain briefly and show code in fenced blocks.',
+    },
+  },
+];
+
+const organizations = [
+  {
+    subdomain: 'app',
+    name: 'Parley',
+    bots: [
+      ...sharedBots,
+      {
+        name: 'Oracle',
+        description: 'A retired fortune teller.',
+        platform: 'builtin',
+        price: 0,
+        categories: ['Classics'],
+        config: { engine: 'eliza' },
+        retired: true,
+      } satisfies SeedBot,
+    ],
+  },
+  {
+    subdomain: 'acme',
+    name: 'Acme Corporation',
+    bots: [
+      ...sharedBots,
+      {
+        name: 'Acme Helpdesk',
+        description: 'Answers questions about Acme products, on the model server.',
+        platform: 'openai',
+        price: 0.03,
+        categories: ['Support'],
+        config: { systemPrompt: 'You are the Acme Corporation helpdesk. Be friendly and brief.' },
+      } satisfies SeedBot,
+      {
+        name: 'Intranet Bot',
+        description: 'The old intranet search, switched off.',
+        platform: 'builtin',
+        price: 0,
+        categories: ['Support'],
+        config: { engine: 'eliza' },
+        retired: true,
+      } satisfies SeedBot,
+    ],
+  },
+];
+
+export const demoUser = {
+  email: 'demo@parley.test',
+  password: 'parley-demo-1',
+  username: 'demo',
+  displayName: 'Demo User',
+};
+
+/**
+ * First start: the organizations, their categories, bots and a demo user. Every start: bots on
+ * the `openai` platform are active exactly when a model server is configured.
+ */
+export async function seed(db: Db, options: { openaiConfigured: boolean }) {
+  const demoHash = await hashPassword(demoUser.password);
+  await db.transaction(async (tx) => {
+    for (const [position, organization] of organizations.entries()) {
+      await tx.query(
+        'insert into organizations (subdomain, name) values ($1, $2) on conflict (subdomain) do nothing',
+        [organization.subdomain, organization.name],
+      );
+      for (const [index, bot] of organization.bots.entries()) {
+        const active = !bot.retired && (bot.platform !== 'openai' || options.openaiConfigured);
+        const { rows } = await tx.query<{ id: string }>(
+          `insert into bots (tenant, name, description, active, platform, price, config, position)
+           values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (tenant, name) do nothing returning id`,
+          [
+            organization.subdomain,
+            bot.name,
+            bot.description,
+            active,
+            bot.platform,
+            bot.price,
+            JSON.stringify(bot.config),
+            position * 100 + index,
+          ],
+        );
+        if (!rows[0]) continue;
+        for (const category of bot.categories) {
+          const { rows: found } = await tx.query<{ id: string }>(
+            `insert into categories (tenant, name) values ($1, $2)
+             on conflict (tenant, name) do update set name = excluded.name returning id`,
+            [organization.subdomain, category],
+          );
+          await tx.query('insert into bot_categories (bot_id, category_id) values ($1, $2)', [
+            rows[0].id,
+            found[0].id,
+          ]);
+        }
+      }
+      await tx.query(
+        `insert into users (tenant, username, display_name, email, password_hash, balance, currency)
+         values ($1, $2, $3, $4, $5, 10, 'EUR') on conflict do nothing`,
+        [organization.subdomain, demoUser.username, demoUser.displayName, demoUser.email, demoHash],
+      );
+    }
+    // Bots with their own base URL in their config are left as their owner set them.
+    await tx.query("update bots set active = $1 where platform = 'openai' and not (config ? 'baseUrl')", [
+      options.openaiConfigured,
+    ]);
+  });
+}

@@ -1,0 +1,29 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { Config } from './config';
+import type { Db } from './db/database';
+import type { SendMail } from './mail/mailer';
+import type { Secrets } from './security/secrets';
+import type { Translator } from './translation/translator';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Db;
+    secrets: Secrets;
+    sendMail: SendMail;
+    translator: Translator;
+    /** preHandler: a valid token of the request's organization, or 401. */
+    authenticate: preHandlerAsyncHookHandler;
+  }
+  interface FastifyRequest {
+    /** The organization (subdomain) the Organization header selects; 'app' when absent. */
+    tenant: string;
+    auth: { userId: string; tenant: string };
+  }
+  interface FastifyContextConfig {
+    /** The route answers any organization header, known or not (the organization lookup itself). */
+    anyTenant?: boolean;
+    /** What an undecryptable sensitive field answers: the same as the route's other bad input. */
+    decryptFailure?: { status: number; error: string; code: string };
+  }
+}
