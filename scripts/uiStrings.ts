@@ -1,19 +1,48 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** Quoted words that are not shown as text: names, keys, log lines, languages shown in their own name. */
+const notShown = new Set([
+  'Deutsch',
+  'English',
+  'Español',
+  'Français',
+  'Italiano',
+  'Nederlands',
+  'Polski',
+  'Português',
+  'EncryptionError',
+  'HttpError',
+  'TranslationCache',
+  'Enter',
+  'Escape',
+  'Tab',
+  'Not logged in',
+  'Organization check failed',
+  'Parley could not start',
+  'Request failed',
+  'Service workers are not supported in this browser',
+  'streamReply is provided by the app',
+  'Translation cache or lookup failed',
+  'Worker registration failed',
+]);
+
 /** Every literal UI string of the web app: `t('…')`, `<T>…</T>`, and the labels passed to fields and titles. */
-export function uiStrings(root = 'src'): string[] {
+export function uiStrings(): string[] {
   const found = new Set<string>();
-  const patterns = [
+  const screenPatterns = [
     /\bt\(\s*'((?:[^'\\]|\\.)+)'\s*\)/g,
     /<T>([^<{]+)<\/T>/g,
-    /\b(?:label|hint|title|message)="([^"]+)"/g,
-    /^\s+(?:\w+): '([A-Z][^']+[.?!…]?)',$/gm,
+    // Quoted text that reads as words: starts with a capital and has a lower-case letter.
+    /'([A-Z][^'\n]*[a-z][^'\n]*)'/g,
+    /"([A-Z][^"\n]*[a-z][^"\n]*)"/g,
   ];
-  const walk = (folder: string) => {
+  // Machines name their alert messages; their descriptions are for designers, not for the screen.
+  const machinePatterns = [/message: '([^']+)'/g, /title: '([^']+)'/g];
+  const walk = (folder: string, patterns: RegExp[]) => {
     for (const name of readdirSync(folder)) {
       const path = join(folder, name);
-      if (statSync(path).isDirectory()) walk(path);
+      if (statSync(path).isDirectory()) walk(path, patterns);
       else if (/\.tsx?$/.test(name)) {
         const source = readFileSync(path, 'utf8');
         for (const pattern of patterns)
@@ -21,8 +50,9 @@ export function uiStrings(root = 'src'): string[] {
       }
     }
   };
-  walk(root);
-  return [...found].filter((text) => /\p{L}/u.test(text)).sort();
+  walk('src', screenPatterns);
+  walk('machines', machinePatterns);
+  return [...found].filter((text) => /\p{L}/u.test(text) && !notShown.has(text)).sort();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(uiStrings(), null, 1));

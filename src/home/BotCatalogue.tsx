@@ -8,6 +8,7 @@ import { useT } from '../i18n/useT';
 import { BotCard } from './BotCard';
 import { CategoryFilter } from './CategoryFilter';
 import { categoriesOf } from './categoriesOf';
+import { platformLabel } from './platformLabel';
 import { useBilling } from './useBilling';
 
 /** The catalogue: active bots, narrowed by category and name, grouped by platform. */
@@ -80,8 +81,8 @@ export function BotCatalogue() {
         </p>
       )}
       {groups.map((group) => (
-        <section key={group.platform} className="bot-group" aria-label={group.platform}>
-          <h3>{t(group.platform)}</h3>
+        <section key={group.platform} className="bot-group" aria-label={t(platformLabel(group.platform))}>
+          <h3>{t(platformLabel(group.platform))}</h3>
           <ul className="bot-grid">
             {group.bots.map((bot) => (
               <BotCard

@@ -4,6 +4,7 @@ import type { Bot } from '../../api/types';
 import { useActors } from '../../app/ActorsContext';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
+import { platformLabel } from '../platformLabel';
 
 /** The selected bot's details and the way to chat with it. */
 export function BotView() {
@@ -25,7 +26,7 @@ export function BotView() {
       <h3>{bot.name}</h3>
       <p>{bot.description}</p>
       <p>
-        <T>Platform</T>: {t(bot.platform.name)}
+        <T>Platform</T>: {t(platformLabel(bot.platform.name))}
       </p>
       <p>
         <T>Categories</T>: {bot.categories.map((category) => t(category.name)).join(', ')}

@@ -1,0 +1,94 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './support/browser';
+import { type RunningServer, startServer } from './support/server';
+
+describe('organizations from the host and languages, in Chromium against npm start', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows the organization of the host name: acme.parley.localhost is Acme', async () => {
+    const page = await browser.newPage();
+    await page.goto(`http://acme.parley.localhost:${server.port}/landing`);
+    await page.getByRole('link', { name: 'Acme Corporation' }).waitFor();
+    expect(
+      await page.evaluate(() => JSON.parse(localStorage.getItem('currentOrganization') ?? 'null')),
+    ).toMatchObject({
+      subdomain: 'acme',
+    });
+    await page.getByRole('link', { name: 'Register' }).waitFor();
+    await page.close();
+  });
+
+  it('blocks an unknown organization host without a message', async () => {
+    const page = await browser.newPage();
+    const lookup = page.waitForResponse((response) =>
+      response.url().includes('/api/v1/organization/nowhere'),
+    );
+    await page.goto(`http://nowhere.parley.localhost:${server.port}/landing`);
+    expect((await lookup).status()).toBe(404);
+    await page.getByRole('banner').waitFor();
+    expect(await page.getByRole('link', { name: 'Register' }).count()).toBe(0);
+    expect(await page.getByRole('alertdialog').count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem('currentOrganization'))).toBeNull();
+    await page.close();
+  });
+
+  it('?language=de stores German, reloads into the built-in catalog, and a second load asks nothing', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const translateCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v1/translate')) translateCalls.push(request.postData() ?? '');
+    });
+
+    await page.goto(`${server.url}/landing?language=de`);
+    await page.waitForURL(`${server.url}/landing`);
+    await page.getByRole('link', { name: 'Anmelden' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('de');
+    expect(await page.getAttribute('html', 'lang')).toBe('de');
+    expect(translateCalls.length).toBeGreaterThan(0);
+
+    // The translations are written back to IndexedDB in batches; wait until they are there.
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () =>
+            new Promise<number>((resolve) => {
+              const open = indexedDB.open('TranslationCache', 1);
+              open.onsuccess = () => {
+                const count = open.result.transaction('translations').objectStore('translations').count();
+                count.onsuccess = () => resolve(count.result);
+              };
+            }),
+        ),
+      )
+      .toBeGreaterThanOrEqual(translateCalls.length);
+
+    translateCalls.length = 0;
+    await page.reload();
+    await page.getByRole('link', { name: 'Anmelden' }).waitFor();
+    await page.getByRole('link', { name: 'Registrieren' }).waitFor();
+    expect(translateCalls).toEqual([]);
+    await context.close();
+  });
+
+  it('writes right-to-left languages right to left', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/landing?language=he`);
+    await page.waitForURL(`${server.url}/landing`);
+    await expect.poll(() => page.getAttribute('html', 'dir')).toBe('rtl');
+    expect(await page.getAttribute('html', 'lang')).toBe('he');
+    await context.close();
+  });
+});
