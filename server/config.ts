@@ -18,8 +18,10 @@ export interface Config {
   /** Origins of a separately hosted web app allowed to call the API (CORS). */
   publicOrigins: string[];
   rateLimits: {
-    /** One-time codes per email address and per IP, each per hour. */
-    otpPerHour: number;
+    /** One-time codes per email address per hour. */
+    otpPerEmailPerHour: number;
+    /** One-time codes and signups per IP per hour. */
+    otpPerIpPerHour: number;
     /** Failed logins per account and per IP before 429, per 15 minutes. */
     loginFailures: number;
     /** Requests per minute per IP on the other API routes. */
@@ -60,7 +62,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((origin) => origin.trim())
       .filter(Boolean),
     rateLimits: {
-      otpPerHour: number(env.RATE_LIMIT_OTP_PER_HOUR, 5),
+      otpPerEmailPerHour: number(env.RATE_LIMIT_OTP_PER_EMAIL_PER_HOUR, 5),
+      otpPerIpPerHour: number(env.RATE_LIMIT_OTP_PER_IP_PER_HOUR, 30),
       loginFailures: number(env.RATE_LIMIT_LOGIN_FAILURES, 5),
       apiPerMinute: number(env.RATE_LIMIT_API_PER_MINUTE, 600),
     },

@@ -35,7 +35,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
   app.post<{ Body: { email: string } }>(
     '/auth/otp',
     {
-      config: { rateLimit: { max: rateLimits.otpPerHour * 4, timeWindow: '1 hour' } },
+      config: { rateLimit: { max: rateLimits.otpPerIpPerHour, timeWindow: '1 hour' } },
       schema: {
         body: { type: 'object', required: ['email'], additionalProperties: false, properties: { email } },
       },
@@ -47,7 +47,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
         "select count(*) from one_time_codes where tenant = $1 and lower(email) = lower($2) and created_at > now() - interval '1 hour'",
         [request.tenant, address],
       );
-      if (Number(rows[0].count) >= rateLimits.otpPerHour) {
+      if (Number(rows[0].count) >= rateLimits.otpPerEmailPerHour) {
         throw new ApiError(
           429,
           'Too many codes asked for this address. Try again in an hour.',
@@ -78,7 +78,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
   app.post<{ Body: { username: string; displayName: string; email: string; password: string; otp: string } }>(
     '/auth/signup',
     {
-      config: { rateLimit: { max: 30, timeWindow: '1 hour' } },
+      config: { rateLimit: { max: rateLimits.otpPerIpPerHour, timeWindow: '1 hour' } },
       schema: {
         body: {
           type: 'object',

@@ -1,0 +1,123 @@
+import { constants, publicEncrypt } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../../server/app';
+import { type Config, loadConfig } from '../../../server/config';
+import { readCode } from '../../e2e/support/outbox';
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  dataDir: string;
+  config: Config;
+  close: () => Promise<void>;
+}
+
+/** The real app on a fresh data folder (or a given one), listening on a free loopback port. */
+export async function startApp(env: Record<string, string> = {}, keepDataDir?: string): Promise<TestServer> {
+  const dataDir = keepDataDir ?? mkdtempSync(join(tmpdir(), 'parley-server-'));
+  const config = loadConfig({
+    STATIC_DIR: '',
+    BUILTIN_TOKEN_DELAY_MS: '0',
+    RATE_LIMIT_OTP_PER_IP_PER_HOUR: '10000',
+    RATE_LIMIT_API_PER_MINUTE: '100000',
+    ...env,
+    DATA_DIR: dataDir,
+  });
+  const app = await buildApp({ config, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    app,
+    url: `http://127.0.0.1:${port}`,
+    dataDir,
+    config,
+    close: async () => {
+      await app.close();
+      if (!keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CallOptions {
+  method?: string;
+  body?: unknown;
+  token?: string;
+  tenant?: string;
+  signal?: AbortSignal;
+}
+
+/** One HTTP call as the web app makes it: JSON, Authorization and Organization headers. */
+export async function call(server: TestServer, path: string, options: CallOptions = {}) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers: {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.tenant ? { organization: options.tenant } : {}),
+    },
+    body:
+      options.body === undefined
+        ? undefined
+        : typeof options.body === 'string'
+          ? options.body
+          : JSON.stringify(options.body),
+    signal: options.signal,
+  });
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: json as Record<string, unknown> & unknown[],
+  };
+}
+
+/** Encrypts a field as the web app does: RSA-OAEP with SHA-256 over the UTF-8 bytes, base64. */
+export async function encrypter(server: TestServer) {
+  const { body } = await call(server, '/auth/public-key');
+  const key = body.key as string;
+  return (value: string) =>
+    publicEncrypt(
+      { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(value, 'utf8'),
+    ).toString('base64');
+}
+
+let counter = 0;
+
+/** A new user through the real flow: code mailed to the outbox, read back, signup. */
+export async function signUp(
+  server: TestServer,
+  tenant = 'app',
+  overrides: Partial<{ email: string; username: string; password: string }> = {},
+) {
+  counter += 1;
+  const unique = `${Date.now().toString(36)}${counter}`;
+  const user = {
+    email: overrides.email ?? `user${unique}@example.org`,
+    username: overrides.username ?? `user${unique}`,
+    password: overrides.password ?? 'correct horse battery',
+    displayName: `User ${unique}`,
+  };
+  const encrypt = await encrypter(server);
+  const otpAnswer = await call(server, '/auth/otp', { tenant, body: { email: encrypt(user.email) } });
+  if (otpAnswer.status !== 200) throw new Error(`otp failed: ${JSON.stringify(otpAnswer.body)}`);
+  const otp = await readCode(server.dataDir, user.email);
+  const answer = await call(server, '/auth/signup', {
+    tenant,
+    body: { ...user, email: encrypt(user.email), password: encrypt(user.password), otp },
+  });
+  if (answer.status !== 200) throw new Error(`signup failed: ${JSON.stringify(answer.body)}`);
+  const token = answer.body.token as string;
+  const me = await call(server, '/api/v1/user/me', { tenant, token });
+  return { ...user, tenant, token, id: me.body._id as string, encrypt };
+}
