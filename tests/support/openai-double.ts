@@ -1,0 +1,119 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ChatRequest {
+  model: string;
+  stream: boolean;
+  messages: { role: string; content: string }[];
+}
+
+/** What the double answers, chosen by the last user message: a script of chunks and how it ends. */
+export interface Script {
+  chunks: string[];
+  delayMs?: number;
+  end?: 'done' | 'drop' | 'stall';
+  status?: number;
+}
+
+export interface OpenAiDouble {
+  url: string;
+  requests: ChatRequest[];
+  /** Overrides what the next requests answer; by default the reply echoes the last user message. */
+  script: (next: (request: ChatRequest) => Script) => void;
+  close: () => Promise<void>;
+}
+
+const chunk = (id: string, delta: Record<string, unknown>, finish: string | null) =>
+  `data: ${JSON.stringify({
+    id,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: 'double-1',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  })}\n\n`;
+
+/**
+ * Stands in for a remote OpenAI-compatible server, speaking its real wire format over HTTP:
+ * `POST /v1/chat/completions` with `stream: true` answers server-sent `chat.completion.chunk`s
+ * and `data: [DONE]`; errors are the JSON error body with an HTTP status.
+ */
+export async function startOpenAiDouble(): Promise<OpenAiDouble> {
+  const requests: ChatRequest[] = [];
+  let scriptFor = (request: ChatRequest): Script => ({
+    chunks: ['You said: ', ...(request.messages.at(-1)?.content ?? '').split(/(?<= )/)],
+  });
+  const open = new Set<ServerResponse>();
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    let body = '';
+    for await (const piece of request) body += piece;
+    if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'Not found', type: 'invalid_request_error' } }));
+      return;
+    }
+    const chat = JSON.parse(body) as ChatRequest;
+    requests.push(chat);
+    const script = scriptFor(chat);
+    if (script.status && script.status >= 400) {
+      response
+        .writeHead(script.status, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            error: { message: script.chunks[0] ?? 'error', type: 'server_error', code: null },
+          }),
+        );
+      return;
+    }
+    if (!chat.stream) {
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            id: 'chatcmpl-x',
+            object: 'chat.completion',
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: script.chunks.join('') },
+                finish_reason: 'stop',
+              },
+            ],
+          }),
+        );
+      return;
+    }
+    open.add(response);
+    response.on('close', () => open.delete(response));
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const id = `chatcmpl-${requests.length}`;
+    response.write(chunk(id, { role: 'assistant', content: '' }, null));
+    for (const piece of script.chunks) {
+      if (response.destroyed) return;
+      response.write(chunk(id, { content: piece }, null));
+      if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
+    }
+    if (script.end === 'drop') return void response.destroy();
+    if (script.end === 'stall') return;
+    response.write(chunk(id, {}, 'stop'));
+    response.end('data: [DONE]\n\n');
+  };
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch(() => response.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    script: (next) => {
+      scriptFor = next;
+    },
+    close: async () => {
+      for (const response of open) response.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
