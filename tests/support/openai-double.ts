@@ -32,6 +32,11 @@ const chunk = (id: string, delta: Record<string, unknown>, finish: string | null
     choices: [{ index: 0, delta, finish_reason: finish }],
   })}\n\n`;
 
+function sendJson(response: ServerResponse, status: number, body: unknown) {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
 /**
  * Stands in for a remote OpenAI-compatible server, speaking its real wire format over HTTP:
  * `POST /v1/chat/completions` with `stream: true` answers server-sent `chat.completion.chunk`s
@@ -48,40 +53,25 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     let body = '';
     for await (const piece of request) body += piece;
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
-      response
-        .writeHead(404, { 'content-type': 'application/json' })
-        .end(JSON.stringify({ error: { message: 'Not found', type: 'invalid_request_error' } }));
+      sendJson(response, 404, { error: { message: 'Not found', type: 'invalid_request_error' } });
       return;
     }
     const chat = JSON.parse(body) as ChatRequest;
     requests.push(chat);
     const script = scriptFor(chat);
     if (script.status && script.status >= 400) {
-      response
-        .writeHead(script.status, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            error: { message: script.chunks[0] ?? 'error', type: 'server_error', code: null },
-          }),
-        );
+      sendJson(response, script.status, {
+        error: { message: script.chunks[0] ?? 'error', type: 'server_error', code: null },
+      });
       return;
     }
     if (!chat.stream) {
-      response
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            id: 'chatcmpl-x',
-            object: 'chat.completion',
-            choices: [
-              {
-                index: 0,
-                message: { role: 'assistant', content: script.chunks.join('') },
-                finish_reason: 'stop',
-              },
-            ],
-          }),
-        );
+      const message = { role: 'assistant', content: script.chunks.join('') };
+      sendJson(response, 200, {
+        id: 'chatcmpl-x',
+        object: 'chat.completion',
+        choices: [{ index: 0, message, finish_reason: 'stop' }],
+      });
       return;
     }
     open.add(response);
@@ -94,7 +84,8 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
       response.write(chunk(id, { content: piece }, null));
       if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
     }
-    if (script.end === 'drop') return void response.destroy();
+    // A connection cut mid-reply: no finish reason, no [DONE].
+    if (script.end === 'drop') return void response.end();
     if (script.end === 'stall') return;
     response.write(chunk(id, {}, 'stop'));
     response.end('data: [DONE]\n\n');
