@@ -16,6 +16,7 @@ import { botsPlugin } from './plugins/bots';
 import { decryptFieldsPlugin } from './plugins/decryptFields';
 import { errorsPlugin } from './plugins/errors';
 import { healthPlugin } from './plugins/health';
+import { inputGuardPlugin } from './plugins/inputGuard';
 import { notificationsPlugin } from './plugins/notifications';
 import { organizationsPlugin } from './plugins/organizations';
 import { staticPlugin } from './plugins/static';
@@ -99,6 +100,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(compress, { threshold: 1024 });
   await app.register(tenancyPlugin);
   await app.register(decryptFieldsPlugin);
+  await app.register(inputGuardPlugin);
 
   await app.register(healthPlugin);
   await app.register(authPlugin);
