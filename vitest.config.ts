@@ -10,7 +10,12 @@ export default defineConfig({
       },
       {
         plugins: [react()],
-        test: { name: 'model', include: ['tests/model/**/*.test.{ts,tsx}'], environment: 'node' },
+        test: {
+          name: 'model',
+          include: ['tests/model/**/*.test.{ts,tsx}'],
+          environment: 'node',
+          testTimeout: 120_000,
+        },
       },
       {
         test: {

@@ -63,6 +63,7 @@ export const botsMachine = setup({
     loading: {
       description: 'Fetches the bot list.',
       invoke: {
+        id: 'fetchBots',
         src: 'fetchBots',
         onDone: {
           target: 'loaded',

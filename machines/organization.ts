@@ -58,6 +58,7 @@ export const organizationMachine = setup({
     fetching: {
       description: 'Looks the organization up by its subdomain.',
       invoke: {
+        id: 'fetchOrganization',
         src: 'fetchOrganization',
         input: ({ context }) => ({ subdomain: context.subdomain }),
         onDone: {

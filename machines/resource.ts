@@ -44,6 +44,7 @@ export const resourceMachine = setup({
     loading: {
       description: 'Fetches the data.',
       invoke: {
+        id: 'fetch',
         src: 'fetch',
         onDone: {
           target: 'loaded',
@@ -66,6 +67,7 @@ export const resourceMachine = setup({
     changing: {
       description: 'Sends the change, then fetches the result.',
       invoke: {
+        id: 'change',
         src: 'change',
         input: ({ event }) => ({ change: (event as { change: unknown }).change }),
         onDone: 'loading',

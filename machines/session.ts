@@ -195,6 +195,7 @@ export const sessionMachine = setup({
           description: 'Asks the server whether the token is still valid.',
           tags: ['busy'],
           invoke: {
+            id: 'verifyToken',
             src: 'verifyToken',
             onDone: [
               {
@@ -217,6 +218,7 @@ export const sessionMachine = setup({
           tags: ['busy'],
           entry: 'requestBots',
           invoke: {
+            id: 'loadUser',
             src: 'loadUser',
             input: { force: false },
             onDone: {
@@ -245,6 +247,7 @@ export const sessionMachine = setup({
           description: 'Creates the account; the answer must carry a token.',
           tags: ['busy'],
           invoke: {
+            id: 'signup',
             src: 'signup',
             input: ({ event }) => {
               const { type: _, ...fields } = event as Extract<SessionEvent, { type: 'SIGNUP' }>;
@@ -269,6 +272,7 @@ export const sessionMachine = setup({
           description: 'Checks email and password; the answer must carry a token.',
           tags: ['busy'],
           invoke: {
+            id: 'login',
             src: 'login',
             input: ({ event }) => {
               const { email, password } = event as Extract<SessionEvent, { type: 'LOGIN' }>;
@@ -311,6 +315,7 @@ export const sessionMachine = setup({
         sending: {
           description: 'Asks the server to mail a code.',
           invoke: {
+            id: 'requestOtp',
             src: 'requestOtp',
             input: ({ context }) => ({ email: context.codeEmail ?? '' }),
             onDone: { target: 'sent' },

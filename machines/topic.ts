@@ -72,7 +72,7 @@ export const topicMachine = setup({
   guards: {
     hasTopicId: ({ context }) => context.topicId !== null,
     hasBotId: ({ context }) => context.botId !== null,
-    isBlank: ({ event }) => event.type === 'SEND' && event.text.trim() === '',
+    hasText: ({ event }) => event.type === 'SEND' && event.text.trim() !== '',
     isInsufficientBalance: ({ event }) =>
       event.type === 'FAILED' && event.error.code === insufficientBalanceCode,
   },
@@ -168,6 +168,7 @@ export const topicMachine = setup({
     creating: {
       description: 'Creates the topic with the chosen bot, then moves to its address.',
       invoke: {
+        id: 'createTopic',
         src: 'createTopic',
         input: ({ context }) => ({ botId: context.botId ?? '' }),
         onDone: {
@@ -186,6 +187,7 @@ export const topicMachine = setup({
     loading: {
       description: 'Loads the topic and its messages.',
       invoke: {
+        id: 'loadTopic',
         src: 'loadTopic',
         input: ({ context }) => ({ topicId: context.topicId ?? '' }),
         onDone: {
@@ -205,19 +207,18 @@ export const topicMachine = setup({
     ready: {
       description: 'Waits for the next message.',
       on: {
-        SEND: [
-          { guard: 'isBlank' },
-          {
-            target: 'replying',
-            actions: { type: 'addUserMessage', params: ({ event }) => ({ text: event.text }) },
-          },
-        ],
+        SEND: {
+          guard: 'hasText',
+          target: 'replying',
+          actions: { type: 'addUserMessage', params: ({ event }) => ({ text: event.text }) },
+        },
       },
     },
     replying: {
       description: 'The message is sent and the reply streams in; it can be stopped.',
       initial: 'waiting',
       invoke: {
+        id: 'streamReply',
         src: 'streamReply',
         input: ({ context }) => ({ topicId: context.topicId ?? '', text: context.lastText ?? '' }),
       },
@@ -267,13 +268,11 @@ export const topicMachine = setup({
       description: 'The reply failed; the message is kept and can be sent again.',
       on: {
         RETRY: { target: 'replying', actions: 'prepareRetry' },
-        SEND: [
-          { guard: 'isBlank' },
-          {
-            target: 'replying',
-            actions: { type: 'addUserMessage', params: ({ event }) => ({ text: event.text }) },
-          },
-        ],
+        SEND: {
+          guard: 'hasText',
+          target: 'replying',
+          actions: { type: 'addUserMessage', params: ({ event }) => ({ text: event.text }) },
+        },
       },
     },
     insufficientBalance: {

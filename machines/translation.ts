@@ -67,6 +67,7 @@ export const translationMachine = setup({
       pending: ({ context }, params: { text: string }) => [...context.pending, params.text],
     }),
     fetchTranslation: spawnChild('translateText', {
+      id: ({ event }) => `translate:${(event as { text: string }).text}`,
       input: ({ context, event }) => ({ text: (event as { text: string }).text, language: context.language }),
     }),
     keepTranslation: assign(({ context }, params: { text: string; translation: string }) => ({
@@ -104,6 +105,7 @@ export const translationMachine = setup({
     preloading: {
       description: "Reads the language's cached translations in one go, before the first paint.",
       invoke: {
+        id: 'readCache',
         src: 'readCache',
         input: ({ context }) => ({ language: context.language }),
         onDone: {
@@ -166,6 +168,7 @@ export const translationMachine = setup({
               description: 'Writes the batch; a failure is only logged.',
               entry: 'takeUnwritten',
               invoke: {
+                id: 'writeCache',
                 src: 'writeCache',
                 input: ({ context }) => ({ records: context.writing }),
                 onDone: [{ guard: 'hasUnwritten', target: 'gathering' }, { target: 'idle' }],

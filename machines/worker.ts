@@ -40,6 +40,7 @@ export const workerMachine = setup({
     registering: {
       description: 'Registers the worker.',
       invoke: {
+        id: 'registerWorker',
         src: 'registerWorker',
         onDone: 'registered',
         onError: {

@@ -17,8 +17,8 @@ import { workerMachine } from '../../machines/worker';
 import { createEncryptorLoader } from '../api/encryptor';
 import { createEndpoints, type Endpoints } from '../api/endpoints';
 import { createHttpClient } from '../api/http';
-import type { User } from '../api/types';
 import type { TranslationCache } from '../i18n/translationCache';
+import { languageActions, organizationActions, sessionActions } from './machineActions';
 import { createStoredValues } from './storedValues';
 
 /** A change to one of the user's topics, made from the home area. */
@@ -76,13 +76,7 @@ export function createAppActors(env: AppEnvironment) {
         login: fromPromise(({ input }) => api.login(input)),
         requestOtp: fromPromise(({ input }) => api.requestOtp(input.email)),
       },
-      actions: {
-        storeToken: (_, { token }) => stored.token.set(token),
-        removeToken: () => stored.token.clear(),
-        storeCurrentUser: (_, { user }) => stored.currentUser.set(user as User),
-        clearCurrentUser: () => stored.currentUser.clear(),
-        requestBots: () => bots.send({ type: 'LOAD' }),
-      },
+      actions: sessionActions(stored, () => bots.send({ type: 'LOAD' })),
     }),
     { input: { token: stored.token.get(), user: stored.currentUser.get() }, inspect },
   );
@@ -95,21 +89,14 @@ export function createAppActors(env: AppEnvironment) {
           ({ input }) => api.organization(input.subdomain) as Promise<OrganizationRecord>,
         ),
       },
-      actions: {
-        storeOrganization: (_, { organization: record }) => stored.currentOrganization.set(record),
-        clearOrganization: () => stored.currentOrganization.clear(),
-        logError: (_, { error }) => env.log('Organization check failed', error),
-      },
+      actions: organizationActions(stored, env.log),
     }),
     { input: { host: env.host, defaultOrganization: env.defaultOrganization }, inspect },
   );
 
   const language = createActor(
     languageMachine.provide({
-      actions: {
-        storeLanguage: (_, { language: code }) => stored.language.set(code),
-        reload: () => env.reload(),
-      },
+      actions: languageActions(stored, env.reload),
     }),
     { input: { storedLanguage: stored.language.get(), search: env.search }, inspect },
   );

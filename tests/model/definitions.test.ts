@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { AnyStateNode } from 'xstate';
+import { machines } from '../../scripts/diagrams/machines';
+import { renderMachinesDoc } from '../../scripts/diagrams/render';
+
+const allNodes = (node: AnyStateNode): AnyStateNode[] => [
+  node,
+  ...(Object.values(node.states) as AnyStateNode[]).flatMap(allNodes),
+];
+const isNamed = (item: unknown) =>
+  typeof item === 'string' ||
+  (typeof item === 'object' && item !== null && typeof (item as { type?: unknown }).type === 'string');
+// `after` adds its own timer actions to the state's entry and exit: xstate's, not ours.
+const isDelayTimer = (item: unknown) =>
+  typeof item === 'function' &&
+  ['xstate.raise', 'xstate.cancel'].includes((item as { type?: string }).type ?? '');
+
+describe.each(machines.map(({ file, machine }) => [machine.id, file, machine] as const))(
+  'machine %s (%s)',
+  (_id, file, machine) => {
+    it('imports nothing but xstate', () => {
+      const imports = [...readFileSync(file, 'utf8').matchAll(/^import[^;]*?from\s+'([^']+)'/gms)].map(
+        (match) => match[1],
+      );
+      expect(imports.length).toBeGreaterThan(0);
+      expect(new Set(imports)).toEqual(new Set(['xstate']));
+    });
+
+    it('describes every state in a sentence', () => {
+      const missing = allNodes(machine.root)
+        .filter((node) => node.type !== 'history' && !node.description?.trim())
+        .map((node) => node.id);
+      expect(missing).toEqual([]);
+    });
+
+    it('refers to every action, guard and actor by name', () => {
+      const anonymous: string[] = [];
+      for (const node of allNodes(machine.root)) {
+        for (const action of [...node.entry, ...node.exit])
+          if (!isNamed(action) && !isDelayTimer(action)) anonymous.push(`${node.id} entry/exit`);
+        for (const definition of [...[...node.transitions.values()].flat(), ...(node.always ?? [])]) {
+          for (const action of definition.actions)
+            if (!isNamed(action)) anonymous.push(`${node.id} ${definition.eventType} action`);
+          if (definition.guard && !isNamed(definition.guard))
+            anonymous.push(`${node.id} ${definition.eventType} guard`);
+        }
+        for (const invoke of node.invoke)
+          if (typeof invoke.src !== 'string') anonymous.push(`${node.id} invoke`);
+      }
+      expect(anonymous).toEqual([]);
+    });
+  },
+);
+
+describe('docs/machines.md', () => {
+  it('is the diagrams of the machines as they are now (run `npm run diagrams` after a change)', () => {
+    expect(readFileSync('docs/machines.md', 'utf8')).toBe(renderMachinesDoc());
+  });
+
+  it('draws every state of every machine', () => {
+    const doc = renderMachinesDoc();
+    for (const { machine } of machines) {
+      for (const node of allNodes(machine.root)) expect(doc).toContain(`as ${node.id.replaceAll('.', '_')}`);
+    }
+  });
+});

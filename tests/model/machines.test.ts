@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { report, runModel } from './harness';
+import { models } from './models';
+
+describe('model-based paths through every machine, with full transition coverage', () => {
+  it.each(models.map((model) => [model.name, model] as const))('%s', (_name, model) => {
+    const run = runModel(model);
+    report(model.name, run);
+    expect(run.paths).toBeGreaterThan(0);
+    expect([...run.all].filter((key) => !run.covered.has(key))).toEqual([]);
+  });
+});

@@ -1,0 +1,447 @@
+import { expect } from 'vitest';
+import { type AnyMachineSnapshot, fromCallback, fromPromise } from 'xstate';
+import { botsMachine } from '../../machines/bots';
+import { languageMachine } from '../../machines/language';
+import { organizationMachine } from '../../machines/organization';
+import { resourceMachine } from '../../machines/resource';
+import { isSameSitePath, sessionMachine } from '../../machines/session';
+import { sidePanelMachine } from '../../machines/sidePanel';
+import { topicMachine } from '../../machines/topic';
+import { translationMachine } from '../../machines/translation';
+import { workerMachine } from '../../machines/worker';
+import { languageActions, organizationActions, sessionActions } from '../../src/app/machineActions';
+import { createStoredValues } from '../../src/app/storedValues';
+import type { MachineModel, ModelEvent, World } from './harness';
+
+// Invoked actors never settle on their own in these paths: the generated events say how they end.
+const pending = () => fromPromise(() => new Promise<never>(() => {})) as never;
+const silent = () => fromCallback(() => {}) as never;
+const done = (id: string, output?: unknown): ModelEvent => ({ type: `xstate.done.actor.${id}`, output });
+const failed = (id: string): ModelEvent => ({
+  type: `xstate.error.actor.${id}`,
+  error: new Error(`${id} failed`),
+});
+const lastEmitted = (world: World) =>
+  world.emitted.at(-1) as { type: string; to?: string; title?: string; message?: string } | undefined;
+const log = (world: World) => (message: string) => world.calls.push(`log: ${message}`);
+
+const user = { _id: 'u1', displayName: 'Ada Lovelace' };
+
+export const sessionModel: MachineModel = {
+  name: 'session',
+  provide: (world) =>
+    sessionMachine.provide({
+      actors: {
+        verifyToken: pending(),
+        loadUser: pending(),
+        signup: fromPromise(() => {
+          world.calls.push('signup');
+          return new Promise<never>(() => {});
+        }) as never,
+        login: pending(),
+        requestOtp: pending(),
+      },
+      actions: sessionActions(createStoredValues(world.storage), () => world.calls.push('requestBots')),
+    }),
+  inputs: [
+    { token: null, user: null },
+    { token: 'stored-token', user: null },
+  ],
+  prepare: (world, input) => {
+    const { token } = input as { token: string | null };
+    if (token) world.storage.setItem('token', token);
+  },
+  events: [
+    { type: 'CHECK', returnUrl: '/list?from=mail' },
+    {
+      type: 'SIGNUP',
+      username: 'ada',
+      displayName: 'Ada',
+      email: 'ada@example.org',
+      password: 'secret-1',
+      otp: '123456',
+    },
+    {
+      type: 'SIGNUP',
+      username: 'ada',
+      displayName: 'Ada',
+      email: 'ada@example.org',
+      password: 'secret-1',
+      otp: ' ',
+    },
+    {
+      type: 'SIGNUP',
+      username: 'ada',
+      displayName: 'Ada',
+      email: 'ada at example',
+      password: 'secret-1',
+      otp: '123456',
+    },
+    { type: 'LOGIN', email: 'ada@example.org', password: 'secret-1' },
+    { type: 'LOGIN', email: 'ada@example.org', password: '' },
+    { type: 'REQUEST_OTP', email: 'ada@example.org' },
+    { type: 'REQUEST_OTP', email: 'not an email' },
+    { type: 'LOGOUT' },
+    { type: 'UNAUTHORIZED', method: 'GET' },
+    { type: 'UNAUTHORIZED', method: 'PATCH' },
+    { type: 'UNAUTHORIZED', method: 'DELETE' },
+    done('verifyToken', { verified: 1 }),
+    done('verifyToken', { verified: 0 }),
+    failed('verifyToken'),
+    done('loadUser', user),
+    failed('loadUser'),
+    done('signup', 'new-token'),
+    failed('signup'),
+    done('login', 'new-token'),
+    failed('login'),
+    done('requestOtp', { sent: true }),
+    failed('requestOtp'),
+  ],
+  serialize: (snapshot) =>
+    JSON.stringify([
+      snapshot.value,
+      snapshot.context.token,
+      !!snapshot.context.user,
+      snapshot.context.returnUrl,
+      !!snapshot.context.codeEmail,
+    ]),
+  check: (snapshot, world, event) => {
+    const { context } = snapshot;
+    // The stored token is always the machine's token: no token means logged out.
+    expect(world.storage.getItem('token')).toBe(context.token);
+    if (context.token === null) expect(snapshot.matches({ auth: 'loggedIn' })).toBe(false);
+    if (snapshot.matches({ auth: 'loggedIn' }))
+      expect(JSON.parse(world.storage.getItem('currentUser') ?? 'null')).toEqual(context.user);
+    if (snapshot.matches({ auth: 'loadingUser' })) expect(world.calls).toContain('requestBots');
+    for (const emitted of world.emitted as { type: string; to?: string; title?: string }[]) {
+      if (emitted.type === 'navigate') expect(isSameSitePath(emitted.to ?? null)).toBe(true);
+      if (emitted.type === 'alert') expect(emitted.title).toBe('Error');
+    }
+    const last = lastEmitted(world);
+    if (event?.type === 'SIGNUP' && (event as unknown as { email: string }).email === 'ada at example') {
+      expect(last).toMatchObject({ type: 'alert', message: 'Invalid email address' });
+    }
+    // Exactly one signup call per complete, valid SIGNUP: an invalid one makes no call.
+    const validSignups = world.sent.filter(
+      (sent) =>
+        sent.type === 'SIGNUP' &&
+        (sent as unknown as { otp: string }).otp.trim() &&
+        (sent as unknown as { email: string }).email.includes('@'),
+    );
+    expect(world.calls.filter((call) => call === 'signup')).toHaveLength(validSignups.length);
+    if (event?.type === 'CHECK' && snapshot.matches({ auth: 'loggedOut' })) {
+      expect(last).toEqual({
+        type: 'navigate',
+        to: '/landing?returnUrl=%2Flist%3Ffrom%3Dmail',
+        replace: true,
+      });
+      expect(world.storage.getItem('currentUser')).toBeNull();
+    }
+    if (
+      event?.type === 'xstate.done.actor.verifyToken' &&
+      (event as unknown as { output: { verified: number } }).output.verified !== 1
+    ) {
+      expect(context.token).toBeNull();
+      expect(last).toMatchObject({ type: 'navigate', to: expect.stringMatching(/^\/landing/) });
+    }
+    if (event?.type === 'LOGOUT') expect(last).toEqual({ type: 'navigate', to: '/landing' });
+    if (event?.type === 'UNAUTHORIZED') {
+      const method = (event as unknown as { method: string }).method;
+      expect(last).toMatchObject(
+        method === 'GET' ? { to: '/landing' } : { to: '/welcome', replace: method === 'DELETE' },
+      );
+    }
+    if (event?.type === 'xstate.done.actor.signup' || event?.type === 'xstate.done.actor.login') {
+      expect(world.storage.getItem('token')).toBe('new-token');
+      expect(last).toMatchObject({ type: 'navigate', to: context.returnUrl ?? '/list' });
+    }
+    if (event?.type === 'xstate.error.actor.login')
+      expect(last).toEqual({ type: 'alert', title: 'Error', message: 'login failed' });
+  },
+};
+
+export const organizationModel: MachineModel = {
+  name: 'organization',
+  provide: (world) =>
+    organizationMachine.provide({
+      actors: { fetchOrganization: pending() },
+      actions: organizationActions(createStoredValues(world.storage), log(world)),
+    }),
+  inputs: [
+    { host: 'localhost:3000', defaultOrganization: 'app' },
+    { host: 'localhost:3000', defaultOrganization: 'acme' },
+    { host: 'acme.parley.localhost:3000', defaultOrganization: 'app' },
+    { host: 'parley.example', defaultOrganization: 'acme' },
+  ],
+  events: [
+    done('fetchOrganization', { _id: 'o1', subdomain: 'acme', name: 'Acme Corporation' }),
+    failed('fetchOrganization'),
+  ],
+  check: (snapshot, world) => {
+    const stored = JSON.parse(world.storage.getItem('currentOrganization') ?? 'null');
+    if (snapshot.context.subdomain === 'app') expect(snapshot.matches('allowed')).toBe(true);
+    if (snapshot.matches('allowed')) expect(stored?.subdomain ?? 'app').toBe(snapshot.context.subdomain);
+    if (snapshot.matches('blocked')) {
+      expect(stored).toBeNull();
+      expect(world.calls).toContain('log: Organization check failed');
+    }
+  },
+};
+
+export const languageModel: MachineModel = {
+  name: 'language',
+  provide: (world) =>
+    languageMachine.provide({
+      actions: languageActions(createStoredValues(world.storage), () => world.calls.push('reload')),
+    }),
+  inputs: [
+    { storedLanguage: null, search: '' },
+    { storedLanguage: 'de', search: '?bot=1' },
+    { storedLanguage: 'de', search: '?language=he' },
+  ],
+  events: [
+    { type: 'CHANGE', language: 'fr' },
+    { type: 'CHANGE', language: 'en' },
+  ],
+  check: (snapshot, world) => {
+    const input = snapshot.context;
+    if (snapshot.matches('reloading')) {
+      expect(world.storage.getItem('language')).toBe(input.language);
+      expect(world.calls).toEqual(['reload']);
+    } else {
+      expect(world.calls).toEqual([]);
+      expect(input.language).toMatch(/^(en|de)$/);
+    }
+  },
+};
+
+export const workerModel: MachineModel = {
+  name: 'worker',
+  provide: (world) =>
+    workerMachine.provide({
+      actors: { registerWorker: pending() },
+      actions: { logError: () => world.calls.push('log: worker') },
+    }),
+  inputs: [{ production: true }, { production: false }],
+  events: [
+    { type: 'STABLE' },
+    { type: 'xstate.after.latestRegistration.worker.waiting' },
+    done('registerWorker'),
+    failed('registerWorker'),
+  ],
+  check: (snapshot, world) => {
+    if (!snapshot.context.production) expect(snapshot.value).toBe('disabled');
+    expect(world.calls.length > 0).toBe(snapshot.matches('failed'));
+  },
+};
+
+const bots = [
+  { _id: 'b1', name: 'ELIZA', active: true, categories: [{ _id: 'c1' }], platform: { name: 'builtin' } },
+  { _id: 'b2', name: 'Oracle', active: false, categories: [{ _id: 'c1' }], platform: { name: 'builtin' } },
+];
+
+export const botsModel: MachineModel = {
+  name: 'bots',
+  provide: () => botsMachine.provide({ actors: { fetchBots: pending() } }),
+  inputs: [undefined],
+  events: [
+    { type: 'LOAD' },
+    { type: 'RETRY' },
+    { type: 'FILTER', categoryIds: ['c1'] },
+    { type: 'FILTER', categoryIds: [] },
+    done('fetchBots', bots),
+    failed('fetchBots'),
+  ],
+  check: (snapshot) => {
+    // Loaded once and reused: nothing makes it load again.
+    if (snapshot.matches('loaded')) {
+      expect(snapshot.context.bots).toEqual(bots);
+      expect(snapshot.can({ type: 'LOAD' })).toBe(false);
+    }
+    if (snapshot.matches('failed')) expect(snapshot.context.error).toBe('fetchBots failed');
+  },
+};
+
+export const sidePanelModel: MachineModel = {
+  name: 'sidePanel',
+  provide: () => sidePanelMachine,
+  inputs: [undefined],
+  events: [
+    { type: 'TOGGLE' },
+    { type: 'CLOSE' },
+    { type: 'CHANGE_VIEW', view: 'profile' },
+    { type: 'CHANGE_VIEW', view: 'bot', botId: 'b1' },
+    { type: 'CHANGE_VIEW', view: 'botList' },
+    { type: 'CHANGE_VIEW', view: 'notifications' },
+    { type: 'CHANGE_VIEW', view: 'botFilter' },
+    { type: 'RESIZE', width: 768 },
+    { type: 'RESIZE', width: 1280 },
+    { type: 'TOGGLE_BALANCE' },
+    { type: 'TOGGLE_ORDER_INFO' },
+    { type: 'TOGGLE_CURRENCY_SELECT' },
+  ],
+  check: (snapshot, _world, event) => {
+    if (snapshot.matches('closed')) {
+      expect(snapshot.context).toMatchObject({
+        balanceShown: false,
+        orderInfoShown: false,
+        currencySelectShown: false,
+      });
+    }
+    if (event?.type === 'RESIZE' && (event as unknown as { width: number }).width <= 768)
+      expect(snapshot.matches('closed')).toBe(true);
+    if (event?.type === 'CHANGE_VIEW')
+      expect(snapshot.matches({ open: (event as unknown as { view: string }).view })).toBe(true);
+  },
+};
+
+const afterWriteBatch = 'xstate.after.writeBatch.translation.ready.writeBack.gathering';
+
+export const translationModel: MachineModel = {
+  name: 'translation',
+  provide: () =>
+    translationMachine.provide({
+      actors: { readCache: pending(), writeCache: pending(), translateText: silent() },
+    }),
+  inputs: [{ language: 'en' }, { language: 'de' }],
+  // Answers come only for texts that were asked for.
+  events: (snapshot: AnyMachineSnapshot) => [
+    { type: 'TRANSLATE', text: 'Log in' },
+    { type: 'TRANSLATE', text: 'Register' },
+    ...(snapshot.context.pending.includes('Log in')
+      ? [
+          { type: 'TRANSLATED', text: 'Log in', translation: 'Anmelden' },
+          { type: 'NOT_TRANSLATED', text: 'Log in' },
+        ]
+      : []),
+    ...(snapshot.context.pending.includes('Register')
+      ? [{ type: 'TRANSLATED', text: 'Register', translation: 'Registrieren' }]
+      : []),
+    done('readCache', { Register: 'Registrieren' }),
+    failed('readCache'),
+    { type: afterWriteBatch },
+    done('writeCache'),
+    failed('writeCache'),
+  ],
+  serialize: (snapshot) => {
+    const { translations, pending: asked, untranslatable, unwritten, writing } = snapshot.context;
+    return JSON.stringify([
+      snapshot.value,
+      Object.keys(translations),
+      asked,
+      untranslatable,
+      unwritten.length,
+      writing.length,
+    ]);
+  },
+  check: (snapshot) => {
+    const { language, translations, pending: asked, untranslatable, unwritten, writing } = snapshot.context;
+    if (language === 'en') expect(snapshot.value).toBe('bypassed');
+    // One request per text: a text is pending at most once, and never once it is known.
+    expect(new Set(asked).size).toBe(asked.length);
+    for (const text of asked) expect(text in translations).toBe(false);
+    // Untranslated texts are shown as they are and never written to the cache.
+    for (const record of [...unwritten, ...writing]) {
+      expect(record.language).toBe(language);
+      expect(untranslatable).not.toContain(record.text);
+      expect(translations[record.text]).toBe(record.translation);
+    }
+  },
+};
+
+const topicRecord = { _id: 't1', title: '', bot: { _id: 'b1', name: 'ELIZA' }, messages: [] };
+
+export const topicModel: MachineModel = {
+  name: 'topic',
+  provide: () =>
+    topicMachine.provide({ actors: { createTopic: pending(), loadTopic: pending(), streamReply: silent() } }),
+  inputs: [
+    { botId: 'b1', topicId: null },
+    { botId: null, topicId: 't1' },
+    { botId: null, topicId: null },
+  ],
+  events: [
+    done('createTopic', topicRecord),
+    failed('createTopic'),
+    done('loadTopic', topicRecord),
+    failed('loadTopic'),
+    { type: 'RETRY' },
+    { type: 'SEND', text: 'Men are all alike.' },
+    { type: 'SEND', text: '   ' },
+    { type: 'STORED', userMessageId: 'm1' },
+    { type: 'TOKEN', text: 'In what way?' },
+    { type: 'DONE', botMessageId: 'm2', cost: 0.01, balance: 9.99 },
+    { type: 'STOP' },
+    { type: 'FAILED', error: { message: 'Insufficient balance', code: 'INSUFFICIENT_BALANCE' } },
+    {
+      type: 'FAILED',
+      error: { message: 'The model server cannot be reached.', code: 'PROVIDER_UNREACHABLE' },
+      botMessageId: 'm3',
+    },
+  ],
+  serialize: (snapshot) => {
+    const { messages, draft, topic, error } = snapshot.context;
+    return JSON.stringify([
+      snapshot.value,
+      Math.min(messages.length, 3),
+      draft !== '',
+      !!topic,
+      error?.code ?? null,
+    ]);
+  },
+  check: (snapshot, world, event) => {
+    const { context } = snapshot;
+    if (snapshot.matches('replying')) expect(context.lastText).toBe('Men are all alike.');
+    if (
+      snapshot.matches('unavailable') ||
+      snapshot.matches('replyFailed') ||
+      snapshot.matches('insufficientBalance')
+    )
+      expect(context.error).not.toBeNull();
+    if (snapshot.matches('insufficientBalance')) expect(context.error.code).toBe('INSUFFICIENT_BALANCE');
+    if (event?.type === 'xstate.done.actor.createTopic')
+      expect(lastEmitted(world)).toEqual({ type: 'navigate', to: '/topics/t1', replace: true });
+    if (event?.type === 'DONE') {
+      expect(context.messages.at(-1)).toMatchObject({ _id: 'm2', role: 'bot', stopped: false });
+      expect(lastEmitted(world)).toEqual({ type: 'charged', balance: 9.99 });
+    }
+    if (event?.type === 'STOP' && context.messages.at(-1)?.role === 'bot')
+      expect(context.messages.at(-1).stopped).toBe(true);
+    if (event?.type === 'SEND' && (event as unknown as { text: string }).text.trim() === '')
+      expect(snapshot.matches('replying')).toBe(false);
+  },
+};
+
+export const resourceModel: MachineModel = {
+  name: 'resource',
+  provide: () => resourceMachine.provide({ actors: { fetch: pending(), change: pending() } }),
+  inputs: [undefined],
+  events: [
+    { type: 'LOAD' },
+    { type: 'RELOAD' },
+    { type: 'CHANGE', change: { kind: 'delete', id: 't1' } },
+    { type: 'REPLACE', data: ['replaced'] },
+    { type: 'RESET' },
+    done('fetch', ['fetched']),
+    failed('fetch'),
+    done('change'),
+    failed('change'),
+  ],
+  check: (snapshot, _world, event) => {
+    if (event?.type === 'RESET') expect(snapshot.context).toEqual({ data: null, error: null });
+    if (snapshot.matches('failed')) expect(snapshot.context.error).toBe('fetch failed');
+    if (snapshot.matches('loaded')) expect(snapshot.context.data).not.toBeNull();
+  },
+};
+
+export const models = [
+  sessionModel,
+  organizationModel,
+  sidePanelModel,
+  botsModel,
+  translationModel,
+  languageModel,
+  workerModel,
+  topicModel,
+  resourceModel,
+];
