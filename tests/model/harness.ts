@@ -63,9 +63,10 @@ const transitionKey = (source: AnyStateNode, eventType: string, index: number) =
 export function allTransitions(machine: AnyStateMachine): Set<string> {
   const keys = new Set<string>();
   const visit = (node: AnyStateNode) => {
-    for (const [eventType, definitions] of node.transitions)
-      definitions.forEach((_, index) => keys.add(transitionKey(node, eventType, index)));
-    node.always?.forEach((_, index) => keys.add(transitionKey(node, '', index)));
+    for (const [eventType, definitions] of node.transitions) {
+      for (const index of definitions.keys()) keys.add(transitionKey(node, eventType, index));
+    }
+    for (const index of node.always?.keys() ?? []) keys.add(transitionKey(node, '', index));
     for (const child of Object.values(node.states) as AnyStateNode[]) visit(child);
   };
   visit(machine.root);
