@@ -32,7 +32,10 @@ export function NotificationsView() {
     <ul className="notifications">
       {items.map((item) => (
         <li key={item._id} className={item.read ? 'notification' : 'notification unread'}>
-          <h3>{t(item.title)}</h3>
+          <h3>
+            {t(item.title)}
+            {!item.read && <span className="visually-hidden"> ({t('unread')})</span>}
+          </h3>
           <p>{t(item.body)}</p>
           {!item.read && (
             <button

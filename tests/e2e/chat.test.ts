@@ -1,0 +1,175 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
+import { launchBrowser } from './support/browser';
+import { readCode } from './support/outbox';
+import { type RunningServer, startServer } from './support/server';
+
+describe('home and chat in Chromium against npm start', () => {
+  let server: RunningServer;
+  let model: OpenAiDouble;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    model = await startOpenAiDouble();
+    server = await startServer({ OPENAI_BASE_URL: model.url, BUILTIN_TOKEN_DELAY_MS: '5' });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const email = `chat.${Date.now()}@example.org`;
+    await page.goto(`${server.url}/register`);
+    await page.getByLabel('Username').fill(`chat${Date.now()}`);
+    await page.getByLabel('Display name').fill('Grace Hopper');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByLabel('One-time code').fill(await readCode(server.dataDir, email));
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: /Grace Hopper/ }).waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await model?.close();
+  });
+
+  const send = async (text: string) => {
+    await page.getByLabel('Message').fill(text);
+    await page.getByLabel('Message').press('Enter');
+  };
+  const lastReply = () => page.locator('.message.bot').last();
+
+  it('filters the catalogue by category and opens a bot from the side panel', async () => {
+    await page.getByRole('heading', { name: 'Built-in' }).waitFor();
+    await expect.poll(() => page.locator('.bot-card').count()).toBeGreaterThanOrEqual(5);
+    await page.getByRole('button', { name: 'Tools' }).click();
+    await expect
+      .poll(() => page.locator('.bot-card h4').allTextContents())
+      .toEqual(['Calculator', 'Translator']);
+    await page.getByRole('button', { name: 'All categories' }).click();
+    await expect.poll(() => page.locator('.bot-card').count()).toBeGreaterThanOrEqual(5);
+    expect(await page.locator('.bot-card h4').allTextContents()).not.toContain('Oracle');
+
+    await page.getByRole('button', { name: 'Bot list' }).click();
+    await page.getByRole('complementary').getByRole('button', { name: 'ELIZA' }).click();
+    await page.getByRole('heading', { name: 'Bot details' }).waitFor();
+    await page.getByRole('complementary').getByRole('link', { name: 'Chat ELIZA' }).click();
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+  });
+
+  it('streams ELIZA and the calculator, and keeps the balance current', async () => {
+    await send('Men are all alike.');
+    await expect.poll(() => lastReply().textContent()).toContain('In what way?');
+    await send('My mother takes care of me.');
+    // ELIZA's first remark about family, as in her script's order.
+    await expect.poll(() => lastReply().textContent()).toContain('Tell me more about your family.');
+
+    await page.goto(`${server.url}/list`);
+    await page.getByRole('link', { name: 'Chat Calculator' }).click();
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await send('(1.5 + 2) × 4');
+    await expect.poll(() => lastReply().textContent()).toContain('= 14');
+    expect(await lastReply().locator('strong').textContent()).toBe('14');
+  });
+
+  it('stops a streamed reply and keeps what arrived, marked stopped', async () => {
+    await page.goto(`${server.url}/list`);
+    model.script(() => ({ chunks: Array.from({ length: 300 }, (_, index) => `word${index} `), delayMs: 20 }));
+    // Model bots are active because OPENAI_BASE_URL points at the double.
+    await page.getByRole('link', { name: 'Chat Assistant' }).click();
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await send('Tell me a long story');
+    await expect.poll(() => lastReply().textContent()).toContain('word3');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByText('Stopped').waitFor();
+    const kept = await lastReply().textContent();
+    expect(kept).not.toContain('word299');
+    model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
+
+    // Resumed after a reload: the same conversation, the partial reply kept.
+    await page.reload();
+    await page.getByRole('log').getByText('Tell me a long story').waitFor();
+    await expect.poll(() => page.getByText('Stopped').count()).toBe(1);
+  });
+
+  it('renames and deletes a conversation from the home area', async () => {
+    await page.goto(`${server.url}/list`);
+    const recent = page.getByRole('region', { name: 'Recent conversations' });
+    await recent.getByRole('link', { name: /Men are all alike/ }).waitFor();
+    await recent.getByRole('button', { name: /Rename Men are all alike/ }).click();
+    await recent.getByLabel('New title').fill('Therapy session');
+    await recent.getByRole('button', { name: 'Save' }).click();
+    await recent.getByRole('link', { name: /Therapy session/ }).waitFor();
+    await recent.getByRole('button', { name: /Delete Therapy session/ }).click();
+    await recent.getByRole('button', { name: 'Yes, delete' }).click();
+    await expect.poll(() => recent.getByRole('link', { name: /Therapy session/ }).count()).toBe(0);
+  });
+
+  it('shows the five side panel views and reopens the last one', async () => {
+    await page.goto(`${server.url}/list`);
+    const panel = page.getByRole('complementary');
+    for (const [button, title] of [
+      ['Profile', 'Profile'],
+      ['Notifications', 'Notifications'],
+      ['Bot list', 'Bot list'],
+      ['Filter bots', 'Filter bots'],
+    ]) {
+      await page.getByRole('button', { name: new RegExp(`^${button}`) }).click();
+      await panel.getByRole('heading', { name: title }).waitFor();
+    }
+    await page.getByRole('button', { name: 'Bot list' }).click();
+    await panel.getByRole('button', { name: 'Calculator' }).click();
+    await panel.getByRole('heading', { name: 'Bot details' }).waitFor();
+
+    await page.getByRole('button', { name: 'Profile' }).click();
+    await panel.getByRole('button', { name: 'Show balance' }).click();
+    await expect.poll(() => panel.textContent()).toMatch(/Balance: €9\.98|Balance: 9\.98/);
+    await panel.getByRole('button', { name: 'Close side panel' }).click();
+    await expect.poll(() => panel.count()).toBe(0);
+    // Reopened: the last view, with its flags reset by the close.
+    await page.getByRole('button', { name: /^Notifications/ }).click();
+    await panel.getByRole('heading', { name: /Welcome to Parley/ }).waitFor();
+    await panel.getByRole('button', { name: /Mark as read/ }).click();
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Notifications/ }).getAttribute('aria-label'))
+      .toBe('Notifications');
+  });
+
+  it('forces the panel closed on a phone-sized resize', async () => {
+    await page.goto(`${server.url}/list`);
+    await page.getByRole('button', { name: 'Profile' }).click();
+    await page.getByRole('complementary').waitFor();
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect.poll(() => page.getByRole('complementary').count()).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('renders bot output as sanitized markdown: an XSS corpus executes nothing', async () => {
+    const payloads = [
+      '<script>window.__pwned = 1</script>',
+      '<img src=x onerror="window.__pwned = 2">',
+      '[click](javascript:window.__pwned=3)',
+      '<a href="javascript:window.__pwned=4">link</a>',
+      '<svg onload="window.__pwned=5"></svg>',
+      '<iframe src="javascript:window.__pwned=6"></iframe>',
+      '<details open ontoggle="window.__pwned=7">',
+      '![x](javascript:window.__pwned=8)',
+      '<math><mtext><table><mglyph><style><img src=x onerror="window.__pwned=9">',
+      '**bold** and [a safe link](https://example.org)',
+    ];
+    model.script(() => ({ chunks: payloads.map((payload) => `${payload}\n\n`) }));
+    await page.goto(`${server.url}/list`);
+    await page.getByRole('link', { name: 'Chat Assistant' }).click();
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await send('show me html');
+    await expect.poll(() => lastReply().textContent()).toContain('a safe link');
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    const reply = lastReply();
+    expect(await reply.locator('script, iframe, svg, math, img, style').count()).toBe(0);
+    expect(await reply.locator('[onerror], [onload], [ontoggle]').count()).toBe(0);
+    expect(await reply.locator('a[href^="javascript"]').count()).toBe(0);
+    expect(await reply.getByRole('link', { name: 'a safe link' }).getAttribute('rel')).toContain('noopener');
+    model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
+  });
+});
