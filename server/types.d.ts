@@ -1,8 +1,9 @@
-import type { preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import type { SendMail } from './mail/mailer';
 import type { Secrets } from './security/secrets';
+import type { TokenClaims } from './security/tokens';
 import type { Translator } from './translation/translator';
 
 declare module 'fastify' {
@@ -12,6 +13,12 @@ declare module 'fastify' {
     secrets: Secrets;
     sendMail: SendMail;
     translator: Translator;
+    /** The request's valid token claims (signature, expiry, organization, version), or null. */
+    sessions: {
+      claims(request: FastifyRequest): Promise<TokenClaims | null>;
+      /** Drops what this node remembers of a user's token version, after it changes. */
+      forget(userId: string, tenant: string): void;
+    };
     /** preHandler: a valid token of the request's organization, or 401. */
     authenticate: preHandlerAsyncHookHandler;
   }

@@ -76,7 +76,7 @@ export function bundleFigures(lazyRoutes: Record<string, RegExp> = {}) {
 }
 
 export function printBundleFigures(): void {
-  const figures = bundleFigures({ home: /HomeScreen|home/i });
+  const figures = bundleFigures({ home: /src\/home\/HomeArea/, chat: /src\/chat\/ChatArea/ });
   console.log('## Bundle');
   console.log(`landing initial JS: ${kb(figures.initial.raw)} raw, ${kb(figures.initial.gzip)} gzip`);
   for (const [name, size] of Object.entries(figures.routes)) {

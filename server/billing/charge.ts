@@ -9,19 +9,6 @@ export const lowBalance = 1;
 
 export const insufficientBalance = () => new ApiError(402, 'Insufficient balance', 'INSUFFICIENT_BALANCE');
 
-/** Whether the user can pay `price` now: checked before anything is generated. */
-export async function canPay(
-  db: Db,
-  user: { tenant: string; userId: string },
-  price: number,
-): Promise<boolean> {
-  const { rows } = await db.query<{ balance: string }>(
-    'select balance from users where id = $1 and tenant = $2',
-    [user.userId, user.tenant],
-  );
-  return rows.length > 0 && Number(rows[0].balance) >= price;
-}
-
 /**
  * Charges the user inside the caller's transaction and records it; the balance never goes below
  * zero (the update only matches a balance that can pay). Returns the new balance.

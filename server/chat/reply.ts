@@ -21,18 +21,14 @@ export interface ReplyJob {
 
 /** Stores the user's message first: whatever fails after it, the message is kept. */
 export async function storeUserMessage(db: Db, topicId: string, text: string): Promise<string> {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: string }>(
-      "insert into messages (topic_id, role, text) values ($1, 'user', $2) returning id",
-      [topicId, text],
-    );
-    // The first message names the topic.
-    await tx.query(
-      "update topics set updated_at = now(), title = case when title = '' then left($2, 80) else title end where id = $1",
-      [topicId, text.replace(/\s+/g, ' ').trim()],
-    );
-    return rows[0].id;
-  });
+  // One statement, so one round trip and atomic: the message, and the topic's title from the first one.
+  const { rows } = await db.query<{ id: string }>(
+    `with message as (insert into messages (topic_id, role, text) values ($1, 'user', $2) returning id),
+          touched as (update topics set updated_at = now(), title = case when title = '' then left($3, 80) else title end where id = $1)
+     select id from message`,
+    [topicId, text, text.replace(/\s+/g, ' ').trim()],
+  );
+  return rows[0].id;
 }
 
 async function storeStopped(db: Db, topicId: string, text: string): Promise<string | undefined> {

@@ -2,7 +2,13 @@ import type { FastifyPluginAsync } from 'fastify';
 
 /** `GET /api/v1/bot`: the organization's bots with their categories and platform. */
 export const botsPlugin: FastifyPluginAsync = async (app) => {
+  // The catalogue changes only with a deployment or an operator's edit: kept per organization briefly.
+  const catalogueTtlMs = 10_000;
+  const catalogues = new Map<string, { bots: unknown[]; until: number }>();
+
   app.get('/api/v1/bot', { preHandler: app.authenticate }, async (request) => {
+    const cached = catalogues.get(request.tenant);
+    if (cached && cached.until > Date.now()) return cached.bots;
     const { rows } = await app.db.query<{
       id: string;
       name: string;
@@ -22,7 +28,7 @@ export const botsPlugin: FastifyPluginAsync = async (app) => {
        order by b.position, b.name`,
       [request.tenant],
     );
-    return rows.map((bot) => ({
+    const bots = rows.map((bot) => ({
       _id: bot.id,
       name: bot.name,
       description: bot.description,
@@ -31,5 +37,7 @@ export const botsPlugin: FastifyPluginAsync = async (app) => {
       platform: { name: bot.platform },
       price: Number(bot.price),
     }));
+    catalogues.set(request.tenant, { bots, until: Date.now() + catalogueTtlMs });
+    return bots;
   });
 };

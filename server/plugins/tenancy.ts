@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../errors';
 import { readToken } from '../security/tokens';
@@ -31,16 +31,40 @@ export const tenancyPlugin = fp(async (app) => {
     }
   });
 
-  app.decorate('authenticate', async (request) => {
-    const [scheme, token] = (request.headers.authorization ?? '').split(' ');
-    if (scheme !== 'Bearer' || !token) throw unauthorized();
-    const claims = await readToken(app.secrets.jwtSecret, token);
-    if (!claims || claims.tenant !== request.tenant) throw unauthorized();
+  // Token versions are read on every authenticated request: kept briefly in memory. A revocation
+  // on this node is immediate; other nodes honour it within versionTtlMs.
+  const versionTtlMs = 5000;
+  const versions = new Map<string, { version: number | null; until: number }>();
+  const currentVersion = async (userId: string, tenant: string) => {
+    const key = `${tenant}:${userId}`;
+    const cached = versions.get(key);
+    if (cached && cached.until > Date.now()) return cached.version;
     const { rows } = await app.db.query<{ token_version: number }>(
       'select token_version from users where id = $1 and tenant = $2',
-      [claims.userId, request.tenant],
+      [userId, tenant],
     );
-    if (rows[0]?.token_version !== claims.version) throw unauthorized();
+    const version = rows[0]?.token_version ?? null;
+    if (versions.size > 50_000) versions.clear();
+    versions.set(key, { version, until: Date.now() + versionTtlMs });
+    return version;
+  };
+
+  app.decorate('sessions', {
+    async claims(request: FastifyRequest) {
+      const [scheme, token] = (request.headers.authorization ?? '').split(' ');
+      if (scheme !== 'Bearer' || !token) return null;
+      const claims = await readToken(app.secrets.jwtSecret, token);
+      if (!claims || claims.tenant !== request.tenant) return null;
+      return (await currentVersion(claims.userId, claims.tenant)) === claims.version ? claims : null;
+    },
+    forget(userId: string, tenant: string) {
+      versions.delete(`${tenant}:${userId}`);
+    },
+  });
+
+  app.decorate('authenticate', async (request) => {
+    const claims = await app.sessions.claims(request);
+    if (!claims) throw unauthorized();
     request.auth = { userId: claims.userId, tenant: request.tenant };
   });
 }) as FastifyPluginAsync;

@@ -1,0 +1,8 @@
+/** The p-th percentile (0–100) of some numbers. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export const ms = (value: number) => `${value.toFixed(2)} ms`;
