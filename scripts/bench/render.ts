@@ -54,10 +54,10 @@ export async function printRenderFigures(): Promise<void> {
   // DOMPurify and React find the DOM on import, so they come after it.
   const { Markdown } = await import('../../src/components/markdown/Markdown');
   const { sanitize } = await import('../../src/components/markdown/sanitize');
-  const { marked } = await import('marked');
+  const { markdown } = await import('../../src/components/markdown/parser');
   const Naive: FunctionComponent<{ text: string }> = ({ text }) =>
     // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by the app's own sanitizer, as in Markdown
-    createElement('div', { dangerouslySetInnerHTML: { __html: sanitize(marked.parse(text) as string) } });
+    createElement('div', { dangerouslySetInnerHTML: { __html: sanitize(markdown.parse(text) as string) } });
 
   console.log('## Streaming render cost per token (jsdom, React 19, mean of 150 tokens)');
   console.log('paragraphs | Parley Markdown | whole reply re-rendered');

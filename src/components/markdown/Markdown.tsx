@@ -1,6 +1,7 @@
-import { marked, type Token, type Tokens } from 'marked';
+import type { Token, Tokens } from 'marked';
 import { memo } from 'react';
 import { CodeBlock } from './CodeBlock';
+import { markdown } from './parser';
 import { sanitize } from './sanitize';
 import { useBlocks } from './useBlocks';
 
@@ -20,7 +21,7 @@ const Block = memo(
       const code = token as Tokens.Code;
       return <CodeBlock code={code.text} language={code.lang ?? ''} t={t} />;
     }
-    const html = sanitize(marked.parser([token] as Token[] as never));
+    const html = sanitize(markdown.parser([token] as Token[] as never));
     // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by DOMPurify just above
     return <div className="markdown-block" dangerouslySetInnerHTML={{ __html: html }} />;
   },

@@ -1,5 +1,6 @@
-import { marked, type Token } from 'marked';
+import type { Token } from 'marked';
 import { useMemo, useRef } from 'react';
+import { markdown } from './parser';
 
 const isBlock = (token: Token) => token.type !== 'space';
 
@@ -19,10 +20,10 @@ export function useBlocks(text: string, streaming: boolean): Token[] {
   return useMemo(() => {
     if (!streaming || !text.startsWith(finished.current.source))
       finished.current = { source: '', blocks: [] };
-    if (!streaming) return marked.lexer(text).filter(isBlock);
+    if (!streaming) return markdown.lexer(text).filter(isBlock);
 
     const { source, blocks } = finished.current;
-    const tail = marked.lexer(text.slice(source.length));
+    const tail = markdown.lexer(text.slice(source.length));
     const lastBlock = tail.findLastIndex(isBlock);
     if (lastBlock <= 0) return [...blocks, ...tail.filter(isBlock)];
     // The top-level tokens' raw texts add up to the source, so the settled part ends where the last block starts.
