@@ -84,9 +84,12 @@ describe('Markdown: a bot reply as sanitized markdown', () => {
       for (const attribute of element.attributes) {
         expect(attribute.name.startsWith('on')).toBe(false);
         expect(attribute.name).not.toBe('style');
-        expect(attribute.value.replace(/[\s\u0000-\u001f]/g, '').toLowerCase()).not.toMatch(
-          /^(javascript|vbscript|data):/,
-        );
+        expect(
+          [...attribute.value]
+            .filter((char) => char > ' ')
+            .join('')
+            .toLowerCase(),
+        ).not.toMatch(/^(javascript|vbscript|data):/);
       }
     }
     for (const link of container.querySelectorAll('a[href]'))
