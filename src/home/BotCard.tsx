@@ -35,13 +35,20 @@ export function BotCard({ bot, currency, language, onShowDetails }: BotCardProps
         )}
       </p>
       <div className="bot-actions">
-        <Link href={`/topics/new?bot=${encodeURIComponent(bot._id)}`} className="button primary small">
+        <Link
+          href={`/topics/new?bot=${encodeURIComponent(bot._id)}`}
+          className="button primary small"
+          aria-label={`${t('Chat')} ${bot.name}`}
+        >
           {t('Chat')}
-          <span className="visually-hidden"> {bot.name}</span>
         </Link>
-        <button type="button" className="button small" onClick={() => onShowDetails(bot)}>
+        <button
+          type="button"
+          className="button small"
+          onClick={() => onShowDetails(bot)}
+          aria-label={`${t('Details')} ${bot.name}`}
+        >
           {t('Details')}
-          <span className="visually-hidden"> {bot.name}</span>
         </button>
       </div>
     </li>

@@ -31,9 +31,12 @@ export function BotView() {
       <p>
         <T>Categories</T>: {bot.categories.map((category) => t(category.name)).join(', ')}
       </p>
-      <Link href={`/topics/new?bot=${encodeURIComponent(bot._id)}`} className="button primary">
+      <Link
+        href={`/topics/new?bot=${encodeURIComponent(bot._id)}`}
+        className="button primary"
+        aria-label={`${t('Chat')} ${bot.name}`}
+      >
         {t('Chat')}
-        <span className="visually-hidden"> {bot.name}</span>
       </Link>
     </div>
   );

@@ -76,13 +76,21 @@ export function TopicItem({ topic }: { topic: TopicSummary }) {
         </>
       ) : (
         <>
-          <button type="button" className="button small" onClick={() => setMode('rename')}>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => setMode('rename')}
+            aria-label={`${t('Rename')} ${topic.title}`}
+          >
             {t('Rename')}
-            <span className="visually-hidden"> {topic.title}</span>
           </button>
-          <button type="button" className="button small" onClick={() => setMode('confirmDelete')}>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => setMode('confirmDelete')}
+            aria-label={`${t('Delete')} ${topic.title}`}
+          >
             {t('Delete')}
-            <span className="visually-hidden"> {topic.title}</span>
           </button>
         </>
       )}

@@ -1,0 +1,59 @@
+import 'fake-indexeddb/auto';
+import { act, render, screen } from '@testing-library/react';
+import { App } from '../../../src/App';
+import { type AppEnvironment, createAppActors } from '../../../src/app/createAppActors';
+import { createTranslationCache } from '../../../src/i18n/translationCache';
+import { type RunningServer, startServer } from '../../e2e/support/server';
+import { signUp, type TestServer } from '../../server/support/app';
+
+/** The real server in its own process, API only, for the rendered app in jsdom to talk to. */
+export const startApi = () =>
+  startServer({
+    STATIC_DIR: '',
+    BUILTIN_TOKEN_DELAY_MS: '0',
+    RATE_LIMIT_OTP_PER_IP_PER_HOUR: '10000',
+    RATE_LIMIT_API_PER_MINUTE: '100000',
+  });
+
+/** A fresh user of the real server, their token already stored as the browser would keep it. */
+export async function loggedInUser(server: RunningServer, tenant = 'app') {
+  const user = await signUp(server as unknown as TestServer, tenant);
+  localStorage.setItem('token', user.token);
+  return user;
+}
+
+/** Renders the whole app at `path`, wired to the real server, as main.tsx does in the browser. */
+export async function renderApp(
+  server: RunningServer,
+  path: string,
+  overrides: Partial<AppEnvironment> = {},
+) {
+  window.history.replaceState(null, '', path);
+  const reloads: string[] = [];
+  const actors = createAppActors({
+    apiUrl: server.url,
+    host: 'localhost:3000',
+    search: window.location.search,
+    production: false,
+    defaultOrganization: 'app',
+    storage: window.localStorage,
+    translationCache: createTranslationCache(),
+    navigate: (to, { replace }) =>
+      replace ? window.history.replaceState(null, '', to) : window.history.pushState(null, '', to),
+    reload: () => reloads.push(window.location.href),
+    registerWorker: async () => undefined,
+    log: () => {},
+    ...overrides,
+  });
+  const view = render(<App actors={actors} />);
+  return { ...view, actors, reloads };
+}
+
+/** Waits for the screen to settle after an event (requests to the real server included). */
+export async function settle(ms = 30) {
+  await act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+  });
+}
+
+export { screen };
