@@ -43,7 +43,7 @@ describe('session: paths generated from its machine drive the rendered app again
   const returning = [[events[1], events[2], events[4], events[5]], [events[6]]].flatMap((sequence) =>
     getPathsFromEvents(sessionMachine as never, sequence as never, { input: { token: null, user: null } }),
   );
-  const paths = [...shortest, ...returning];
+  const paths = [...shortest, ...(returning as unknown as typeof shortest)];
 
   const logIn = async (password: string) => {
     if (!window.location.pathname.startsWith('/login')) {
