@@ -34,6 +34,8 @@ export interface Config {
     /** Milliseconds without a byte from the provider before the reply fails. */
     idleTimeoutMs: number;
   };
+  /** What a new account starts with, in its organization's currency. */
+  startingBalance: number;
   /** Pause between the words of a built-in bot's streamed reply. */
   builtinTokenDelayMs: number;
   /** A LibreTranslate server for texts the built-in catalogs do not have. */
@@ -74,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleTimeoutMs: number(env.OPENAI_IDLE_TIMEOUT_MS, 30_000),
     },
     builtinTokenDelayMs: number(env.BUILTIN_TOKEN_DELAY_MS, 30),
+    startingBalance: number(env.STARTING_BALANCE, 10),
     libreTranslateUrl: optional(env.LIBRETRANSLATE_URL),
   };
 }

@@ -2,8 +2,6 @@ import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { notify } from '../notifications/notify';
 
-/** What a new account starts with, in its organization's currency. */
-export const startingBalance = 10;
 /** Below this after a charge, the user is told their balance is low. */
 export const lowBalance = 1;
 

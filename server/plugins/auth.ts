@@ -1,6 +1,5 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import { startingBalance } from '../billing/charge';
 import { ApiError } from '../errors';
 import { notify } from '../notifications/notify';
 import { FailureLimiter } from '../security/failureLimiter';
@@ -154,13 +153,15 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
         const { rows } = await tx.query<{ id: string }>(
           `insert into users (tenant, username, display_name, email, password_hash, balance, currency)
            select $1, $2, $3, $4, $5, $6, currency from organizations where subdomain = $1 returning id`,
-          [tenant, username, displayName, address, passwordHash, startingBalance],
+          [tenant, username, displayName, address, passwordHash, app.config.startingBalance],
         );
         const id = rows[0].id;
-        await tx.query(
-          'insert into transactions (tenant, user_id, amount, description) values ($1, $2, $3, $4)',
-          [tenant, id, startingBalance, 'Welcome credit'],
-        );
+        if (app.config.startingBalance > 0) {
+          await tx.query(
+            'insert into transactions (tenant, user_id, amount, description) values ($1, $2, $3, $4)',
+            [tenant, id, app.config.startingBalance, 'Welcome credit'],
+          );
+        }
         await notify(tx, {
           tenant,
           userId: id,

@@ -1,0 +1,111 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, waitFor } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { getShortestPaths } from 'xstate/graph';
+import { topicMachine } from '../../../machines/topic';
+import { type RunningServer, startServer } from '../../e2e/support/server';
+import { topicModel } from '../models';
+import { loggedInUser, renderApp, screen, settle } from './app';
+
+type Step = { type: string; [key: string]: unknown };
+
+describe('chat: paths generated from the topic machine drive the rendered app against the real server', () => {
+  let server: RunningServer;
+  // A second server whose new accounts start with nothing: the insufficient balance path.
+  let broke: RunningServer;
+  const options = { STATIC_DIR: '', BUILTIN_TOKEN_DELAY_MS: '40', RATE_LIMIT_OTP_PER_IP_PER_HOUR: '10000' };
+
+  beforeAll(async () => {
+    [server, broke] = await Promise.all([
+      startServer(options),
+      startServer({ ...options, STARTING_BALANCE: '0' }),
+    ]);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await broke?.stop();
+  });
+  afterEach(() => cleanup());
+
+  // What the user does, and what the real server answers (ELIZA streams a reply word by word).
+  const events: Step[] = [
+    {
+      type: 'xstate.done.actor.createTopic',
+      output: { _id: 't', title: '', bot: { _id: 'b', name: 'ELIZA' }, messages: [] },
+    },
+    { type: 'SEND', text: 'Men are all alike.' },
+    { type: 'TOKEN', text: 'In ' },
+    { type: 'DONE', botMessageId: 'm', cost: 0.01, balance: 9.99 },
+    { type: 'STOP' },
+    { type: 'FAILED', error: { message: 'Insufficient balance', code: 'INSUFFICIENT_BALANCE' } },
+  ];
+  // An account that cannot pay never gets a token or a reply: such paths are not journeys the real server allows.
+  const affordable = (path: { steps: { event: { type: string } }[] }) => {
+    const types = path.steps.map((step) => step.event.type);
+    return !types.includes('FAILED') || !types.some((type) => type === 'TOKEN' || type === 'DONE');
+  };
+  const paths = getShortestPaths(topicMachine, {
+    input: { botId: 'b', topicId: null },
+    events: events as never,
+    // Drafts and message lists grow without end; their shape is what matters.
+    serializeState: topicModel.serialize as never,
+  }).filter(
+    (path) =>
+      ['ready', 'insufficientBalance'].includes(path.state.value as string) &&
+      path.steps.length <= 6 &&
+      affordable(path),
+  );
+
+  it.each(
+    paths.map(
+      (path) =>
+        [
+          path.steps
+            .slice(1)
+            .map((step) => step.event.type)
+            .join(' → '),
+          path,
+        ] as const,
+    ),
+  )(
+    '%s',
+    async (_name, path) => {
+      const steps = path.steps.slice(1).map((step) => step.event as Step);
+      const poor = steps.some((step) => step.type === 'FAILED');
+      const api = poor ? broke : server;
+      localStorage.clear();
+      await loggedInUser(api);
+      await renderApp(api, '/list');
+      fireEvent.click(await screen.findByRole('link', { name: 'Chat ELIZA' }));
+      for (const [index, event] of steps.entries()) {
+        if (event.type === 'xstate.done.actor.createTopic')
+          await waitFor(() => expect(window.location.pathname).toMatch(/^\/topics\/[0-9a-f-]{36}$/));
+        if (event.type === 'SEND') {
+          fireEvent.change(await screen.findByLabelText('Message'), { target: { value: event.text } });
+          fireEvent.keyDown(screen.getByLabelText('Message'), { key: 'Enter' });
+        }
+        if (event.type === 'TOKEN')
+          await waitFor(() => expect(screen.getByRole('log').textContent).toContain('In'));
+        if (event.type === 'STOP') fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+        if (event.type === 'DONE')
+          await waitFor(() => expect(screen.getByRole('log').textContent).toContain('In what way?'));
+        if (event.type === 'FAILED') await screen.findByRole('alert');
+        if (index === steps.length - 1) await settle(100);
+      }
+      // What the final state shows on screen.
+      const value = path.state.value as string;
+      if (value === 'insufficientBalance') {
+        const alert = await screen.findByRole('alert');
+        expect(alert.textContent).toContain('Insufficient balance');
+        await waitFor(() => expect(alert.textContent).toMatch(/Your balance: €0\.00|Your balance: 0/));
+        expect((screen.getByLabelText('Message') as HTMLTextAreaElement).disabled).toBe(true);
+        return;
+      }
+      expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+      expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
+      // A reply stopped after some of it arrived is kept, marked stopped.
+      if (steps.at(-1)?.type === 'STOP' && steps.at(-2)?.type === 'TOKEN') await screen.findByText('Stopped');
+    },
+    30_000,
+  );
+});
