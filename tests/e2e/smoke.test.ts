@@ -43,4 +43,38 @@ describe('production server in Chromium', () => {
     expect(api.status).toBe(404);
     expect(await api.json()).toMatchObject({ error: 'Not found' });
   });
+
+  it('registers the worker once stable, and the app shell then opens offline', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/landing`);
+    await page.getByRole('heading', { name: 'Parley', level: 1 }).waitFor();
+    const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+    expect(scope).toBe(`${server.url}/`);
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Parley', level: 1 }).waitFor();
+    await page.goto(`${server.url}/register`);
+    await page.getByLabel('Username').waitFor();
+    await context.close();
+  });
+
+  it('passes its own content security policy: no violation on the way through the app', async () => {
+    const page = await browser.newPage();
+    await page.addInitScript(() => {
+      const violations: string[] = [];
+      Object.assign(window, { violations });
+      document.addEventListener('securitypolicyviolation', (event) =>
+        violations.push(`${event.violatedDirective} ${event.blockedURI}`),
+      );
+    });
+    for (const path of ['/landing', '/register', '/login?language=de', '/welcome']) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual(
+        [],
+      );
+    }
+    await page.close();
+  });
 });
