@@ -19,4 +19,9 @@ try {
 }
 console.log();
 await printApiFigures();
+console.log();
+console.log('## Lighthouse');
+console.log(
+  'not run: Lighthouse is not a dependency of Parley (it would add ~30 MB for one figure). The browser tests check what it would: labels, names, roles, CSP, offline shell.',
+);
 process.exit(0);
