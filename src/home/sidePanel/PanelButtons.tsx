@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import type { SidePanelView } from '../../../machines/sidePanel';
 import type { Notification } from '../../api/types';
 import { useActors } from '../../app/ActorsContext';
+import { Icon } from '../../components/Icon';
 import { useT } from '../../i18n/useT';
 
 /** Header buttons that open the side panel on one of its views. */
@@ -24,7 +25,7 @@ export function PanelButtons() {
         onClick={() => open('botFilter')}
         aria-label={t('Filter bots')}
       >
-        <span aria-hidden="true">⛃</span>
+        <Icon name="filter" />
       </button>
       <button
         type="button"
@@ -32,7 +33,7 @@ export function PanelButtons() {
         onClick={() => open('botList')}
         aria-label={t('Bot list')}
       >
-        <span aria-hidden="true">☰</span>
+        <Icon name="list" />
       </button>
       <button
         type="button"
@@ -40,7 +41,7 @@ export function PanelButtons() {
         onClick={() => open('notifications')}
         aria-label={notificationsLabel}
       >
-        <span aria-hidden="true">🔔</span>
+        <Icon name="bell" />
         {unread > 0 && (
           <span className="badge" aria-hidden="true">
             {unread}
@@ -48,7 +49,7 @@ export function PanelButtons() {
         )}
       </button>
       <button type="button" className="icon-button" onClick={() => open('profile')} aria-label={t('Profile')}>
-        <span aria-hidden="true">👤</span>
+        <Icon name="user" />
       </button>
     </nav>
   );

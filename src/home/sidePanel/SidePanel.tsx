@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import type { SidePanelView } from '../../../machines/sidePanel';
 import { useActors } from '../../app/ActorsContext';
+import { Icon } from '../../components/Icon';
 import { useT } from '../../i18n/useT';
 import { BotFilterView } from './BotFilterView';
 import { BotListView } from './BotListView';
@@ -43,7 +44,7 @@ export function SidePanel() {
           aria-label={t('Close side panel')}
           onClick={() => sidePanel.send({ type: 'CLOSE' })}
         >
-          <span aria-hidden="true">✕</span>
+          <Icon name="close" />
         </button>
       </div>
       <View />

@@ -1,0 +1,16 @@
+const paths = {
+  filter: 'M3 5h18l-7 8v6l-4 2v-8z',
+  list: 'M4 6h16M4 12h16M4 18h16',
+  bell: 'M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 20a2 2 0 0 0 4 0',
+  user: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0',
+  close: 'M6 6l12 12M18 6L6 18',
+} as const;
+
+/** A small line icon, decorative: the button around it carries the name. */
+export function Icon({ name }: { name: keyof typeof paths }) {
+  return (
+    <svg className="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+      <path d={paths[name]} />
+    </svg>
+  );
+}
