@@ -33,9 +33,9 @@ export function uiStrings(): string[] {
   const screenPatterns = [
     /\bt\(\s*'((?:[^'\\]|\\.)+)'\s*\)/g,
     /<T>([^<{]+)<\/T>/g,
-    // Quoted text that reads as words: starts with a capital and has a lower-case letter.
-    /'([A-Z][^'\n]*[a-z][^'\n]*)'/g,
-    /"([A-Z][^"\n]*[a-z][^"\n]*)"/g,
+    // Quoted text that reads as words: a capital, then a lower-case letter or a space (not an SVG path).
+    /'([A-Z][a-z ][^'\n]*)'/g,
+    /"([A-Z][a-z ][^"\n]*)"/g,
   ];
   // Machines name their alert messages; their descriptions are for designers, not for the screen.
   const machinePatterns = [/message: '([^']+)'/g, /title: '([^']+)'/g];
