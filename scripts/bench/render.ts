@@ -1,39 +1,57 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import react from '@vitejs/plugin-react';
 import { JSDOM } from 'jsdom';
-import { createElement, type FunctionComponent } from 'react';
+import { build } from 'vite';
+import { launchBrowser } from '../../tests/e2e/support/browser';
 import { ms } from './stats';
 
-const paragraph = (index: number) =>
-  `Paragraph ${index}: the **quick** brown fox jumps over the lazy dog, with \`inline code\`, a [link](https://example.org) and *emphasis* to give the parser real work to do on every line of it.`;
+type Figures = { paragraphs: number; markdown: number; wholeReply: number }[];
 
-/** Mean milliseconds to render one more streamed token when the reply already holds `paragraphs` - 1 paragraphs. */
-async function perToken(
-  component: FunctionComponent<{ text: string; streaming: boolean }>,
-  paragraphs: number,
-  tokens = 150,
-) {
-  const { createRoot } = await import('react-dom/client');
-  const { flushSync } = await import('react-dom');
-  const container = document.createElement('div');
-  document.body.append(container);
-  const root = createRoot(container);
-  let text = Array.from({ length: paragraphs - 1 }, (_, index) => paragraph(index)).join('\n\n');
-  if (text) text += '\n\n';
-  const tail = paragraph(paragraphs).repeat(3);
-  const render = () => flushSync(() => root.render(createElement(component, { text, streaming: true })));
-  render();
-  const started = performance.now();
-  for (let token = 0; token < tokens; token += 1) {
-    text += tail.slice(token * 4, token * 4 + 4);
-    render();
+const print = (where: string, figures: Figures) => {
+  console.log(`## Streaming render cost per token in ${where} (React 19, mean of 150 tokens)`);
+  console.log('paragraphs | Parley Markdown | whole reply re-rendered');
+  for (const row of figures) {
+    console.log(
+      `${String(row.paragraphs).padStart(10)} | ${ms(row.markdown).padStart(15)} | ${ms(row.wholeReply).padStart(10)}`,
+    );
   }
-  const elapsed = (performance.now() - started) / tokens;
-  root.unmount();
-  container.remove();
-  return elapsed;
+};
+
+/** In Chromium: the measurement bundled by Vite and run on a blank page. */
+async function inChromium(): Promise<Figures> {
+  const outDir = mkdtempSync(join(tmpdir(), 'parley-render-bench-'));
+  await build({
+    configFile: false,
+    logLevel: 'silent',
+    plugins: [react()],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      outDir,
+      lib: {
+        entry: 'scripts/bench/renderPage.ts',
+        formats: ['iife'],
+        name: 'renderBench',
+        fileName: () => 'bench.js',
+      },
+    },
+  });
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.setContent('<!doctype html><html><body></body></html>');
+    await page.addScriptTag({ path: join(outDir, 'bench.js') });
+    return await page.evaluate(() =>
+      (window as unknown as { measureRenderCost: () => Figures }).measureRenderCost(),
+    );
+  } finally {
+    await browser.close();
+  }
 }
 
-/** Per-token render cost of a streamed reply: Parley's block-memoized Markdown against re-rendering it all. */
-export async function printRenderFigures(): Promise<void> {
+/** In jsdom, as the unit tests render. */
+async function inJsdom(): Promise<Figures> {
   const dom = new JSDOM('<!doctype html><html><body></body></html>', { pretendToBeVisual: true });
   Object.assign(globalThis, {
     window: dom.window,
@@ -52,24 +70,13 @@ export async function printRenderFigures(): Promise<void> {
     Object.assign(globalThis, { [name]: (dom.window as unknown as Record<string, unknown>)[name] });
   }
   // DOMPurify and React find the DOM on import, so they come after it.
-  const { Markdown } = await import('../../src/components/markdown/Markdown');
-  const { sanitize } = await import('../../src/components/markdown/sanitize');
-  const { markdown } = await import('../../src/components/markdown/parser');
-  const Naive: FunctionComponent<{ text: string }> = ({ text }) =>
-    // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by the app's own sanitizer, as in Markdown
-    createElement('div', { dangerouslySetInnerHTML: { __html: sanitize(markdown.parse(text) as string) } });
+  const { measureRenderCost } = await import('./renderCost');
+  return measureRenderCost();
+}
 
-  console.log('## Streaming render cost per token (jsdom, React 19, mean of 150 tokens)');
-  console.log('paragraphs | Parley Markdown | whole reply re-rendered');
-  for (const paragraphs of [1, 10, 50]) {
-    await perToken(Markdown, paragraphs, 30);
-    const memoized = await perToken(Markdown, paragraphs);
-    const naive = await perToken(
-      Naive as FunctionComponent<{ text: string; streaming: boolean }>,
-      paragraphs,
-    );
-    console.log(
-      `${String(paragraphs).padStart(10)} | ${ms(memoized).padStart(15)} | ${ms(naive).padStart(10)}`,
-    );
-  }
+/** Per-token render cost of a streamed reply: Parley's block-memoized Markdown against re-rendering it all. */
+export async function printRenderFigures(): Promise<void> {
+  print('Chromium', await inChromium());
+  console.log();
+  print('jsdom', await inJsdom());
 }
