@@ -3,6 +3,9 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { credentialsPlugin } from './auth/credentials';
+import { authPlugin } from './auth/routes';
+import { sessionsPlugin } from './auth/sessions';
 import { openaiTranslation } from './chat/providers/openai';
 import { chatPlugin } from './chat/routes';
 import type { Config } from './config';
@@ -11,7 +14,6 @@ import { migrate } from './db/migrate';
 import { seed } from './db/seed';
 import { ApiError } from './errors';
 import { createMailer } from './mail/mailer';
-import { authPlugin } from './plugins/auth';
 import { botsPlugin } from './plugins/bots';
 import { decryptFieldsPlugin } from './plugins/decryptFields';
 import { errorsPlugin } from './plugins/errors';
@@ -19,12 +21,12 @@ import { healthPlugin } from './plugins/health';
 import { inputGuardPlugin } from './plugins/inputGuard';
 import { notificationsPlugin } from './plugins/notifications';
 import { organizationsPlugin } from './plugins/organizations';
-import { staticPlugin } from './plugins/static';
+import { isApiPath, staticPlugin } from './plugins/static';
 import { tenancyPlugin } from './plugins/tenancy';
 import { translatePlugin } from './plugins/translate';
-import { usersPlugin } from './plugins/users';
 import { loadSecrets } from './security/secrets';
 import { createTranslator, libreTranslate } from './translation/translator';
+import { usersPlugin } from './users/routes';
 
 export interface AppOptions {
   config: Config;
@@ -33,11 +35,13 @@ export interface AppOptions {
 
 /** Builds the whole server on its database; tests start it with their own config. */
 export async function buildApp({ config, logger = true }: AppOptions): Promise<FastifyInstance> {
+  const { trustProxy } = config;
   const app = Fastify({
     logger: logger
       ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
       : false,
     bodyLimit: 64 * 1024,
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     // Unknown fields are refused, not silently dropped; types are not coerced.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
   });
@@ -93,6 +97,8 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   }
   await app.register(rateLimit, {
     max: config.rateLimits.apiPerMinute,
+    // Pages, assets and /health are not the API: loading the app never spends its limit.
+    allowList: (request) => !isApiPath(request.url),
     timeWindow: '1 minute',
     errorResponseBuilder: (_request, context) =>
       new ApiError(429, `Too many requests. Try again in ${context.after}.`, 'RATE_LIMITED') as never,
@@ -101,6 +107,9 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(tenancyPlugin);
   await app.register(decryptFieldsPlugin);
   await app.register(inputGuardPlugin);
+
+  await app.register(sessionsPlugin);
+  await app.register(credentialsPlugin);
 
   await app.register(healthPlugin);
   await app.register(authPlugin);

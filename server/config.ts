@@ -15,6 +15,10 @@ export interface Config {
   /** SMTP server for mail; absent means the outbox folder under dataDir. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Fastify's trustProxy: which proxies' X-Forwarded-For names the client (true, a hop count, or addresses). */
+  trustProxy: boolean | number | string;
+  /** Answers of the translation provider kept; the least recently used go beyond it. */
+  translationMemorySize: number;
   /** Origins of a separately hosted web app allowed to call the API (CORS). */
   publicOrigins: string[];
   rateLimits: {
@@ -22,8 +26,12 @@ export interface Config {
     otpPerEmailPerHour: number;
     /** One-time codes and signups per IP per hour. */
     otpPerIpPerHour: number;
-    /** Failed logins per account and per IP before 429, per 15 minutes. */
+    /** Password checks per account and client address in 15 minutes before 429. */
     loginFailures: number;
+    /** Password checks per client address (any account) in 15 minutes before 429. */
+    loginFailuresPerIp: number;
+    /** Texts one user may send to the translation provider per minute. */
+    translatePerUserPerMinute: number;
     /** Requests per minute per IP on the other API routes. */
     apiPerMinute: number;
   };
@@ -48,6 +56,14 @@ const number = (value: string | undefined, fallback: number) => {
 };
 const optional = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
 
+/** `true`/`false`, a number of hops, or a comma-separated list of proxy addresses and CIDR ranges. */
+function trustProxy(value: string | undefined): boolean | number | string {
+  const setting = value?.trim().toLowerCase();
+  if (!setting || setting === 'false') return false;
+  if (setting === 'true') return true;
+  return /^\d+$/.test(setting) ? Number(setting) : setting;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: number(env.PORT, 3000),
@@ -59,6 +75,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: optional(env.JWT_SECRET),
     smtpUrl: optional(env.SMTP_URL),
     mailFrom: env.MAIL_FROM ?? 'Parley <no-reply@parley.localhost>',
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    translationMemorySize: number(env.TRANSLATION_MEMORY_SIZE, 10_000),
     publicOrigins: (env.PUBLIC_ORIGINS ?? '')
       .split(',')
       .map((origin) => origin.trim())
@@ -67,6 +85,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       otpPerEmailPerHour: number(env.RATE_LIMIT_OTP_PER_EMAIL_PER_HOUR, 5),
       otpPerIpPerHour: number(env.RATE_LIMIT_OTP_PER_IP_PER_HOUR, 30),
       loginFailures: number(env.RATE_LIMIT_LOGIN_FAILURES, 5),
+      loginFailuresPerIp: number(env.RATE_LIMIT_LOGIN_FAILURES_PER_IP, 50),
+      translatePerUserPerMinute: number(env.RATE_LIMIT_TRANSLATE_PER_USER_PER_MINUTE, 60),
       apiPerMinute: number(env.RATE_LIMIT_API_PER_MINUTE, 600),
     },
     openai: {

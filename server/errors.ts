@@ -2,10 +2,13 @@
 export class ApiError extends Error {
   readonly statusCode: number;
   readonly code: string;
-  constructor(statusCode: number, message: string, code: string) {
+  /** The form field the answer is about, so a form can show it next to that field. */
+  readonly field: string | undefined;
+  constructor(statusCode: number, message: string, code: string, field?: string) {
     super(message);
     this.statusCode = statusCode;
     this.code = code;
+    this.field = field;
   }
 }
 

@@ -1,9 +1,13 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Codes } from './auth/codes';
+import type { LoginLimits } from './auth/loginLimits';
+import type { Owner } from './auth/sessions';
+import type { TokenClaims } from './auth/tokens';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import type { SendMail } from './mail/mailer';
+import type { Counters } from './security/counters';
 import type { Secrets } from './security/secrets';
-import type { TokenClaims } from './security/tokens';
 import type { Translator } from './translation/translator';
 
 declare module 'fastify' {
@@ -13,19 +17,27 @@ declare module 'fastify' {
     secrets: Secrets;
     sendMail: SendMail;
     translator: Translator;
-    /** The request's valid token claims (signature, expiry, organization, version), or null. */
     sessions: {
+      /** Starts a session and answers its token. */
+      open(owner: Owner): Promise<string>;
+      /** The request's valid token claims (signature, expiry, organization, live session), or null. */
       claims(request: FastifyRequest): Promise<TokenClaims | null>;
-      /** Drops what this node remembers of a user's token version, after it changes. */
-      forget(userId: string, tenant: string): void;
+      revoke(sessionId: string): Promise<void>;
+      /** Ends every session of the user, but `except` when given. */
+      revokeAll(owner: Owner, except?: string): Promise<void>;
     };
+    codes: Codes;
+    counters: Counters;
+    loginLimits: LoginLimits;
+    /** Whether `password` is the signed-in user's, checked under the login limits (429 past them). */
+    checkAccountPassword(request: FastifyRequest, password: string): Promise<boolean>;
     /** preHandler: a valid token of the request's organization, or 401. */
     authenticate: preHandlerAsyncHookHandler;
   }
   interface FastifyRequest {
-    /** The organization (subdomain) the Organization header selects; 'app' when absent. */
+    /** The organization (subdomain) of the request: its Organization header, or its host, or 'app'. */
     tenant: string;
-    auth: { userId: string; tenant: string };
+    auth: { userId: string; tenant: string; sessionId: string };
   }
   interface FastifyContextConfig {
     /** The route answers any organization header, known or not (the organization lookup itself). */

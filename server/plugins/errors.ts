@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
+import { ApiError } from '../errors';
 
 interface ValidationIssue {
   keyword: string;
@@ -38,7 +39,10 @@ function describe(issue: ValidationIssue): string {
 export const errorsPlugin = fp(async (app) => {
   app.setErrorHandler((error: FastifyError & { validation?: ValidationIssue[] }, request, reply) => {
     if (error.validation?.length) {
-      return reply.code(400).send({ error: describe(error.validation[0]), code: 'INVALID_INPUT' });
+      const [issue] = error.validation;
+      const field =
+        (issue.params.missingProperty as string | undefined) ?? issue.instancePath.split('/')[1] ?? undefined;
+      return reply.code(400).send({ error: describe(issue), code: 'INVALID_INPUT', ...(field ? { field } : {}) });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -50,8 +54,10 @@ export const errorsPlugin = fp(async (app) => {
             : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
               ? 'Send the request as JSON.'
               : error.message;
+      const field = error instanceof ApiError ? error.field : undefined;
       return reply.code(status).send({
         error: message,
+        ...(field ? { field } : {}),
         code: error.code?.startsWith('FST_') ? `HTTP_${status}` : (error.code ?? `HTTP_${status}`),
       });
     }

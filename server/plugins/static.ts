@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 
 const apiPrefixes = ['/api/', '/auth/', '/payment/'];
+export const isApiPath = (url: string) => apiPrefixes.some((prefix) => url.startsWith(prefix));
 
 /** Serves the built app; unknown non-API GETs fall back to index.html so client routes deep-link. */
 export const staticPlugin = fp<{ root: string }>(async (app, { root }) => {
@@ -13,8 +14,7 @@ export const staticPlugin = fp<{ root: string }>(async (app, { root }) => {
   }
   await app.register(fastifyStatic, { root, wildcard: false, index: ['index.html'] });
   app.setNotFoundHandler((request, reply) => {
-    const isApi = apiPrefixes.some((prefix) => request.url.startsWith(prefix));
-    if (request.method !== 'GET' || isApi) {
+    if (request.method !== 'GET' || isApiPath(request.url)) {
       return reply.code(404).send({ error: 'Not found', code: 'NOT_FOUND' });
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');

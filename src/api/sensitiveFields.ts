@@ -2,7 +2,7 @@
 export type Encrypt = (value: string) => string;
 
 /** Always encrypted, multipart bodies included (seed-spec §7). */
-const alwaysEncrypted = ['password'];
+const alwaysEncrypted = ['password', 'newPassword'];
 /** Encrypted in JSON bodies only; multipart bodies are untouched by this step. */
 const jsonOnlyEncrypted = ['name', 'address', 'postalCode', 'city', 'country', 'email', 'taxNo'];
 

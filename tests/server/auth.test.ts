@@ -133,9 +133,9 @@ describe('auth, users, bots and billing over real HTTP', () => {
       expect(answer.status).toBe(401);
       expect(answer.body).toEqual({ error: 'Invalid email or password', code: 'INVALID_CREDENTIALS' });
     }
-    await call(server, '/auth/login', {
-      body: { email: encrypt(user.email), password: encrypt('again wrong') },
-    });
+    for (const attempt of ['again wrong', 'still wrong']) {
+      await call(server, '/auth/login', { body: { email: encrypt(user.email), password: encrypt(attempt) } });
+    }
     const limited = await call(server, '/auth/login', {
       body: { email: encrypt(user.email), password: encrypt(user.password) },
     });

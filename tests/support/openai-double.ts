@@ -11,13 +11,21 @@ export interface ChatRequest {
 export interface Script {
   chunks: string[];
   delayMs?: number;
-  end?: 'done' | 'drop' | 'stall';
+  /** `done`: finish reason and `[DONE]`; `linger`: the same but the connection stays open; `drop`: cut
+   * without either; `stall`: nothing more, connection open. */
+  end?: 'done' | 'linger' | 'drop' | 'stall';
   status?: number;
+  /** Written as it is after the chunks, e.g. a broken `data:` line. */
+  raw?: string;
 }
 
 export interface OpenAiDouble {
   url: string;
   requests: ChatRequest[];
+  /** The `authorization` header of each request, in order. */
+  authorizations: (string | undefined)[];
+  /** Streams the client closed before the script was over. */
+  abandoned: () => number;
   /** Overrides what the next requests answer; by default the reply echoes the last user message. */
   script: (next: (request: ChatRequest) => Script) => void;
   close: () => Promise<void>;
@@ -44,6 +52,8 @@ function sendJson(response: ServerResponse, status: number, body: unknown) {
  */
 export async function startOpenAiDouble(): Promise<OpenAiDouble> {
   const requests: ChatRequest[] = [];
+  const authorizations: (string | undefined)[] = [];
+  let abandoned = 0;
   let scriptFor = (request: ChatRequest): Script => ({
     chunks: ['You said: ', ...(request.messages.at(-1)?.content ?? '').split(/(?<= )/)],
   });
@@ -58,6 +68,7 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     }
     const chat = JSON.parse(body) as ChatRequest;
     requests.push(chat);
+    authorizations.push(request.headers.authorization);
     const script = scriptFor(chat);
     if (script.status && script.status >= 400) {
       sendJson(response, script.status, {
@@ -80,14 +91,19 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     const id = `chatcmpl-${requests.length}`;
     response.write(chunk(id, { role: 'assistant', content: '' }, null));
     for (const piece of script.chunks) {
-      if (response.destroyed) return;
+      if (response.destroyed) {
+        abandoned += 1;
+        return;
+      }
       response.write(chunk(id, { content: piece }, null));
       if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
     }
+    if (script.raw) response.write(script.raw);
     // A connection cut mid-reply: no finish reason, no [DONE].
     if (script.end === 'drop') return void response.end();
     if (script.end === 'stall') return;
     response.write(chunk(id, {}, 'stop'));
+    if (script.end === 'linger') return void response.write('data: [DONE]\n\n');
     response.end('data: [DONE]\n\n');
   };
 
@@ -99,12 +115,17 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    authorizations,
+    abandoned: () => abandoned,
     script: (next) => {
       scriptFor = next;
     },
     close: async () => {
       for (const response of open) response.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive connections would hold the close for seconds.
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

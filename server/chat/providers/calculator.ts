@@ -1,6 +1,8 @@
 import Decimal from 'decimal.js';
 
-const Exact = Decimal.clone({ precision: 50, rounding: Decimal.ROUND_HALF_EVEN });
+// Enough digits that sums, products and whole powers of anything a person types stay exact;
+// only endless quotients (1/3) and giant powers reach the limit, and those are shown rounded.
+const Exact = Decimal.clone({ precision: 1000, rounding: Decimal.ROUND_HALF_EVEN });
 
 export class CalculationError extends Error {}
 
@@ -15,7 +17,7 @@ export function calculate(input: string): Decimal {
   let position = 0;
 
   const peek = () => {
-    while (text[position] === ' ') position += 1;
+    while (/\s/.test(text[position] ?? '')) position += 1;
     const char = text[position];
     return char === undefined ? undefined : (operators[char] ?? char);
   };
@@ -53,7 +55,10 @@ export function calculate(input: string): Decimal {
     if (!exponent.isInteger() || exponent.abs().greaterThan(1000))
       fail('Exponents must be whole numbers from -1000 to 1000.');
     if (base.isZero() && exponent.isNegative()) fail('Division by zero.');
-    return base.pow(exponent);
+    const value = base.pow(exponent);
+    if (!value.isFinite()) fail('The result is too large.');
+    if (value.isZero() && !base.isZero()) fail('The result is too small.');
+    return value;
   };
   const unary = (): Decimal => {
     const sign = peek();
@@ -89,11 +94,18 @@ export function calculate(input: string): Decimal {
   return result;
 }
 
+/** A result as exact digits, or rounded to 40 digits and marked ≈ when it has too many to be exact. */
+export function formatResult(result: Decimal): string {
+  return result.sd() < Exact.precision
+    ? `= ${result.toFixed()}`
+    : `≈ ${result.toSignificantDigits(40).toString()}`;
+}
+
 /** The calculator bot's answer: the result, or what is wrong with the expression. */
 export function calculatorReply(input: string): string {
   try {
-    const result = calculate(input);
-    return `\`${input.trim().replace(/=\s*$/, '')}\` = **${result.toSignificantDigits(40).toFixed()}**`;
+    const [sign, digits] = formatResult(calculate(input)).split(' ');
+    return `\`${input.trim().replace(/=\s*$/, '')}\` ${sign} **${digits}**`;
   } catch (error) {
     if (error instanceof CalculationError) return `I can't calculate that: ${error.message}`;
     throw error;

@@ -23,15 +23,22 @@ async function refusal(response: Response): Promise<ProviderError> {
   );
 }
 
+const setting = (config: Record<string, unknown>, name: string) =>
+  typeof config[name] === 'string' && config[name] ? (config[name] as string) : undefined;
+
 /**
  * Any OpenAI-compatible chat-completions server (OpenAI, Ollama, vLLM, llama.cpp…), streamed.
- * The bot's config may carry its own `baseUrl`, `model` and `systemPrompt`.
+ * The bot's config may carry its own `baseUrl`, `apiKey`, `model` and `systemPrompt`.
+ * One idle timeout covers waiting for the answer's headers and every pause between chunks.
  */
 export function openaiProvider(settings: Settings): Provider {
   return async function* ({ history, text, config, signal }) {
-    const baseUrl = (config.baseUrl as string | undefined) ?? settings.baseUrl;
+    if (signal.aborted) return;
+    const baseUrl = setting(config, 'baseUrl') ?? settings.baseUrl;
     if (!baseUrl)
       throw new ProviderError('No model server is configured for this bot.', 'PROVIDER_NOT_CONFIGURED');
+    // The environment's key belongs to the environment's server: never send it to another host.
+    const apiKey = setting(config, 'apiKey') ?? (baseUrl === settings.baseUrl ? settings.apiKey : undefined);
     const system =
       typeof config.systemPrompt === 'string' ? [{ role: 'system', content: config.systemPrompt }] : [];
     const messages = [
@@ -61,9 +68,9 @@ export function openaiProvider(settings: Settings): Provider {
       arm();
       const response = await fetch(endpoint(baseUrl), {
         method: 'POST',
-        headers: headers(settings.apiKey),
+        headers: headers(apiKey),
         body: JSON.stringify({
-          model: (config.model as string | undefined) ?? settings.model,
+          model: setting(config, 'model') ?? settings.model,
           messages,
           stream: true,
         }),
@@ -72,12 +79,15 @@ export function openaiProvider(settings: Settings): Provider {
       if (!response.ok || !response.body) throw await refusal(response);
 
       const pieces: string[] = [];
-      let finished = false;
+      // A finish reason completes the reply; [DONE] also ends the stream.
+      let finished = false as boolean;
+      let ended = false as boolean;
       let broken: ProviderError | null = null;
       const parser = createParser({
         onEvent: ({ data }) => {
           if (data === '[DONE]') {
             finished = true;
+            ended = true;
             return;
           }
           try {
@@ -91,7 +101,8 @@ export function openaiProvider(settings: Settings): Provider {
                 'PROVIDER_ERROR',
               );
             const choice = chunk.choices?.[0];
-            if (choice?.delta?.content) pieces.push(choice.delta.content);
+            const content = choice?.delta?.content;
+            if (typeof content === 'string' && content) pieces.push(content);
             if (choice?.finish_reason) finished = true;
           } catch {
             broken = new ProviderError(
@@ -107,6 +118,8 @@ export function openaiProvider(settings: Settings): Provider {
         parser.feed(decoder.decode(bytes, { stream: true }));
         while (pieces.length) yield pieces.shift() as string;
         if (broken) throw broken;
+        // Some servers keep the connection open after [DONE]: the reply is complete, stop reading.
+        if (ended) return;
       }
       if (!finished)
         throw new ProviderError(

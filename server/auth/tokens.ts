@@ -3,23 +3,25 @@ import { jwtVerify, SignJWT } from 'jose';
 const issuer = 'parley';
 const audience = 'parley-app';
 const algorithm = 'HS256';
+export const tokenLifetimeHours = 12;
 
 export interface TokenClaims {
   userId: string;
   tenant: string;
-  /** The user's token version when the token was issued. */
-  version: number;
+  /** The session the token belongs to: revoking it ends the token. */
+  sessionId: string;
 }
 
-/** A session token: HS256, 12 hours, bound to one organization and one token version. */
+/** A session token: HS256, 12 hours, bound to one organization and one session. */
 export function signToken(secret: Uint8Array, claims: TokenClaims): Promise<string> {
-  return new SignJWT({ org: claims.tenant, ver: claims.version })
+  return new SignJWT({ org: claims.tenant })
     .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
     .setSubject(claims.userId)
+    .setJti(claims.sessionId)
     .setIssuer(issuer)
     .setAudience(audience)
     .setIssuedAt()
-    .setExpirationTime('12h')
+    .setExpirationTime(`${tokenLifetimeHours}h`)
     .sign(secret);
 }
 
@@ -27,9 +29,9 @@ export function signToken(secret: Uint8Array, claims: TokenClaims): Promise<stri
 export async function readToken(secret: Uint8Array, token: string): Promise<TokenClaims | null> {
   try {
     const { payload } = await jwtVerify(token, secret, { algorithms: [algorithm], issuer, audience });
-    if (typeof payload.sub !== 'string' || typeof payload.org !== 'string' || typeof payload.ver !== 'number')
+    if (typeof payload.sub !== 'string' || typeof payload.org !== 'string' || typeof payload.jti !== 'string')
       return null;
-    return { userId: payload.sub, tenant: payload.org, version: payload.ver };
+    return { userId: payload.sub, tenant: payload.org, sessionId: payload.jti };
   } catch {
     return null;
   }

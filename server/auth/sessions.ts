@@ -1,0 +1,77 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../errors';
+import { repeat } from '../repeat';
+import { readToken, signToken, type TokenClaims, tokenLifetimeHours } from './tokens';
+
+const unauthorized = () => new ApiError(401, 'Your session has ended. Please log in again.', 'UNAUTHORIZED');
+
+export interface Owner {
+  tenant: string;
+  userId: string;
+}
+
+/**
+ * Sessions in the database: a token is valid while its session is neither revoked nor expired and
+ * belongs to the request's organization. `authenticate` is the preHandler of every private route.
+ */
+export const sessionsPlugin = fp(async (app) => {
+  // Checked on every authenticated request, so kept briefly in memory. A revocation on this node is
+  // immediate; other nodes honour it within validityTtlMs.
+  const validityTtlMs = 5000;
+  const validity = new Map<string, { userId: string; valid: boolean; until: number }>();
+  const isLive = async (claims: TokenClaims) => {
+    const cached = validity.get(claims.sessionId);
+    if (cached && cached.until > Date.now()) return cached.valid;
+    const { rows } = await app.db.query(
+      'select 1 from sessions where id = $1 and user_id = $2 and tenant = $3 and revoked_at is null and expires_at > now()',
+      [claims.sessionId, claims.userId, claims.tenant],
+    );
+    if (validity.size > 50_000) validity.clear();
+    validity.set(claims.sessionId, { userId: claims.userId, valid: rows.length > 0, until: Date.now() + validityTtlMs });
+    return rows.length > 0;
+  };
+  const forgetUser = (userId: string) => {
+    for (const [sessionId, entry] of validity) if (entry.userId === userId) validity.delete(sessionId);
+  };
+
+  app.decorate('sessions', {
+    async open(owner: Owner) {
+      const { rows } = await app.db.query<{ id: string }>(
+        `insert into sessions (tenant, user_id, expires_at) values ($1, $2, now() + interval '${tokenLifetimeHours} hours') returning id`,
+        [owner.tenant, owner.userId],
+      );
+      return signToken(app.secrets.jwtSecret, { ...owner, sessionId: rows[0].id });
+    },
+    async claims(request: FastifyRequest) {
+      const [scheme, token] = (request.headers.authorization ?? '').split(' ');
+      if (scheme !== 'Bearer' || !token) return null;
+      const claims = await readToken(app.secrets.jwtSecret, token);
+      if (!claims || claims.tenant !== request.tenant) return null;
+      return (await isLive(claims)) ? claims : null;
+    },
+    async revoke(sessionId: string) {
+      await app.db.query('update sessions set revoked_at = now() where id = $1 and revoked_at is null', [sessionId]);
+      validity.delete(sessionId);
+    },
+    async revokeAll(owner: Owner, except?: string) {
+      await app.db.query(
+        'update sessions set revoked_at = now() where user_id = $1 and tenant = $2 and revoked_at is null and id <> $3',
+        [owner.userId, owner.tenant, except ?? ''],
+      );
+      forgetUser(owner.userId);
+    },
+  });
+
+  app.decorate('authenticate', async (request) => {
+    const claims = await app.sessions.claims(request);
+    if (!claims) throw unauthorized();
+    request.auth = { userId: claims.userId, tenant: request.tenant, sessionId: claims.sessionId };
+  });
+  app.decorateRequest('auth', undefined as never);
+
+  // Expired and long-revoked sessions are of no use to anyone.
+  repeat(app, 3_600_000, 'pruning sessions', () =>
+    app.db.query("delete from sessions where expires_at < now() - interval '1 day'"),
+  );
+}) as FastifyPluginAsync;

@@ -1,0 +1,96 @@
+import type { Owner } from '../auth/sessions';
+import type { Db } from '../db/database';
+import { notFound } from '../errors';
+
+const iso = (value: Date) => new Date(value).toISOString();
+
+/** The user record of `GET /api/v1/user/me`. */
+export async function readUser(db: Db, owner: Owner) {
+  const { rows } = await db.query<{
+    id: string;
+    username: string;
+    display_name: string;
+    email: string;
+    created_at: Date;
+  }>('select id, username, display_name, email, created_at from users where id = $1 and tenant = $2', [
+    owner.userId,
+    owner.tenant,
+  ]);
+  const user = rows[0];
+  if (!user) throw notFound('User');
+  return {
+    _id: user.id,
+    username: user.username,
+    displayName: user.display_name,
+    email: user.email,
+    organization: owner.tenant,
+    createdAt: iso(user.created_at),
+  };
+}
+
+/** Everything Parley keeps about the user, for "Download my data". */
+export async function exportUser(db: Db, owner: Owner) {
+  const account = await readUser(db, owner);
+  const params = [owner.userId, owner.tenant];
+  const [billing, topics, messages, transactions, notifications] = await Promise.all([
+    db.query<{ balance: string; currency: string }>(
+      'select balance, currency from users where id = $1 and tenant = $2',
+      params,
+    ),
+    db.query<{ id: string; title: string; bot: string; created_at: Date; updated_at: Date }>(
+      `select t.id, t.title, b.name as bot, t.created_at, t.updated_at from topics t join bots b on b.id = t.bot_id
+       where t.user_id = $1 and t.tenant = $2 order by t.created_at`,
+      params,
+    ),
+    db.query<{ id: string; topic_id: string; role: string; text: string; status: string; created_at: Date }>(
+      `select m.id, m.topic_id, m.role, m.text, m.status, m.created_at from messages m join topics t on t.id = m.topic_id
+       where t.user_id = $1 and t.tenant = $2 order by m.seq`,
+      params,
+    ),
+    db.query<{ id: string; amount: string; description: string; created_at: Date }>(
+      'select id, amount, description, created_at from transactions where user_id = $1 and tenant = $2 order by created_at',
+      params,
+    ),
+    db.query<{ id: string; title: string; body: string; read: boolean; created_at: Date }>(
+      'select id, title, body, read, created_at from notifications where user_id = $1 and tenant = $2 order by created_at',
+      params,
+    ),
+  ]);
+  return {
+    exportedAt: new Date().toISOString(),
+    account: {
+      ...account,
+      balance: Number(billing.rows[0]?.balance ?? 0),
+      currency: billing.rows[0]?.currency,
+    },
+    topics: topics.rows.map((topic) => ({
+      _id: topic.id,
+      title: topic.title,
+      bot: topic.bot,
+      createdAt: iso(topic.created_at),
+      updatedAt: iso(topic.updated_at),
+      messages: messages.rows
+        .filter((message) => message.topic_id === topic.id)
+        .map((message) => ({
+          _id: message.id,
+          role: message.role,
+          text: message.text,
+          status: message.status,
+          createdAt: iso(message.created_at),
+        })),
+    })),
+    transactions: transactions.rows.map((row) => ({
+      _id: row.id,
+      amount: Number(row.amount),
+      description: row.description,
+      createdAt: iso(row.created_at),
+    })),
+    notifications: notifications.rows.map((row) => ({
+      _id: row.id,
+      title: row.title,
+      body: row.body,
+      read: row.read,
+      createdAt: iso(row.created_at),
+    })),
+  };
+}
