@@ -1,15 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { chargeUser, insufficientBalance } from '../billing/charge';
+import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
-import { ApiError } from '../errors';
 import { type Provider, ProviderError, type Turn } from './providers/types';
-import type { Owner } from './topics';
+import { checkpoint, release, type StartedReply, settle } from './replyStore';
+
+/** How often the text of a streaming reply is stored: a crash loses at most this much of it. */
+export const checkpointMs = 500;
 
 export interface ReplyJob {
   db: Db;
   owner: Owner;
   topicId: string;
-  bot: { name: string; price: number; config: Record<string, unknown> };
+  bot: { name: string; config: Record<string, unknown> };
   history: Turn[];
   text: string;
   provider: Provider;
@@ -19,82 +21,75 @@ export interface ReplyJob {
   send: (event: string, data: unknown) => void;
 }
 
-/** Stores the user's message first: whatever fails after it, the message is kept. */
-export async function storeUserMessage(db: Db, topicId: string, text: string): Promise<string> {
-  // One statement, so one round trip and atomic: the message, and the topic's title from the first one.
-  const { rows } = await db.query<{ id: string }>(
-    `with message as (insert into messages (topic_id, role, text) values ($1, 'user', $2) returning id),
-          touched as (update topics set updated_at = now(), title = case when title = '' then left($3, 80) else title end where id = $1)
-     select id from message`,
-    [topicId, text, text.replace(/\s+/g, ' ').trim()],
-  );
-  return rows[0].id;
-}
-
-async function storeStopped(db: Db, topicId: string, text: string): Promise<string | undefined> {
-  if (!text) return undefined;
-  const { rows } = await db.query<{ id: string }>(
-    "insert into messages (topic_id, role, text, stopped) values ($1, 'bot', $2, true) returning id",
-    [topicId, text],
-  );
-  return rows[0].id;
-}
+const interrupted = () => new ProviderError('The reply was interrupted. Please try again.', 'INTERRUPTED');
 
 /**
- * Generates the reply and streams it; a finished reply is stored and charged in one transaction,
- * a stopped or failed one is stored as far as it got, marked stopped, and not charged.
+ * Generates the reply and streams it. The text is checkpointed every `checkpointMs` (which also
+ * renews the reply's lease); a finished reply is settled (stored and charged what was reserved), a
+ * stopped or failed one is kept as far as it got and its reservation released.
  */
-export async function generateReply(job: ReplyJob, userMessageId: string): Promise<void> {
+export async function generateReply(job: ReplyJob, started: StartedReply): Promise<void> {
+  const reply = { ...started, messageId: started.botMessageId };
+  const generation = new AbortController();
+  const stop = () => generation.abort();
+  job.signal.addEventListener('abort', stop);
   let text = '';
+  let lost = false;
+  const timer = setInterval(() => {
+    const snapshot = text;
+    checkpoint(job.db, reply.messageId, snapshot).then(
+      (mine) => {
+        // Ended elsewhere (interrupted, or the topic deleted): stop spending on it.
+        if (!mine) {
+          lost = true;
+          stop();
+        }
+      },
+      (error) => job.log.warn({ err: error }, 'checkpoint failed'),
+    );
+  }, checkpointMs);
+
   try {
     for await (const piece of job.provider({
       history: job.history,
       text: job.text,
       config: job.bot.config,
       tenant: job.owner.tenant,
-      signal: job.signal,
+      signal: generation.signal,
     })) {
       text += piece;
       job.send('token', { text: piece });
     }
+    clearInterval(timer);
+    if (lost) throw interrupted();
     if (job.signal.aborted) {
-      await storeStopped(job.db, job.topicId, text);
+      await release(job.db, job.owner, { messageId: reply.messageId, text, status: 'stopped' });
       return;
     }
-    const done = await job.db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: string }>(
-        "insert into messages (topic_id, role, text) values ($1, 'bot', $2) returning id",
-        [job.topicId, text],
-      );
-      await tx.query('update topics set updated_at = now() where id = $1', [job.topicId]);
-      const { balance } = await chargeUser(tx, {
-        ...job.owner,
-        amount: job.bot.price,
-        description: `Reply from ${job.bot.name}`,
-      });
-      return { botMessageId: rows[0].id, balance };
+    const charged = await settle(job.db, job.owner, {
+      topicId: job.topicId,
+      messageId: reply.messageId,
+      text,
+      description: `Reply from ${job.bot.name}`,
     });
-    job.send('done', {
-      userMessageId,
-      botMessageId: done.botMessageId,
-      cost: job.bot.price,
-      balance: done.balance,
-    });
+    if (!charged) throw interrupted();
+    job.send('done', { userMessageId: reply.userMessageId, botMessageId: reply.messageId, ...charged });
   } catch (error) {
-    const known = error instanceof ProviderError || error instanceof ApiError;
+    clearInterval(timer);
+    const known = error instanceof ProviderError;
     if (!known) job.log.error({ err: error }, 'reply failed');
-    const botMessageId = await storeStopped(job.db, job.topicId, text).catch(() => undefined);
+    const status = job.signal.aborted ? 'stopped' : 'failed';
+    // An interrupted reply is kept as it was marked; any other is kept as far as it got.
+    const kept =
+      lost ||
+      (await release(job.db, job.owner, { messageId: reply.messageId, text, status }).catch((failure) => {
+        job.log.error({ err: failure }, 'releasing a reply failed');
+        return false;
+      }));
     if (job.signal.aborted) return;
-    const failure =
-      error instanceof ApiError && error.code === insufficientBalance().code
-        ? error
-        : known
-          ? (error as ProviderError)
-          : new ProviderError('The reply failed on our side. Please try again.', 'INTERNAL');
-    job.send('error', {
-      error: failure.message,
-      code: failure.code,
-      ...(botMessageId ? { botMessageId } : {}),
-    });
+    const failure = known ? error : new ProviderError('The reply failed on our side. Please try again.', 'INTERNAL');
+    job.send('error', { error: failure.message, code: failure.code, ...(kept ? { botMessageId: reply.messageId } : {}) });
+  } finally {
+    job.signal.removeEventListener('abort', stop);
   }
 }

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { insufficientBalance } from '../billing/charge';
 import { ApiError } from '../errors';
 import { builtinProvider } from './providers/builtin';
 import { openaiProvider } from './providers/openai';
 import type { Provider, Turn } from './providers/types';
-import { generateReply, storeUserMessage } from './reply';
+import { generateReply } from './reply';
+import { repeat } from '../repeat';
+import { insufficientBalance, interruptOrphans, leaseSeconds, replyInProgress, startReply } from './replyStore';
 import { createTopic, deleteTopic, listTopics, readTopic, renameTopic, topicNotFound } from './topics';
 
 const idParams = { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } } as const;
@@ -15,14 +16,19 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
     builtin: builtinProvider(app.translator, app.config.builtinTokenDelayMs),
     openai: openaiProvider(app.config.openai),
   };
-  // One reply at a time per topic, so the conversation keeps its order.
-  const replying = new Set<string>();
   const owner = (request: { auth: { userId: string; tenant: string } }) => ({
     tenant: request.auth.tenant,
     userId: request.auth.userId,
   });
 
   app.addHook('preHandler', app.authenticate);
+
+  // Replies cut off by a crash: the embedded database has one process, so at start-up every reply
+  // still streaming lost its writer; on PostgreSQL other nodes may be writing theirs, so only
+  // expired leases count, then and from now on.
+  const cutOff = await interruptOrphans(app.db, !app.config.databaseUrl);
+  if (cutOff) app.log.warn({ replies: cutOff }, 'replies cut off by a restart marked interrupted');
+  repeat(app, (leaseSeconds * 1000) / 2, 'marking cut-off replies', () => interruptOrphans(app.db));
 
   app.get('/api/v1/topic', async (request) => listTopics(app.db, owner(request)));
 
@@ -95,7 +101,7 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
       const topicId = request.params.id;
       const text = request.body.text.trim();
       if (!text) throw new ApiError(400, 'Please fill in text.', 'INVALID_INPUT');
-      // One query for the topic, its bot and whether the balance can pay: the first token waits on it.
+      // One query for the topic, its bot and whether the credit can pay: the first token waits on it.
       const { rows } = await app.db.query<{
         name: string;
         price: string;
@@ -103,8 +109,10 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
         platform: string;
         config: Record<string, unknown>;
         can_pay: boolean;
+        busy: boolean;
       }>(
-        `select b.name, b.price, b.active, b.platform, b.config, u.balance >= b.price as can_pay
+        `select b.name, b.price, b.active, b.platform, b.config, u.balance - u.reserved >= b.price as can_pay,
+                exists (select 1 from messages m where m.topic_id = t.id and m.status = 'streaming') as busy
          from topics t join bots b on b.id = t.bot_id join users u on u.id = t.user_id
          where t.id = $1 and t.tenant = $2 and t.user_id = $3`,
         [topicId, who.tenant, who.userId],
@@ -114,62 +122,49 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
       const provider = providers[bot.platform];
       if (!bot.active || !provider)
         throw new ApiError(409, 'This bot is not available right now.', 'BOT_INACTIVE');
-      const price = Number(bot.price);
       if (!bot.can_pay) throw insufficientBalance();
-      if (replying.has(topicId)) {
-        throw new ApiError(
-          409,
-          'A reply is still being written in this conversation. Wait for it or stop it.',
-          'REPLY_IN_PROGRESS',
-        );
-      }
-      replying.add(topicId);
+      if (bot.busy) throw replyInProgress();
+      const { rows: history } = await app.db.query<Turn>(
+        "select role, text from messages where topic_id = $1 and status <> 'streaming' and text <> '' order by seq",
+        [topicId],
+      );
+      // Reserved before the first token: a reply that cannot be paid never starts.
+      const started = await startReply(app.db, who, { topicId, text, price: Number(bot.price) });
 
-      try {
-        const { rows: history } = await app.db.query<Turn>(
-          'select role, text from messages where topic_id = $1 order by seq',
-          [topicId],
-        );
-        const userMessageId = await storeUserMessage(app.db, topicId, text);
-
-        const abort = new AbortController();
-        reply.hijack();
-        const raw = reply.raw;
-        raw.writeHead(200, {
-          ...(reply.getHeaders() as Record<string, string>),
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache, no-transform',
-          connection: 'keep-alive',
-          'x-accel-buffering': 'no',
-        });
-        // The client went away before the end: stop generating.
-        raw.on('close', () => {
-          if (!raw.writableEnded) abort.abort();
-        });
-        const send = (event: string, data: unknown) => {
-          if (!raw.writableEnded && !raw.destroyed)
-            raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-        };
-        send('message', { userMessageId });
-        await generateReply(
-          {
-            db: app.db,
-            owner: who,
-            topicId,
-            bot: { name: bot.name, price, config: bot.config },
-            history,
-            text,
-            provider,
-            signal: abort.signal,
-            log: request.log,
-            send,
-          },
-          userMessageId,
-        );
-        raw.end();
-      } finally {
-        replying.delete(topicId);
-      }
+      const abort = new AbortController();
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      // The client went away before the end: stop generating.
+      raw.on('close', () => {
+        if (!raw.writableEnded) abort.abort();
+      });
+      const send = (event: string, data: unknown) => {
+        if (!raw.writableEnded && !raw.destroyed) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      };
+      send('message', { userMessageId: started.userMessageId });
+      await generateReply(
+        {
+          db: app.db,
+          owner: who,
+          topicId,
+          bot: { name: bot.name, config: bot.config },
+          history,
+          text,
+          provider,
+          signal: abort.signal,
+          log: request.log,
+          send,
+        },
+        started,
+      );
+      raw.end();
     },
   );
 };

@@ -1,10 +1,11 @@
 import type { Db } from '../db/database';
+import type { Owner } from '../auth/sessions';
 import { ApiError } from '../errors';
 
-export interface Owner {
-  tenant: string;
-  userId: string;
-}
+export type { Owner } from '../auth/sessions';
+
+/** complete, or streaming now, or ended early: by the user, by a crash of its writer, or by an error. */
+export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'interrupted' | 'failed';
 
 interface TopicRow {
   id: string;
@@ -53,16 +54,18 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
     id: string;
     role: 'user' | 'bot';
     text: string;
-    stopped: boolean;
+    status: MessageStatus;
+    cost: string | null;
     created_at: Date;
-  }>('select id, role, text, stopped, created_at from messages where topic_id = $1 order by seq', [id]);
+  }>('select id, role, text, status, cost, created_at from messages where topic_id = $1 order by seq', [id]);
   return {
     ...topic,
     messages: rows.map((row) => ({
       _id: row.id,
       role: row.role,
       text: row.text,
-      stopped: row.stopped,
+      status: row.status,
+      ...(row.cost === null ? {} : { cost: Number(row.cost) }),
       createdAt: new Date(row.created_at).toISOString(),
     })),
   };

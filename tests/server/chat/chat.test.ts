@@ -138,7 +138,7 @@ describe('chat: topics and streamed replies over real HTTP and SSE', () => {
     expect(sent?.messages[2].content).toBe('You said: first question');
   });
 
-  it('keeps the message and the partial reply, marked stopped, when the model fails mid-stream', async () => {
+  it('keeps the message and the partial reply, marked failed and uncharged, when the model fails mid-stream', async () => {
     const user = await signUp(server);
     const topic = await newTopic(user, 'Assistant');
     model.script(() => ({ chunks: ['Half ', 'an ', 'answer'], end: 'drop' }));
@@ -160,17 +160,17 @@ describe('chat: topics and streamed replies over real HTTP and SSE', () => {
 
     const stored = await call(server, `/api/v1/topic/${topic}`, { token: user.token });
     expect(
-      stored.body.messages.map((message: { role: string; text: string; stopped: boolean }) => [
+      stored.body.messages.map((message: { role: string; text: string; status: string }) => [
         message.role,
         message.text,
-        message.stopped,
+        message.status,
       ]),
     ).toEqual([
-      ['user', 'tell me', false],
-      ['bot', 'Half an answer', true],
-      ['user', 'again', false],
-      ['user', 'and again', false],
-      ['bot', 'Stalled ', true],
+      ['user', 'tell me', 'complete'],
+      ['bot', 'Half an answer', 'failed'],
+      ['user', 'again', 'complete'],
+      ['user', 'and again', 'complete'],
+      ['bot', 'Stalled ', 'failed'],
     ]);
     const billing = await call(server, `/payment/billing-info/${user.id}`, { token: user.token });
     expect(billing.body.balance).toBe(10);
@@ -195,7 +195,7 @@ describe('chat: topics and streamed replies over real HTTP and SSE', () => {
       )
       .toBe(2);
     const stored = await call(server, `/api/v1/topic/${topic}`, { token: user.token });
-    expect(stored.body.messages[1]).toMatchObject({ role: 'bot', stopped: true });
+    expect(stored.body.messages[1]).toMatchObject({ role: 'bot', status: 'stopped' });
     expect(stored.body.messages[1].text).toMatch(/^word0 word1 word2 word3 word4/);
     expect(stored.body.messages[1].text.split(' ').length).toBeLessThan(100);
     model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));

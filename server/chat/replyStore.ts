@@ -1,0 +1,156 @@
+import type { Owner } from '../auth/sessions';
+import type { Db } from '../db/database';
+import { ApiError } from '../errors';
+
+/** Below this after a charge, the user is told their balance is low. */
+const lowBalance = 1;
+const lowBalanceNotice = {
+  title: 'Your balance is low',
+  body: 'Your balance is under 1.00. Replies from paid bots stop when it runs out.',
+};
+
+/** How long a reply's writer may stay silent before the reply counts as cut off. */
+export const leaseSeconds = 5;
+
+export const replyInProgress = () =>
+  new ApiError(409, 'A reply is still being written in this conversation. Wait for it or stop it.', 'REPLY_IN_PROGRESS');
+export const insufficientBalance = () => new ApiError(402, 'Insufficient balance', 'INSUFFICIENT_BALANCE');
+
+export interface StartedReply {
+  userMessageId: string;
+  botMessageId: string;
+}
+
+/**
+ * Reserves the price, stores the user's message and an empty bot message that is `streaming`, in one
+ * statement: all of it or nothing. No credit to hold → 402; a reply already streaming in the topic
+ * (the unique index, on every node) → 409.
+ */
+export async function startReply(
+  db: Db,
+  owner: Owner,
+  reply: { topicId: string; text: string; price: number },
+): Promise<StartedReply> {
+  try {
+    const { rows } = await db.query<{ user_message_id: string | null; bot_message_id: string | null }>(
+      `with hold as (
+         update users set reserved = reserved + $4
+         where id = $2 and tenant = $3 and balance - reserved >= $4 returning id),
+       asked as (
+         insert into messages (topic_id, role, text) select $1, 'user', $5 from hold returning id),
+       answer as (
+         insert into messages (topic_id, role, text, status, reserved, lease_until)
+         select $1, 'bot', '', 'streaming', $4, now() + make_interval(secs => ${leaseSeconds}) from asked returning id),
+       touched as (
+         update topics set updated_at = now(), title = case when title = '' then left($6, 80) else title end
+         where id = $1 and exists (select 1 from asked))
+       select (select id from asked) as user_message_id, (select id from answer) as bot_message_id`,
+      [reply.topicId, owner.userId, owner.tenant, reply.price, reply.text, reply.text.replace(/\s+/g, ' ').trim()],
+    );
+    const { user_message_id, bot_message_id } = rows[0];
+    if (!user_message_id || !bot_message_id) throw insufficientBalance();
+    return { userMessageId: user_message_id, botMessageId: bot_message_id };
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') throw replyInProgress();
+    throw error;
+  }
+}
+
+/** Stores the text so far and renews the lease; false when the reply is no longer this writer's. */
+export async function checkpoint(db: Db, messageId: string, text: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `update messages set text = $2, lease_until = now() + make_interval(secs => ${leaseSeconds})
+     where id = $1 and status = 'streaming' returning id`,
+    [messageId, text],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The reply is complete: stored, its reservation turned into a charge with its transaction (and a
+ * low-balance notice when the charge crosses the line), in one statement. Null when the reply had
+ * already been ended (interrupted) and nothing was charged.
+ */
+export async function settle(
+  db: Db,
+  owner: Owner,
+  reply: { topicId: string; messageId: string; text: string; description: string },
+): Promise<{ cost: number; balance: number } | null> {
+  const { rows } = await db.query<{ cost: string | null; balance: string | null }>(
+    `with done as (
+       update messages set text = $2, status = 'complete', cost = reserved, reserved = 0, lease_until = null
+       where id = $1 and status = 'streaming' returning cost),
+     paid as (
+       update users set balance = balance - (select cost from done), reserved = reserved - (select cost from done)
+       where id = $3 and tenant = $4 and exists (select 1 from done) returning balance),
+     recorded as (
+       insert into transactions (tenant, user_id, amount, description)
+       select $4, $3, -cost, $5 from done where cost > 0),
+     noticed as (
+       insert into notifications (tenant, user_id, title, body)
+       select $4, $3, $7, $8 from paid, done
+       where done.cost > 0 and paid.balance < $9 and paid.balance + done.cost >= $9),
+     touched as (update topics set updated_at = now() where id = $6 and exists (select 1 from done))
+     select (select cost from done) as cost, (select balance from paid) as balance`,
+    [
+      reply.messageId,
+      reply.text,
+      owner.userId,
+      owner.tenant,
+      reply.description,
+      reply.topicId,
+      lowBalanceNotice.title,
+      lowBalanceNotice.body,
+      lowBalance,
+    ],
+  );
+  const { cost, balance } = rows[0];
+  return cost === null || balance === null ? null : { cost: Number(cost), balance: Number(balance) };
+}
+
+/**
+ * The reply ended without completing: kept as far as it got with its status, its reservation
+ * released (a stopped or failed reply costs nothing). A reply that produced nothing is not kept.
+ */
+export async function release(
+  db: Db,
+  owner: Owner,
+  reply: { messageId: string; text: string; status: 'stopped' | 'failed' },
+): Promise<boolean> {
+  const { rows } = await db.query<{ id: string }>(
+    `with held as (select id, reserved from messages where id = $1 and status = 'streaming' for update),
+     ended as (
+       update messages m set text = $2, status = $3, reserved = 0, lease_until = null
+       from held where m.id = held.id returning held.reserved),
+     freed as (
+       update users set reserved = reserved - (select reserved from ended)
+       where id = $4 and tenant = $5 and exists (select 1 from ended))
+     select id from held`,
+    [reply.messageId, reply.text, reply.status, owner.userId, owner.tenant],
+  );
+  if (rows.length && !reply.text) await db.query("delete from messages where id = $1 and text = ''", [reply.messageId]);
+  return rows.length > 0 && reply.text !== '';
+}
+
+/**
+ * Replies whose writer is gone are marked interrupted and their reservations released: those whose
+ * lease ran out, or every streaming reply when `all` (one process owns the database, and it just
+ * started). Answers how many.
+ */
+export async function interruptOrphans(db: Db, all = false): Promise<number> {
+  const { rows } = await db.query<{ count: string }>(
+    `with orphans as (
+       select m.id, m.reserved, t.user_id from messages m join topics t on t.id = m.topic_id
+       where m.status = 'streaming' and ($1 or m.lease_until < now())
+       for update of m skip locked),
+     ended as (
+       update messages m set status = 'interrupted', reserved = 0, lease_until = null
+       from orphans where m.id = orphans.id returning orphans.user_id, orphans.reserved),
+     freed as (
+       update users u set reserved = u.reserved - held.total
+       from (select user_id, sum(reserved) as total from ended group by user_id) held where u.id = held.user_id)
+     select count(*) from ended`,
+    [all],
+  );
+  return Number(rows[0].count);
+}
