@@ -10,6 +10,8 @@ export interface RunningServer {
   dataDir: string;
   output: () => string;
   stop: () => Promise<void>;
+  /** Kills the process at once (SIGKILL), as a crash would; the data folder is kept. */
+  crash: () => Promise<void>;
 }
 
 export function freePort(): Promise<number> {
@@ -59,18 +61,21 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     if (Date.now() > deadline) throw new Error(`server did not start within 60 s:\n${log}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  };
   return {
     port,
     url,
     dataDir,
     output: () => log,
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await end('SIGTERM');
       if (!env.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
     },
+    crash: () => end('SIGKILL'),
   };
 }
