@@ -65,7 +65,10 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   );
   app.decorate(
     'translator',
-    createTranslator(db, provider, (message, error) => app.log.warn({ err: error }, message)),
+    createTranslator(db, provider, {
+      memorySize: config.translationMemorySize,
+      log: (message, error) => app.log.warn({ err: error }, message),
+    }),
   );
 
   await app.register(errorsPlugin);

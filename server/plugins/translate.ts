@@ -1,7 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { ApiError } from '../errors';
+import { retryIn } from '../security/counters';
 
-/** `POST /api/v1/translate`: public, since logged-out pages are translated too. */
+/** Longer texts are refused: the UI's own strings are short, and a provider is paid by the character. */
+const maxLength = 2000;
+
+/**
+ * `POST /api/v1/translate`: what the memory and the built-in catalogs know is answered to anyone (the
+ * logged-out pages need it); whatever would reach the provider needs a token and is limited per user.
+ */
 export const translatePlugin: FastifyPluginAsync = async (app) => {
+  const perMinute = app.config.rateLimits.translatePerUserPerMinute;
+
   app.post<{ Body: { text: string; language: string } }>(
     '/api/v1/translate',
     {
@@ -12,12 +22,26 @@ export const translatePlugin: FastifyPluginAsync = async (app) => {
           required: ['text', 'language'],
           additionalProperties: false,
           properties: {
-            text: { type: 'string', minLength: 1, maxLength: 5000 },
-            language: { type: 'string', pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$' },
+            text: { type: 'string', minLength: 1 },
+            language: { type: 'string', maxLength: 35, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$' },
           },
         },
       },
     },
-    async (request) => app.translator.translate(request.body.text, request.body.language),
+    async (request) => {
+      const { text, language } = request.body;
+      if (text.length > maxLength) {
+        throw new ApiError(413, `A text to translate has at most ${maxLength} characters.`, 'TEXT_TOO_LONG', 'text');
+      }
+      const known = await app.translator.lookup(text, language);
+      if (known.translated || !app.translator.hasProvider) return known;
+      const claims = await app.sessions.claims(request);
+      if (!claims) throw new ApiError(401, 'Log in to translate this text.', 'UNAUTHORIZED');
+      const [count] = await app.counters.hit([`translate:${claims.tenant}:${claims.userId}`], 60);
+      if (count.count > perMinute) {
+        throw new ApiError(429, `Too many translations. Try again ${retryIn(count.retryAfter)}.`, 'RATE_LIMITED');
+      }
+      return app.translator.translate(text, language);
+    },
   );
 };

@@ -6,6 +6,11 @@ export interface Translation {
   translated: boolean;
 }
 export interface Translator {
+  /** Whether a provider is configured: without one, only the memory and the catalogs answer. */
+  readonly hasProvider: boolean;
+  /** The memory and the catalogs only: free, and open to anyone. */
+  lookup(text: string, language: string): Promise<Translation>;
+  /** `lookup`, then the provider. */
   translate(text: string, language: string): Promise<Translation>;
 }
 /** A machine-translation service: answers the translation, or null when it cannot. */
@@ -18,32 +23,55 @@ export type TranslationProvider = (text: string, language: string) => Promise<st
 export function createTranslator(
   db: Db,
   provider: TranslationProvider | null,
-  log: (message: string, error: unknown) => void,
+  options: { memorySize: number; log: (message: string, error: unknown) => void },
 ): Translator {
   const catalogs = loadCatalogs();
+  const lookup = async (text: string, language: string): Promise<Translation> => {
+    const code = language.toLowerCase();
+    const base = code.split('-')[0];
+    if (base === 'en') return { text, translated: false };
+    const { rows } = await db.query<{ language: string; translation: string; stale: boolean }>(
+      `select language, translation, used_at < now() - interval '1 minute' as stale
+       from translations where text = $1 and language = any($2)`,
+      [text, [code, base]],
+    );
+    const remembered = rows[0];
+    if (remembered) {
+      // Marking a hit as used costs a write at most once a minute per entry.
+      if (remembered.stale) {
+        await db.query('update translations set used_at = now() where text = $1 and language = $2', [
+          text,
+          remembered.language,
+        ]);
+      }
+      return { text: remembered.translation, translated: true };
+    }
+    const fromCatalog = catalogs.get(code)?.[text] ?? catalogs.get(base)?.[text];
+    return fromCatalog ? { text: fromCatalog, translated: true } : { text, translated: false };
+  };
   return {
+    hasProvider: provider !== null,
+    lookup,
     async translate(text, language) {
+      const known = await lookup(text, language);
+      if (known.translated || !provider || language.toLowerCase().startsWith('en')) return known;
       const code = language.toLowerCase();
-      const base = code.split('-')[0];
-      if (base === 'en') return { text, translated: false };
-      const { rows } = await db.query<{ translation: string }>(
-        'select translation from translations where text = $1 and language = any($2)',
-        [text, [code, base]],
-      );
-      if (rows[0]) return { text: rows[0].translation, translated: true };
-      const fromCatalog = catalogs.get(code)?.[text] ?? catalogs.get(base)?.[text];
-      if (fromCatalog) return { text: fromCatalog, translated: true };
-      if (!provider) return { text, translated: false };
       try {
         const translation = await provider(text, code);
         if (!translation) return { text, translated: false };
+        // Remembered, and the memory kept to its size: the least recently used go first.
         await db.query(
           'insert into translations (text, language, translation) values ($1, $2, $3) on conflict do nothing',
           [text, code, translation],
         );
+        await db.query(
+          `delete from translations where (text, language) in (
+             select text, language from translations order by used_at desc offset $1)`,
+          [options.memorySize],
+        );
         return { text: translation, translated: true };
       } catch (error) {
-        log('translation provider failed', error);
+        options.log('translation provider failed', error);
         return { text, translated: false };
       }
     },

@@ -1,5 +1,6 @@
 import { constants, publicEncrypt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -51,16 +52,45 @@ export interface CallOptions {
   token?: string;
   tenant?: string;
   signal?: AbortSignal;
+  /** More request headers, e.g. X-Forwarded-For. */
+  headers?: Record<string, string>;
+  /** The Host header, as a browser on that host name sends it (fetch cannot set it). */
+  host?: string;
+}
+
+/** A request with a Host header of our choosing, over node:http. */
+function requestWithHost(
+  url: string,
+  init: { method: string; headers: Record<string, string>; body?: string },
+  host: string,
+) {
+  return new Promise<Response>((resolve, reject) => {
+    const sent = request(url, { method: init.method, headers: { ...init.headers, host } }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () =>
+        resolve(
+          new Response(Buffer.concat(chunks), {
+            status: incoming.statusCode,
+            headers: incoming.headers as Record<string, string>,
+          }),
+        ),
+      );
+    });
+    sent.on('error', reject);
+    sent.end(init.body);
+  });
 }
 
 /** One HTTP call as the web app makes it: JSON, Authorization and Organization headers. */
 export async function call(server: TestServer, path: string, options: CallOptions = {}) {
-  const response = await fetch(`${server.url}${path}`, {
+  const init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal } = {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     headers: {
       ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
       ...(options.tenant ? { organization: options.tenant } : {}),
+      ...options.headers,
     },
     body:
       options.body === undefined
@@ -69,7 +99,10 @@ export async function call(server: TestServer, path: string, options: CallOption
           ? options.body
           : JSON.stringify(options.body),
     signal: options.signal,
-  });
+  };
+  const response = options.host
+    ? await requestWithHost(`${server.url}${path}`, init, options.host)
+    : await fetch(`${server.url}${path}`, init);
   const text = await response.text();
   let json: Json = null;
   try {
