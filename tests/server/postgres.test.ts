@@ -44,6 +44,6 @@ describe('the same schema and flow on a real PostgreSQL (DATABASE_URL)', () => {
     const { rows } = await server.app.db.query<{ name: string }>(
       'select name from schema_migrations order by name',
     );
-    expect(rows.map((row) => row.name)).toEqual(['001_core.sql', '100_chat.sql']);
+    expect(rows.map((row) => row.name)).toEqual(['001_core.sql', '100_chat.sql', '200_accounts.sql']);
   });
 });
