@@ -1,10 +1,12 @@
 import { assign, emit, fromCallback, fromPromise, setup } from 'xstate';
 
+/** complete, or still being written, or ended early: by the user, by a crash of its writer, or by an error. */
+export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'interrupted' | 'failed';
 export interface ChatMessage {
   _id: string;
   role: 'user' | 'bot';
   text: string;
-  stopped: boolean;
+  status: MessageStatus;
 }
 export interface TopicRecord {
   _id: string;
@@ -101,7 +103,7 @@ export const topicMachine = setup({
           _id: `pending-${context.messages.length}`,
           role: 'user' as const,
           text: params.text,
-          stopped: false,
+          status: 'complete' as const,
         },
       ],
     })),
@@ -118,25 +120,27 @@ export const topicMachine = setup({
     finishReply: assign(({ context }, params: { botMessageId: string; balance: number }) => ({
       messages: [
         ...context.messages,
-        { _id: params.botMessageId, role: 'bot' as const, text: context.draft, stopped: false },
+        { _id: params.botMessageId, role: 'bot' as const, text: context.draft, status: 'complete' as const },
       ],
       draft: '',
       balance: params.balance,
     })),
-    keepPartialReply: assign(({ context }, params: { botMessageId?: string }) => ({
-      messages: context.draft
-        ? [
-            ...context.messages,
-            {
-              _id: params.botMessageId ?? `stopped-${context.messages.length}`,
-              role: 'bot' as const,
-              text: context.draft,
-              stopped: true,
-            },
-          ]
-        : context.messages,
-      draft: '',
-    })),
+    keepPartialReply: assign(
+      ({ context }, params: { botMessageId?: string; status: 'stopped' | 'failed' }) => ({
+        messages: context.draft
+          ? [
+              ...context.messages,
+              {
+                _id: params.botMessageId ?? `stopped-${context.messages.length}`,
+                role: 'bot' as const,
+                text: context.draft,
+                status: params.status,
+              },
+            ]
+          : context.messages,
+        draft: '',
+      }),
+    ),
     announceCharge: emit((_, params: { balance: number }) => ({
       type: 'charged' as const,
       balance: params.balance,
@@ -243,7 +247,7 @@ export const topicMachine = setup({
             { type: 'announceCharge', params: ({ event }) => ({ balance: event.balance }) },
           ],
         },
-        STOP: { target: 'ready', actions: { type: 'keepPartialReply', params: {} } },
+        STOP: { target: 'ready', actions: { type: 'keepPartialReply', params: { status: 'stopped' } } },
         FAILED: [
           {
             guard: 'isInsufficientBalance',
@@ -253,7 +257,10 @@ export const topicMachine = setup({
           {
             target: 'replyFailed',
             actions: [
-              { type: 'keepPartialReply', params: ({ event }) => ({ botMessageId: event.botMessageId }) },
+              {
+                type: 'keepPartialReply',
+                params: ({ event }) => ({ botMessageId: event.botMessageId, status: 'failed' as const }),
+              },
               { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
             ],
           },

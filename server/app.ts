@@ -41,7 +41,8 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
       ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
       : false,
     bodyLimit: 64 * 1024,
-    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
+    trustProxy:
+      typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     // Unknown fields are refused, not silently dropped; types are not coerced.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
   });

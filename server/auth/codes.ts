@@ -69,9 +69,10 @@ export function createCodes(db: Db, secret: Uint8Array) {
 
     /** Single use: only one caller can take the code, even when two race. */
     async claim(tx: Db, id: string): Promise<void> {
-      const { rows } = await tx.query('update one_time_codes set used = true where id = $1 and not used returning id', [
-        id,
-      ]);
+      const { rows } = await tx.query(
+        'update one_time_codes set used = true where id = $1 and not used returning id',
+        [id],
+      );
       if (!rows.length) throw invalidCode();
     },
   };

@@ -14,7 +14,10 @@ export const credentialsPlugin = fp(async (app) => {
   app.decorate('counters', counters);
   app.decorate(
     'loginLimits',
-    createLoginLimits(counters, { perAccount: rateLimits.loginFailures, perAddress: rateLimits.loginFailuresPerIp }),
+    createLoginLimits(counters, {
+      perAccount: rateLimits.loginFailures,
+      perAddress: rateLimits.loginFailuresPerIp,
+    }),
   );
   // The signed-in user's password, checked under the same limits as a login.
   app.decorate('checkAccountPassword', async (request: FastifyRequest, password: string) => {

@@ -11,7 +11,9 @@ const windowSeconds = 15 * 60;
  */
 export function createLoginLimits(counters: Counters, limits: { perAccount: number; perAddress: number }) {
   const keysOf = (tenant: string, email: string, ip: string) => {
-    const account = createHash('sha256').update(`${tenant}\n${email.trim().toLowerCase()}`).digest('base64url');
+    const account = createHash('sha256')
+      .update(`${tenant}\n${email.trim().toLowerCase()}`)
+      .digest('base64url');
     return { account: `login:${account}:${ip}`, address: `login-ip:${ip}` };
   };
 
@@ -25,11 +27,7 @@ export function createLoginLimits(counters: Counters, limits: { perAccount: numb
       );
       if (over.length) {
         const wait = Math.max(...over.map((entry) => entry.retryAfter));
-        throw new ApiError(
-          429,
-          `Too many failed attempts. Try again ${retryIn(wait)}.`,
-          'RATE_LIMITED',
-        );
+        throw new ApiError(429, `Too many failed attempts. Try again ${retryIn(wait)}.`, 'RATE_LIMITED');
       }
       return keys;
     },

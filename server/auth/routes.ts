@@ -50,7 +50,11 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
       const address = request.body.email.trim();
       checkEmail(address);
       if (await codesOverLimit(request.tenant, address)) {
-        throw new ApiError(429, 'Too many codes asked for this address. Try again in an hour.', 'RATE_LIMITED');
+        throw new ApiError(
+          429,
+          'Too many codes asked for this address. Try again in an hour.',
+          'RATE_LIMITED',
+        );
       }
       await mailCode(address, await app.codes.issue(request.tenant, address, 'signup'), 'finish signing up');
       return { sent: true };
@@ -88,9 +92,19 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
           [tenant, address, username],
         );
         if (taken.some((row) => row.email_taken))
-          throw new ApiError(409, 'This email address is already registered. Log in instead.', 'EMAIL_TAKEN', 'email');
+          throw new ApiError(
+            409,
+            'This email address is already registered. Log in instead.',
+            'EMAIL_TAKEN',
+            'email',
+          );
         if (taken.length)
-          throw new ApiError(409, 'This username is taken. Choose another one.', 'USERNAME_TAKEN', 'username');
+          throw new ApiError(
+            409,
+            'This username is taken. Choose another one.',
+            'USERNAME_TAKEN',
+            'username',
+          );
         const { rows } = await tx.query<{ id: string }>(
           `insert into users (tenant, username, display_name, email, password_hash, balance, currency)
            select $1, $2, $3, $4, $5, $6, currency from organizations where subdomain = $1 returning id`,
@@ -171,7 +185,10 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
 
   app.post<{ Body: { email: string; otp: string; password: string } }>(
     '/auth/password/reset',
-    { config: perIpPerHour, schema: { body: bodyOf(['email', 'otp', 'password'], { email, otp, password }) } },
+    {
+      config: perIpPerHour,
+      schema: { body: bodyOf(['email', 'otp', 'password'], { email, otp, password }) },
+    },
     async (request) => {
       const { tenant } = request;
       const address = request.body.email.trim();

@@ -28,7 +28,11 @@ export const sessionsPlugin = fp(async (app) => {
       [claims.sessionId, claims.userId, claims.tenant],
     );
     if (validity.size > 50_000) validity.clear();
-    validity.set(claims.sessionId, { userId: claims.userId, valid: rows.length > 0, until: Date.now() + validityTtlMs });
+    validity.set(claims.sessionId, {
+      userId: claims.userId,
+      valid: rows.length > 0,
+      until: Date.now() + validityTtlMs,
+    });
     return rows.length > 0;
   };
   const forgetUser = (userId: string) => {
@@ -51,7 +55,9 @@ export const sessionsPlugin = fp(async (app) => {
       return (await isLive(claims)) ? claims : null;
     },
     async revoke(sessionId: string) {
-      await app.db.query('update sessions set revoked_at = now() where id = $1 and revoked_at is null', [sessionId]);
+      await app.db.query('update sessions set revoked_at = now() where id = $1 and revoked_at is null', [
+        sessionId,
+      ]);
       validity.delete(sessionId);
     },
     async revokeAll(owner: Owner, except?: string) {

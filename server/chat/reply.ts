@@ -87,8 +87,14 @@ export async function generateReply(job: ReplyJob, started: StartedReply): Promi
         return false;
       }));
     if (job.signal.aborted) return;
-    const failure = known ? error : new ProviderError('The reply failed on our side. Please try again.', 'INTERNAL');
-    job.send('error', { error: failure.message, code: failure.code, ...(kept ? { botMessageId: reply.messageId } : {}) });
+    const failure = known
+      ? error
+      : new ProviderError('The reply failed on our side. Please try again.', 'INTERNAL');
+    job.send('error', {
+      error: failure.message,
+      code: failure.code,
+      ...(kept ? { botMessageId: reply.messageId } : {}),
+    });
   } finally {
     job.signal.removeEventListener('abort', stop);
   }

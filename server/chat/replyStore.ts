@@ -13,7 +13,11 @@ const lowBalanceNotice = {
 export const leaseSeconds = 5;
 
 export const replyInProgress = () =>
-  new ApiError(409, 'A reply is still being written in this conversation. Wait for it or stop it.', 'REPLY_IN_PROGRESS');
+  new ApiError(
+    409,
+    'A reply is still being written in this conversation. Wait for it or stop it.',
+    'REPLY_IN_PROGRESS',
+  );
 export const insufficientBalance = () => new ApiError(402, 'Insufficient balance', 'INSUFFICIENT_BALANCE');
 
 export interface StartedReply {
@@ -45,7 +49,14 @@ export async function startReply(
          update topics set updated_at = now(), title = case when title = '' then left($6, 80) else title end
          where id = $1 and exists (select 1 from asked))
        select (select id from asked) as user_message_id, (select id from answer) as bot_message_id`,
-      [reply.topicId, owner.userId, owner.tenant, reply.price, reply.text, reply.text.replace(/\s+/g, ' ').trim()],
+      [
+        reply.topicId,
+        owner.userId,
+        owner.tenant,
+        reply.price,
+        reply.text,
+        reply.text.replace(/\s+/g, ' ').trim(),
+      ],
     );
     const { user_message_id, bot_message_id } = rows[0];
     if (!user_message_id || !bot_message_id) throw insufficientBalance();
@@ -128,7 +139,8 @@ export async function release(
      select id from held`,
     [reply.messageId, reply.text, reply.status, owner.userId, owner.tenant],
   );
-  if (rows.length && !reply.text) await db.query("delete from messages where id = $1 and text = ''", [reply.messageId]);
+  if (rows.length && !reply.text)
+    await db.query("delete from messages where id = $1 and text = ''", [reply.messageId]);
   return rows.length > 0 && reply.text !== '';
 }
 

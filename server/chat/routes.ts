@@ -1,11 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../errors';
+import { repeat } from '../repeat';
 import { builtinProvider } from './providers/builtin';
 import { openaiProvider } from './providers/openai';
 import type { Provider, Turn } from './providers/types';
 import { generateReply } from './reply';
-import { repeat } from '../repeat';
-import { insufficientBalance, interruptOrphans, leaseSeconds, replyInProgress, startReply } from './replyStore';
+import {
+  insufficientBalance,
+  interruptOrphans,
+  leaseSeconds,
+  replyInProgress,
+  startReply,
+} from './replyStore';
 import { createTopic, deleteTopic, listTopics, readTopic, renameTopic, topicNotFound } from './topics';
 
 const idParams = { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } } as const;
@@ -146,7 +152,8 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
         if (!raw.writableEnded) abort.abort();
       });
       const send = (event: string, data: unknown) => {
-        if (!raw.writableEnded && !raw.destroyed) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+        if (!raw.writableEnded && !raw.destroyed)
+          raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       };
       send('message', { userMessageId: started.userMessageId });
       await generateReply(

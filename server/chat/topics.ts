@@ -1,5 +1,5 @@
-import type { Db } from '../db/database';
 import type { Owner } from '../auth/sessions';
+import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 
 export type { Owner } from '../auth/sessions';

@@ -3,7 +3,17 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../errors';
 
 /** Seed-spec §3: fields the web app encrypts with the server's public key. */
-const sensitiveFields = ['password', 'newPassword', 'name', 'address', 'postalCode', 'city', 'country', 'email', 'taxNo'];
+const sensitiveFields = [
+  'password',
+  'newPassword',
+  'name',
+  'address',
+  'postalCode',
+  'city',
+  'country',
+  'email',
+  'taxNo',
+];
 
 /**
  * Decrypts the sensitive fields of JSON bodies before validation. Any failure answers exactly as

@@ -42,7 +42,9 @@ export const errorsPlugin = fp(async (app) => {
       const [issue] = error.validation;
       const field =
         (issue.params.missingProperty as string | undefined) ?? issue.instancePath.split('/')[1] ?? undefined;
-      return reply.code(400).send({ error: describe(issue), code: 'INVALID_INPUT', ...(field ? { field } : {}) });
+      return reply
+        .code(400)
+        .send({ error: describe(issue), code: 'INVALID_INPUT', ...(field ? { field } : {}) });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

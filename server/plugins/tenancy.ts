@@ -35,7 +35,11 @@ export const tenancyPlugin = fp(async (app) => {
     if (!named) return fromHost ?? 'app';
     if (!(await exists(named))) throw unknownOrganization();
     if (fromHost && fromHost !== named) {
-      throw new ApiError(400, 'The Organization header names another organization than the host.', 'ORGANIZATION_MISMATCH');
+      throw new ApiError(
+        400,
+        'The Organization header names another organization than the host.',
+        'ORGANIZATION_MISMATCH',
+      );
     }
     return named;
   };

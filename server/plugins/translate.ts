@@ -31,7 +31,12 @@ export const translatePlugin: FastifyPluginAsync = async (app) => {
     async (request) => {
       const { text, language } = request.body;
       if (text.length > maxLength) {
-        throw new ApiError(413, `A text to translate has at most ${maxLength} characters.`, 'TEXT_TOO_LONG', 'text');
+        throw new ApiError(
+          413,
+          `A text to translate has at most ${maxLength} characters.`,
+          'TEXT_TOO_LONG',
+          'text',
+        );
       }
       const known = await app.translator.lookup(text, language);
       if (known.translated || !app.translator.hasProvider) return known;
@@ -39,7 +44,11 @@ export const translatePlugin: FastifyPluginAsync = async (app) => {
       if (!claims) throw new ApiError(401, 'Log in to translate this text.', 'UNAUTHORIZED');
       const [count] = await app.counters.hit([`translate:${claims.tenant}:${claims.userId}`], 60);
       if (count.count > perMinute) {
-        throw new ApiError(429, `Too many translations. Try again ${retryIn(count.retryAfter)}.`, 'RATE_LIMITED');
+        throw new ApiError(
+          429,
+          `Too many translations. Try again ${retryIn(count.retryAfter)}.`,
+          'RATE_LIMITED',
+        );
       }
       return app.translator.translate(text, language);
     },

@@ -23,7 +23,11 @@ export function createCounters(db: Db) {
          returning key, count, ceil(extract(epoch from reset_at - now()))::int as retry_after`,
         [[...keys].sort(), windowSeconds],
       );
-      return rows.map((row) => ({ key: row.key, count: row.count, retryAfter: Math.max(0, row.retry_after) }));
+      return rows.map((row) => ({
+        key: row.key,
+        count: row.count,
+        retryAfter: Math.max(0, row.retry_after),
+      }));
     },
 
     /** Takes back one hit that turned out not to count (a successful login). */

@@ -21,12 +21,27 @@ export function normalizeUsername(raw: string): string {
 
 /** NFKC-folded, invisible and control characters removed, at least one visible character, at most 64. */
 export function normalizeDisplayName(raw: string): string {
-  const name = raw.normalize('NFKC').replace(invisible, '').replace(/\p{Cc}/gu, '').replace(/\s+/gu, ' ').trim();
+  const name = raw
+    .normalize('NFKC')
+    .replace(invisible, '')
+    .replace(/\p{Cc}/gu, '')
+    .replace(/\s+/gu, ' ')
+    .trim();
   if (!visible.test(name)) {
-    throw new ApiError(400, 'A display name needs at least one visible character.', 'INVALID_DISPLAY_NAME', 'displayName');
+    throw new ApiError(
+      400,
+      'A display name needs at least one visible character.',
+      'INVALID_DISPLAY_NAME',
+      'displayName',
+    );
   }
   if ([...name].length > 64) {
-    throw new ApiError(400, 'A display name has at most 64 characters.', 'INVALID_DISPLAY_NAME', 'displayName');
+    throw new ApiError(
+      400,
+      'A display name has at most 64 characters.',
+      'INVALID_DISPLAY_NAME',
+      'displayName',
+    );
   }
   return name;
 }
@@ -34,6 +49,11 @@ export function normalizeDisplayName(raw: string): string {
 export const passwordMinLength = 8;
 export function checkNewPassword(password: string, field = 'password') {
   if (password.length < passwordMinLength) {
-    throw new ApiError(400, `A password needs at least ${passwordMinLength} characters.`, 'WEAK_PASSWORD', field);
+    throw new ApiError(
+      400,
+      `A password needs at least ${passwordMinLength} characters.`,
+      'WEAK_PASSWORD',
+      field,
+    );
   }
 }

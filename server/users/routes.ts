@@ -38,7 +38,12 @@ export const usersPlugin: FastifyPluginAsync = async (app) => {
         );
       } catch (error) {
         if ((error as { code?: string }).code === '23505')
-          throw new ApiError(409, 'This username is taken. Choose another one.', 'USERNAME_TAKEN', 'username');
+          throw new ApiError(
+            409,
+            'This username is taken. Choose another one.',
+            'USERNAME_TAKEN',
+            'username',
+          );
         throw error;
       }
       return readUser(app.db, owner);
@@ -61,10 +66,18 @@ export const usersPlugin: FastifyPluginAsync = async (app) => {
       if (!(await app.checkAccountPassword(request, request.body.password))) {
         // Whoever tries to delete an account without its password loses the session: the UI goes to welcome.
         await app.sessions.revoke(request.auth.sessionId);
-        throw new ApiError(401, 'Wrong password. You have been logged out for safety.', 'WRONG_PASSWORD', 'password');
+        throw new ApiError(
+          401,
+          'Wrong password. You have been logged out for safety.',
+          'WRONG_PASSWORD',
+          'password',
+        );
       }
       // Topics, messages, transactions, notifications and sessions go with the user (on delete cascade).
-      await app.db.query('delete from users where id = $1 and tenant = $2', [request.auth.userId, request.auth.tenant]);
+      await app.db.query('delete from users where id = $1 and tenant = $2', [
+        request.auth.userId,
+        request.auth.tenant,
+      ]);
       await app.sessions.revokeAll(request.auth);
       return { success: true };
     },

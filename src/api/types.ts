@@ -2,6 +2,7 @@
  * The wire contract between the web app and the API server (DESIGN.md). The server imports these
  * types too; nothing else is shared between src/ and server/.
  */
+import type { MessageStatus } from '../../machines/topic';
 
 /** Every error answer: `error` is a sentence the UI can show as it is. */
 export interface ApiError {
@@ -97,8 +98,9 @@ export interface Message {
   _id: string;
   role: MessageRole;
   text: string;
-  /** A bot reply that was cut short by the user or by an error. */
-  stopped: boolean;
+  status: MessageStatus;
+  /** What a complete bot reply was charged. */
+  cost?: number;
   createdAt: string;
 }
 
@@ -132,7 +134,7 @@ export interface StreamEvents {
   token: { text: string };
   /** The reply is complete and stored; `cost` was charged to the balance. */
   done: { userMessageId: string; botMessageId: string; cost: number; balance: number };
-  /** The reply failed; anything generated so far is stored, marked stopped. */
+  /** The reply failed; anything generated so far is stored, marked failed (or interrupted). */
   error: { error: string; code: string; botMessageId?: string };
 }
 

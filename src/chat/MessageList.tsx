@@ -1,9 +1,17 @@
 import { useRef } from 'react';
-import type { ChatMessage } from '../../machines/topic';
+import type { ChatMessage, MessageStatus } from '../../machines/topic';
 import { Markdown } from '../components/markdown/Markdown';
 import { T } from '../i18n/T';
 import { useT } from '../i18n/useT';
 import { useAutoScroll } from './useAutoScroll';
+
+/** What a reply that did not complete says under it. */
+const statusNotes: Record<Exclude<MessageStatus, 'complete'>, string> = {
+  streaming: 'Still being written…',
+  stopped: 'Stopped',
+  interrupted: 'Interrupted',
+  failed: 'Failed',
+};
 
 interface MessageListProps {
   botName: string;
@@ -33,9 +41,9 @@ export function MessageList({ botName, messages, streamingText }: MessageListPro
           ) : (
             <Markdown text={message.text} streaming={false} t={t} />
           )}
-          {message.stopped && (
+          {message.status !== 'complete' && (
             <p className="message-note">
-              <T>Stopped</T>
+              <T>{statusNotes[message.status]}</T>
             </p>
           )}
         </article>

@@ -402,11 +402,11 @@ export const topicModel: MachineModel = {
     if (event?.type === 'xstate.done.actor.createTopic')
       expect(lastEmitted(world)).toEqual({ type: 'navigate', to: '/topics/t1', replace: true });
     if (event?.type === 'DONE') {
-      expect(context.messages.at(-1)).toMatchObject({ _id: 'm2', role: 'bot', stopped: false });
+      expect(context.messages.at(-1)).toMatchObject({ _id: 'm2', role: 'bot', status: 'complete' });
       expect(lastEmitted(world)).toEqual({ type: 'charged', balance: 9.99 });
     }
     if (event?.type === 'STOP' && context.messages.at(-1)?.role === 'bot')
-      expect(context.messages.at(-1).stopped).toBe(true);
+      expect(context.messages.at(-1).status).toBe('stopped');
     if (event?.type === 'SEND' && (event as unknown as { text: string }).text.trim() === '')
       expect(snapshot.matches('replying')).toBe(false);
   },

@@ -23,7 +23,12 @@ describe('a reply cut off by a crash', () => {
   });
 
   const start = () =>
-    startServer({ DATA_DIR: dataDir, STATIC_DIR: '', OPENAI_BASE_URL: model.url, RATE_LIMIT_OTP_PER_IP_PER_HOUR: '1000' });
+    startServer({
+      DATA_DIR: dataDir,
+      STATIC_DIR: '',
+      OPENAI_BASE_URL: model.url,
+      RATE_LIMIT_OTP_PER_IP_PER_HOUR: '1000',
+    });
   // The helpers of the in-process tests, pointed at the spawned process.
   const asTestServer = (running: RunningServer) => ({ url: running.url, dataDir }) as TestServer;
 
@@ -32,8 +37,9 @@ describe('a reply cut off by a crash', () => {
     const user = await signUp(asTestServer(server));
     const bots = await call(asTestServer(server), '/api/v1/bot', { token: user.token });
     const assistant = bots.body.find((bot: { name: string }) => bot.name === 'Assistant');
-    const topic = (await call(asTestServer(server), '/api/v1/topic', { token: user.token, body: { bot: assistant._id } }))
-      .body._id as string;
+    const topic = (
+      await call(asTestServer(server), '/api/v1/topic', { token: user.token, body: { bot: assistant._id } })
+    ).body._id as string;
     model.script(() => ({ chunks: Array.from({ length: 400 }, (_, index) => `w${index} `), delayMs: 10 }));
 
     const response = await fetch(`${server.url}/api/v1/topic/${topic}/message`, {
@@ -64,13 +70,19 @@ describe('a reply cut off by a crash', () => {
     server = await start();
     const stored = await call(asTestServer(server), `/api/v1/topic/${topic}`, { token: user.token });
     const reply = stored.body.messages[1];
-    expect(stored.body.messages[0]).toMatchObject({ role: 'user', text: 'Write a long story.', status: 'complete' });
+    expect(stored.body.messages[0]).toMatchObject({
+      role: 'user',
+      text: 'Write a long story.',
+      status: 'complete',
+    });
     expect(reply).toMatchObject({ role: 'bot', status: 'interrupted' });
     expect(reply.cost).toBeUndefined();
     // At least what streamed about half a second before the kill, and nothing that never streamed.
     expect(atKill.startsWith(reply.text)).toBe(true);
     expect(reply.text.length).toBeGreaterThanOrEqual(halfASecondBefore.length);
-    const billing = await call(asTestServer(server), `/payment/billing-info/${user.id}`, { token: user.token });
+    const billing = await call(asTestServer(server), `/payment/billing-info/${user.id}`, {
+      token: user.token,
+    });
     expect(billing.body).toMatchObject({ balance: 10, reserved: 0 });
 
     // The topic is free again: a new message gets a reply.

@@ -84,8 +84,11 @@ describe('limits survive a restart', () => {
     let server = await startApp({ RATE_LIMIT_LOGIN_FAILURES: '3' }, dataDir);
     const user = await signUp(server);
     const attempt = async () =>
-      (await call(server, '/auth/login', { body: { email: user.encrypt(user.email), password: user.encrypt('nope!') } }))
-        .status;
+      (
+        await call(server, '/auth/login', {
+          body: { email: user.encrypt(user.email), password: user.encrypt('nope!') },
+        })
+      ).status;
     expect([await attempt(), await attempt(), await attempt()]).toEqual([401, 401, 401]);
     await server.close();
     server = await startApp({ RATE_LIMIT_LOGIN_FAILURES: '3' }, dataDir);
@@ -102,7 +105,10 @@ describe('the API rate limit counts the API only', () => {
   beforeAll(async () => {
     site = mkdtempSync(join(tmpdir(), 'parley-site-'));
     mkdirSync(join(site, 'assets'));
-    writeFileSync(join(site, 'index.html'), '<!doctype html><title>Parley</title><script src="/assets/app.js"></script>');
+    writeFileSync(
+      join(site, 'index.html'),
+      '<!doctype html><title>Parley</title><script src="/assets/app.js"></script>',
+    );
     writeFileSync(join(site, 'assets', 'app.js'), 'console.log("parley")');
     server = await startApp({ STATIC_DIR: site, RATE_LIMIT_API_PER_MINUTE: '600' });
   });

@@ -15,18 +15,24 @@ describe('sessions and self-service accounts over real HTTP', () => {
 
   const me = (token: string) => call(server, '/api/v1/user/me', { token });
   const login = async (user: User, password = user.password) =>
-    call(server, '/auth/login', { body: { email: user.encrypt(user.email), password: user.encrypt(password) } });
+    call(server, '/auth/login', {
+      body: { email: user.encrypt(user.email), password: user.encrypt(password) },
+    });
 
   it('logout revokes that token on the server, and only that one', async () => {
     const user = await signUp(server);
     const other = (await login(user)).body.token as string;
-    expect((await call(server, '/auth/logout', { method: 'POST', token: user.token, body: {} })).body).toEqual({
+    expect(
+      (await call(server, '/auth/logout', { method: 'POST', token: user.token, body: {} })).body,
+    ).toEqual({
       success: true,
     });
     expect((await me(user.token)).status).toBe(401);
     expect((await call(server, '/auth/verify', { token: user.token })).body).toEqual({ verified: 0 });
     expect((await me(other)).status).toBe(200);
-    expect((await call(server, '/auth/logout', { method: 'POST', token: user.token, body: {} })).status).toBe(401);
+    expect((await call(server, '/auth/logout', { method: 'POST', token: user.token, body: {} })).status).toBe(
+      401,
+    );
   });
 
   it('resets a forgotten password with a mailed code: other sessions end, the new password works', async () => {
@@ -53,7 +59,9 @@ describe('sessions and self-service accounts over real HTTP', () => {
 
   it('answers forgot alike for unknown addresses, and keeps sign-up and reset codes apart', async () => {
     const user = await signUp(server);
-    const ghost = await call(server, '/auth/password/forgot', { body: { email: user.encrypt('ghost@example.org') } });
+    const ghost = await call(server, '/auth/password/forgot', {
+      body: { email: user.encrypt('ghost@example.org') },
+    });
     expect(ghost).toMatchObject({ status: 200, body: { sent: true } });
     await expect(readCode(server.dataDir, 'ghost@example.org', 500)).rejects.toThrow(/no code/);
 
@@ -104,7 +112,8 @@ describe('sessions and self-service accounts over real HTTP', () => {
     });
     expect(edited.body).toMatchObject({ displayName: 'Ada Lovelace', username: 'ada.lovelace' });
     expect((await me(user.token)).body).toMatchObject({ displayName: 'Ada Lovelace' });
-    const patch = (body: unknown) => call(server, '/api/v1/user/me', { method: 'PATCH', token: user.token, body });
+    const patch = (body: unknown) =>
+      call(server, '/api/v1/user/me', { method: 'PATCH', token: user.token, body });
     expect(await patch({ username: taken.username.toUpperCase() })).toMatchObject({
       status: 409,
       body: { code: 'USERNAME_TAKEN', field: 'username' },
@@ -140,7 +149,10 @@ describe('sessions and self-service accounts over real HTTP', () => {
         otp: await otp(email),
       },
     });
-    expect(invisible).toMatchObject({ status: 400, body: { code: 'INVALID_DISPLAY_NAME', field: 'displayName' } });
+    expect(invisible).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_DISPLAY_NAME', field: 'displayName' },
+    });
   });
 
   it('exports the account with its conversations, messages and transactions as a download', async () => {
@@ -155,15 +167,18 @@ describe('sessions and self-service accounts over real HTTP', () => {
     });
     await readEvents(response);
     const exported = await call(server, '/api/v1/user/me/export', { token: user.token });
-    expect(exported.headers.get('content-disposition')).toBe(`attachment; filename="parley-${user.username}.json"`);
+    expect(exported.headers.get('content-disposition')).toBe(
+      `attachment; filename="parley-${user.username}.json"`,
+    );
     expect(exported.body.account).toMatchObject({ _id: user.id, email: user.email, balance: 10 });
     expect(exported.body.topics).toHaveLength(1);
-    expect(exported.body.topics[0].messages.map((message: { role: string; text: string }) => message.role)).toEqual([
-      'user',
-      'bot',
-    ]);
+    expect(
+      exported.body.topics[0].messages.map((message: { role: string; text: string }) => message.role),
+    ).toEqual(['user', 'bot']);
     expect(exported.body.topics[0].messages[1].text).toContain('42');
-    expect(exported.body.transactions).toEqual([expect.objectContaining({ amount: 10, description: 'Welcome credit' })]);
+    expect(exported.body.transactions).toEqual([
+      expect.objectContaining({ amount: 10, description: 'Welcome credit' }),
+    ]);
     expect((await call(server, '/api/v1/user/me/export')).status).toBe(401);
   });
 
@@ -201,14 +216,21 @@ describe('the organization of a request without an Organization header comes fro
 
   const botNames = async (options: { host?: string; tenant?: string; token: string }) => {
     const answer = await call(server, '/api/v1/bot', options);
-    return { status: answer.status, names: Array.isArray(answer.body) ? answer.body.map((bot: { name: string }) => bot.name) : [] };
+    return {
+      status: answer.status,
+      names: Array.isArray(answer.body) ? answer.body.map((bot: { name: string }) => bot.name) : [],
+    };
   };
 
   it('reads acme from acme.parley.localhost; IPs, localhost and unknown labels mean app', async () => {
     const acme = await signUp(server, 'acme');
     const plain = await signUp(server, 'app');
-    expect((await botNames({ host: 'acme.parley.localhost:3000', token: acme.token })).names).toContain('Acme Helpdesk');
-    expect((await call(server, '/api/v1/user/me', { host: 'acme.parley.localhost', token: acme.token })).body).toMatchObject({
+    expect((await botNames({ host: 'acme.parley.localhost:3000', token: acme.token })).names).toContain(
+      'Acme Helpdesk',
+    );
+    expect(
+      (await call(server, '/api/v1/user/me', { host: 'acme.parley.localhost', token: acme.token })).body,
+    ).toMatchObject({
       organization: 'acme',
     });
     for (const host of ['127.0.0.1:3000', 'localhost:3000', 'nowhere.parley.localhost', 'parley.example']) {
@@ -217,14 +239,24 @@ describe('the organization of a request without an Organization header comes fro
       expect(answer.names).not.toContain('Acme Helpdesk');
     }
     // A token works only in its own organization, whatever the host says.
-    expect((await call(server, '/api/v1/user/me', { host: 'acme.parley.localhost', token: plain.token })).status).toBe(401);
+    expect(
+      (await call(server, '/api/v1/user/me', { host: 'acme.parley.localhost', token: plain.token })).status,
+    ).toBe(401);
   });
 
   it('refuses an Organization header that names another organization than the host', async () => {
     const acme = await signUp(server, 'acme');
-    const same = await call(server, '/api/v1/user/me', { host: 'acme.parley.localhost', tenant: 'acme', token: acme.token });
+    const same = await call(server, '/api/v1/user/me', {
+      host: 'acme.parley.localhost',
+      tenant: 'acme',
+      token: acme.token,
+    });
     expect(same.status).toBe(200);
-    const other = await call(server, '/api/v1/bot', { host: 'acme.parley.localhost', tenant: 'app', token: acme.token });
+    const other = await call(server, '/api/v1/bot', {
+      host: 'acme.parley.localhost',
+      tenant: 'app',
+      token: acme.token,
+    });
     expect(other).toMatchObject({ status: 400, body: { code: 'ORGANIZATION_MISMATCH' } });
   });
 });

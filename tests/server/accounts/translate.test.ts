@@ -57,9 +57,13 @@ describe('POST /api/v1/translate is open for the catalogs only', () => {
     const user = await signUp(server);
     for (const text of ['first', 'second']) await translate(text, user.token, 'it');
     // `first` was used a minute ago, `second` just now: `first` is the least recently used.
-    await server.app.db.query("update translations set used_at = now() - interval '2 minutes' where text = 'first'");
+    await server.app.db.query(
+      "update translations set used_at = now() - interval '2 minutes' where text = 'first'",
+    );
     await translate('third', user.token, 'it');
-    const { rows } = await server.app.db.query<{ text: string }>('select text from translations order by text');
+    const { rows } = await server.app.db.query<{ text: string }>(
+      'select text from translations order by text',
+    );
     expect(rows.map((row) => row.text)).toEqual(['second', 'third']);
   });
 });

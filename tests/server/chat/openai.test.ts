@@ -93,7 +93,10 @@ describe('openai provider', () => {
     }));
     const result = await run();
     expect(result.pieces).toEqual(['Partial']);
-    expect(result.error).toMatchObject({ code: 'PROVIDER_ERROR', message: 'The model failed: Model overloaded' });
+    expect(result.error).toMatchObject({
+      code: 'PROVIDER_ERROR',
+      message: 'The model failed: Model overloaded',
+    });
   });
 
   it('times out a stalled stream and a connection cut without [DONE]', async () => {
