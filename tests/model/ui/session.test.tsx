@@ -82,7 +82,10 @@ describe('session: paths generated from its machine drive the rendered app again
         const alert = await screen.findByRole('alertdialog', { name: 'Error' });
         expect(alert.textContent).toContain('Invalid email or password');
         fireEvent.click(screen.getByRole('button', { name: 'OK' }));
-      } else if (event.type === 'xstate.done.actor.loadUser')
+      } else if (event.type === 'xstate.done.actor.login')
+        // The login is done when the app has moved on to the list, whatever it took the server.
+        await waitFor(() => expect(window.location.pathname).toBe('/list'));
+      else if (event.type === 'xstate.done.actor.loadUser')
         await screen.findByRole('heading', { name: `Hello, ${account.displayName}` });
       else if (event.type === 'LOGOUT') {
         fireEvent.click(await screen.findByRole('button', { name: 'Profile' }));
