@@ -24,6 +24,7 @@ import { organizationsPlugin } from './plugins/organizations';
 import { isApiPath, staticPlugin } from './plugins/static';
 import { tenancyPlugin } from './plugins/tenancy';
 import { translatePlugin } from './plugins/translate';
+import { repeat } from './repeat';
 import { loadSecrets } from './security/secrets';
 import { createTranslator, libreTranslate } from './translation/translator';
 import { usersPlugin } from './users/routes';
@@ -50,6 +51,9 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   const db = await openDatabase(config);
   app.addHook('onClose', () => db.close());
   await migrate(db);
+  // PGlite has no autovacuum: keep the planner's statistics fresh ourselves (search plans need them).
+  if (!config.databaseUrl)
+    repeat(app, 10 * 60_000, 'analyzing the embedded database', () => db.exec('analyze'));
   await seed(db, { openaiConfigured: Boolean(config.openai.baseUrl) });
 
   const provider = config.libreTranslateUrl

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../errors';
 import { repeat } from '../repeat';
+import { exportFileName, topicMarkdown } from './export';
 import { builtinProvider } from './providers/builtin';
 import { openaiProvider } from './providers/openai';
 import type { Provider, Turn } from './providers/types';
@@ -12,7 +13,16 @@ import {
   replyInProgress,
   startReply,
 } from './replyStore';
-import { createTopic, deleteTopic, listTopics, readTopic, renameTopic, topicNotFound } from './topics';
+import {
+  createTopic,
+  deleteTopic,
+  listTopics,
+  pageTopics,
+  readTopic,
+  renameTopic,
+  searchTopics,
+  topicNotFound,
+} from './topics';
 
 const idParams = { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } } as const;
 
@@ -36,7 +46,32 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
   if (cutOff) app.log.warn({ replies: cutOff }, 'replies cut off by a restart marked interrupted');
   repeat(app, (leaseSeconds * 1000) / 2, 'marking cut-off replies', () => interruptOrphans(app.db));
 
-  app.get('/api/v1/topic', async (request) => listTopics(app.db, owner(request)));
+  // The original call answers an array; with `cursor` or `q` (even empty) it answers `{ items, next }`.
+  app.get<{ Querystring: { q?: string; cursor?: string; limit?: string } }>(
+    '/api/v1/topic',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            q: { type: 'string', maxLength: 200 },
+            cursor: { type: 'string', maxLength: 200 },
+            // 1 to 100; query values are strings (types are not coerced).
+            limit: { type: 'string', pattern: '^([1-9][0-9]?|100)$' },
+          },
+        },
+      },
+    },
+    async (request) => {
+      const { q, cursor } = request.query;
+      const limit = Number(request.query.limit ?? 30);
+      if (q?.trim()) return searchTopics(app.db, owner(request), { q, cursor: cursor ?? '', limit });
+      if (q !== undefined || cursor !== undefined)
+        return pageTopics(app.db, owner(request), { cursor: cursor ?? '', limit });
+      return listTopics(app.db, owner(request));
+    },
+  );
 
   app.post<{ Body: { bot: string } }>(
     '/api/v1/topic',
@@ -58,6 +93,29 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
     '/api/v1/topic/:id',
     { schema: { params: idParams } },
     async (request) => readTopic(app.db, owner(request), request.params.id),
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { format?: 'md' | 'json' } }>(
+    '/api/v1/topic/:id/export',
+    {
+      schema: {
+        params: idParams,
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { format: { type: 'string', enum: ['md', 'json'] } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const topic = await readTopic(app.db, owner(request), request.params.id);
+      const format = request.query.format ?? 'md';
+      reply
+        .header('content-disposition', `attachment; filename="${exportFileName(topic, format)}"`)
+        .header('cache-control', 'no-store');
+      if (format === 'json') return reply.type('application/json; charset=utf-8').send(topic);
+      return reply.type('text/markdown; charset=utf-8').send(topicMarkdown(topic));
+    },
   );
 
   app.patch<{ Params: { id: string }; Body: { title: string } }>(

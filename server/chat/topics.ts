@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import { plainText, type Snippet, snippet } from './plainText';
 
 export type { Owner } from '../auth/sessions';
 
@@ -14,32 +15,129 @@ interface TopicRow {
   bot_name: string;
   platform: string;
   last_message: string | null;
+  streaming: boolean;
+  created_at: Date;
   updated_at: Date;
+  /** The exact position of the row in the list, for the next page's cursor. */
+  position: string;
 }
 
-const summary = (row: TopicRow) => ({
-  _id: row.id,
-  title: row.title,
-  bot: { _id: row.bot_id, name: row.bot_name, platform: { name: row.platform } },
-  lastMessage: row.last_message,
-  updatedAt: new Date(row.updated_at).toISOString(),
-});
+const previewLength = 140;
 
-const topicQuery = `
-  select t.id, t.title, t.updated_at, b.id as bot_id, b.name as bot_name, b.platform,
-         (select left(m.text, 140) from messages m where m.topic_id = t.id order by m.seq desc limit 1) as last_message
-  from topics t join bots b on b.id = t.bot_id
-  where t.tenant = $1 and t.user_id = $2`;
+const summary = (row: TopicRow) => {
+  const preview = row.last_message === null ? null : plainText(row.last_message).slice(0, previewLength);
+  return {
+    _id: row.id,
+    title: row.title,
+    bot: { _id: row.bot_id, name: row.bot_name, platform: { name: row.platform } },
+    lastMessage: preview,
+    preview,
+    streaming: row.streaming,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+};
+export type TopicSummary = ReturnType<typeof summary>;
+
+const topicColumns = `
+  t.id, t.title, t.created_at, t.updated_at, t.updated_at::text || '|' || t.id as position,
+  b.id as bot_id, b.name as bot_name, b.platform,
+  (select left(m.text, 2000) from messages m where m.topic_id = t.id and m.text <> '' order by m.seq desc limit 1) as last_message,
+  exists (select 1 from messages m where m.topic_id = t.id and m.status = 'streaming') as streaming`;
+const topicQuery = `select ${topicColumns} from topics t join bots b on b.id = t.bot_id where t.tenant = $1 and t.user_id = $2`;
 
 export const topicNotFound = () => new ApiError(404, 'This conversation does not exist.', 'NOT_FOUND');
+const badCursor = () =>
+  new ApiError(400, 'This list cannot be continued. Load it again.', 'INVALID_CURSOR', 'cursor');
 
-/** The user's topics in their organization, most recently active first. */
+/** The user's topics in their organization, most recently active first (the original list call). */
 export async function listTopics(db: Db, owner: Owner) {
-  const { rows } = await db.query<TopicRow>(`${topicQuery} order by t.updated_at desc limit 200`, [
+  const { rows } = await db.query<TopicRow>(`${topicQuery} order by t.updated_at desc, t.id desc limit 200`, [
     owner.tenant,
     owner.userId,
   ]);
   return rows.map(summary);
+}
+
+const encodeCursor = (value: string) => Buffer.from(value).toString('base64url');
+function decodeCursor(cursor: string): string {
+  const value = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!value) throw badCursor();
+  return value;
+}
+
+/** One page of the user's topics, most recently active first; `next` continues after the last. */
+export async function pageTopics(db: Db, owner: Owner, options: { cursor: string; limit: number }) {
+  let after: [string, string] | null = null;
+  if (options.cursor) {
+    const [at, id] = decodeCursor(options.cursor).split('|');
+    // What `position` wrote: PostgreSQL's text of a timestamptz, then the id.
+    if (
+      !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?[+-]\d\d(:\d\d)?$/.test(at) ||
+      !/^[\w-]{1,64}$/.test(id ?? '')
+    )
+      throw badCursor();
+    after = [at, id];
+  }
+  const { rows } = await db.query<TopicRow>(
+    `${topicQuery} ${after ? 'and (t.updated_at, t.id) < ($4::timestamptz, $5)' : ''}
+     order by t.updated_at desc, t.id desc limit $3`,
+    [owner.tenant, owner.userId, options.limit + 1, ...(after ?? [])],
+  );
+  const more = rows.length > options.limit;
+  const page = rows.slice(0, options.limit);
+  return { items: page.map(summary), next: more ? encodeCursor(page[page.length - 1].position) : null };
+}
+
+/** The words of a search, as the database's query takes them: each a prefix, all required. */
+const searchWords = (q: string) => (q.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 16);
+
+/**
+ * The user's topics whose title or messages contain every word of `q` (as prefixes, case- and
+ * accent-insensitively), best match first, each with a snippet of its best matching message.
+ */
+export async function searchTopics(
+  db: Db,
+  owner: Owner,
+  options: { q: string; cursor: string; limit: number },
+) {
+  const words = searchWords(options.q);
+  if (!words.length) return { items: [], next: null };
+  const offset = options.cursor ? Number(decodeCursor(options.cursor)) : 0;
+  if (!Number.isInteger(offset) || offset < 0) throw badCursor();
+  const { rows } = await db.query<TopicRow & { match_text: string | null }>(
+    `with q as (
+       select to_tsquery('simple', string_agg(quote_literal(parley_fold(word)) || ':*', ' & ')) as query
+       from unnest($3::text[]) as word),
+     hits as (
+       select m.topic_id, max(ts_rank(m.search, q.query)) as rank
+       from messages m join topics t on t.id = m.topic_id, q
+       where t.tenant = $1 and t.user_id = $2 and m.search @@ q.query
+       group by m.topic_id),
+     -- A title that matches counts more than any message.
+     titled as (
+       select t.id as topic_id, 1 + ts_rank(t.search, q.query) as rank
+       from topics t, q where t.tenant = $1 and t.user_id = $2 and t.search @@ q.query),
+     ranked as (
+       select t.id, coalesce(h.rank, 0) + coalesce(ti.rank, 0) as score
+       from hits h full join titled ti on ti.topic_id = h.topic_id
+       join topics t on t.id = coalesce(h.topic_id, ti.topic_id)
+       order by score desc, t.updated_at desc, t.id desc limit $4 offset $5)
+     select ${topicColumns},
+            (select m.text from messages m, q where m.topic_id = t.id and m.search @@ q.query
+             order by ts_rank(m.search, q.query) desc, m.seq desc limit 1) as match_text
+     from ranked r join topics t on t.id = r.id join bots b on b.id = t.bot_id
+     order by r.score desc, t.updated_at desc, t.id desc`,
+    [owner.tenant, owner.userId, words, options.limit + 1, offset],
+  );
+  const more = rows.length > options.limit;
+  return {
+    items: rows.slice(0, options.limit).map((row) => ({
+      ...summary(row),
+      snippet: snippet(plainText(row.match_text ?? row.title), words) satisfies Snippet,
+    })),
+    next: more ? encodeCursor(String(offset + options.limit)) : null,
+  };
 }
 
 export async function findTopic(db: Db, owner: Owner, id: string) {
@@ -70,6 +168,7 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
     })),
   };
 }
+export type TopicRecord = Awaited<ReturnType<typeof readTopic>>;
 
 export async function createTopic(db: Db, owner: Owner, botId: string) {
   const { rows: bots } = await db.query<{ active: boolean }>(

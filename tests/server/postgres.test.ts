@@ -41,9 +41,28 @@ describe('the same schema and flow on a real PostgreSQL (DATABASE_URL)', () => {
     });
     const events = await readEvents(response);
     expect(events.at(-1)).toMatchObject({ event: 'done', data: { balance: 9.99 } });
+    // The same search as on PGlite: case- and accent-insensitive, any script.
+    const search = (q: string) =>
+      call(server, `/api/v1/topic?q=${encodeURIComponent(q)}`, { tenant: 'acme', token: user.token });
+    expect((await search('ALIKE')).body.items.map((item: { _id: string }) => item._id)).toEqual([
+      topic.body._id,
+    ]);
+    await call(server, `/api/v1/topic/${topic.body._id}`, {
+      method: 'PATCH',
+      tenant: 'acme',
+      token: user.token,
+      body: { title: 'Crème brûlée и Ёлка' },
+    });
+    for (const q of ['creme BRULEE', 'ёлка', 'ЕЛК'])
+      expect((await search(q)).body.items.map((item: { _id: string }) => item._id)).toEqual([topic.body._id]);
     const { rows } = await server.app.db.query<{ name: string }>(
       'select name from schema_migrations order by name',
     );
-    expect(rows.map((row) => row.name)).toEqual(['001_core.sql', '100_chat.sql', '200_accounts.sql']);
+    expect(rows.map((row) => row.name)).toEqual([
+      '001_core.sql',
+      '100_chat.sql',
+      '200_accounts.sql',
+      '300_workspace.sql',
+    ]);
   });
 });

@@ -37,7 +37,18 @@ export async function startPostgres(): Promise<RunningPostgres> {
       },
     );
   const port = await freePort();
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+  // A UTF-8 locale, as production clusters have: lower() and the text search fold every script.
+  run('initdb', [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--locale=C.UTF-8',
+    '--no-instructions',
+  ]);
   run('pg_ctl', [
     '-D',
     data,

@@ -1,0 +1,31 @@
+import type { TopicRecord } from './topics';
+
+const statusNotes: Record<string, string> = {
+  streaming: 'still being written',
+  stopped: 'stopped',
+  interrupted: 'interrupted',
+  failed: 'failed',
+};
+
+/** The conversation as Markdown: every message on screen, both sides, who said it and when. */
+export function topicMarkdown(topic: TopicRecord): string {
+  const title = topic.title || `Conversation with ${topic.bot.name}`;
+  const lines = [`# ${title}`, '', `*${topic.bot.name} · ${topic.createdAt}*`, ''];
+  for (const message of topic.messages) {
+    const who = message.role === 'user' ? 'You' : topic.bot.name;
+    const note = statusNotes[message.status] ? ` *(${statusNotes[message.status]})*` : '';
+    lines.push(`## ${who} · ${message.createdAt}${note}`, '', message.text, '');
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** A file name for the download: the title's words, or the bot's name. */
+export function exportFileName(topic: TopicRecord, extension: string): string {
+  const base = (topic.title || topic.bot.name)
+    .normalize('NFKD')
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .replace(/\s+/g, '-')
+    .slice(0, 60);
+  return `${base || 'conversation'}.${extension}`;
+}
