@@ -1,4 +1,4 @@
-import { assign, emit, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
 
 /** The fields signup needs (seed-spec §5). */
 export interface SignupFields {
@@ -15,6 +15,12 @@ export interface LoginFields {
 export interface SessionUser {
   _id: string;
   displayName: string;
+  username: string;
+}
+/** An error the server tied to one form field, shown next to that field. */
+export interface FieldError {
+  field: string;
+  message: string;
 }
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -25,6 +31,8 @@ export interface SessionContext {
   returnUrl: string | null;
   /** The address the last one-time code was asked for. */
   codeEmail: string | null;
+  /** The field of the register form the last failed signup was about. */
+  fieldError: FieldError | null;
 }
 
 export type SessionEvent =
@@ -33,7 +41,14 @@ export type SessionEvent =
   | ({ type: 'LOGIN' } & LoginFields)
   | { type: 'REQUEST_OTP'; email: string }
   | { type: 'LOGOUT' }
-  | { type: 'UNAUTHORIZED'; method: HttpMethod };
+  | { type: 'UNAUTHORIZED'; method: HttpMethod }
+  /** A password reset answered with a token: the user is logged in. */
+  | { type: 'SIGNED_IN'; token: string }
+  /** A password change answered with a new token; the old one is revoked. */
+  | { type: 'TOKEN_RENEWED'; token: string }
+  /** The server ended this session: logged out everywhere, or the account was deleted. */
+  | { type: 'SIGNED_OUT' }
+  | { type: 'USER_UPDATED'; user: SessionUser };
 
 export type SessionEmitted =
   | { type: 'navigate'; to: string; replace?: boolean }
@@ -48,6 +63,10 @@ export function isSameSitePath(url: string | null): url is string {
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Internal Server Error');
+const fieldErrorOf = (error: unknown): FieldError | null => {
+  const field = (error as { field?: unknown } | null)?.field;
+  return typeof field === 'string' ? { field, message: messageOf(error) } : null;
+};
 const blank = (value: string | undefined) => !value?.trim();
 
 export const sessionMachine = setup({
@@ -73,6 +92,14 @@ export const sessionMachine = setup({
     requestOtp: fromPromise<unknown, { email: string }>(async () => {
       throw new Error('requestOtp is provided by the app');
     }),
+    /** Revokes the token on the server; the user is logged out whatever it answers. */
+    logout: fromPromise<void>(async () => {
+      throw new Error('logout is provided by the app');
+    }),
+  },
+  delays: {
+    /** A server that does not answer does not keep the user from leaving. */
+    logoutTimeout: 5000,
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,
@@ -99,6 +126,8 @@ export const sessionMachine = setup({
     assignUser: assign({ user: (_, params: { user: SessionUser }) => params.user }),
     assignReturnUrl: assign({ returnUrl: (_, params: { returnUrl: string | null }) => params.returnUrl }),
     assignCodeEmail: assign({ codeEmail: (_, params: { email: string }) => params.email }),
+    assignFieldError: assign({ fieldError: (_, params: { error: unknown }) => fieldErrorOf(params.error) }),
+    clearFieldError: assign({ fieldError: null }),
     navigateToLandingWithReturnUrl: emit(({ context }) => ({
       type: 'navigate' as const,
       to: context.returnUrl ? `/landing?returnUrl=${encodeURIComponent(context.returnUrl)}` : '/landing',
@@ -126,7 +155,13 @@ export const sessionMachine = setup({
   id: 'session',
   description: 'Who the user is: the token, the login check, signup, login, logout and 401 handling.',
   type: 'parallel',
-  context: ({ input }) => ({ token: input.token, user: input.user, returnUrl: null, codeEmail: null }),
+  context: ({ input }) => ({
+    token: input.token,
+    user: input.user,
+    returnUrl: null,
+    codeEmail: null,
+    fieldError: null,
+  }),
   states: {
     auth: {
       description: 'Whether the user is logged in.',
@@ -153,6 +188,15 @@ export const sessionMachine = setup({
           },
           { target: '.loggingIn' },
         ],
+        SIGNED_IN: {
+          target: '.loadingUser',
+          actions: [
+            { type: 'storeToken', params: ({ event }) => ({ token: event.token }) },
+            { type: 'assignToken', params: ({ event }) => ({ token: event.token }) },
+            'clearCurrentUser',
+            'navigateAfterLogin',
+          ],
+        },
         UNAUTHORIZED: [
           {
             guard: 'isChangeMethod',
@@ -237,7 +281,43 @@ export const sessionMachine = setup({
         loggedIn: {
           description: 'Verified: the home area and chats are open to the user.',
           on: {
-            LOGOUT: {
+            LOGOUT: { target: 'loggingOut' },
+            SIGNED_OUT: {
+              target: 'loggedOut',
+              actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToLanding'],
+            },
+            TOKEN_RENEWED: {
+              actions: [
+                { type: 'storeToken', params: ({ event }) => ({ token: event.token }) },
+                { type: 'assignToken', params: ({ event }) => ({ token: event.token }) },
+              ],
+            },
+            USER_UPDATED: {
+              actions: [
+                { type: 'assignUser', params: ({ event }) => ({ user: event.user }) },
+                { type: 'storeCurrentUser', params: ({ event }) => ({ user: event.user }) },
+              ],
+            },
+          },
+        },
+        loggingOut: {
+          description: 'Asks the server to revoke the token, then forgets it whatever the answer.',
+          tags: ['busy'],
+          invoke: {
+            id: 'logout',
+            src: 'logout',
+            onDone: {
+              target: 'loggedOut',
+              actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToLanding'],
+            },
+            // Offline or already revoked: the token is forgotten here all the same.
+            onError: {
+              target: 'loggedOut',
+              actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToLanding'],
+            },
+          },
+          after: {
+            logoutTimeout: {
               target: 'loggedOut',
               actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToLanding'],
             },
@@ -246,11 +326,13 @@ export const sessionMachine = setup({
         signingUp: {
           description: 'Creates the account; the answer must carry a token.',
           tags: ['busy'],
+          entry: 'clearFieldError',
           invoke: {
             id: 'signup',
             src: 'signup',
             input: ({ event }) => {
-              const { type: _, ...fields } = event as Extract<SessionEvent, { type: 'SIGNUP' }>;
+              assertEvent(event, 'SIGNUP');
+              const { type: _, ...fields } = event;
               return fields;
             },
             onDone: {
@@ -264,7 +346,10 @@ export const sessionMachine = setup({
             },
             onError: {
               target: 'starting',
-              actions: { type: 'alertError', params: ({ event }) => ({ message: messageOf(event.error) }) },
+              actions: [
+                { type: 'alertError', params: ({ event }) => ({ message: messageOf(event.error) }) },
+                { type: 'assignFieldError', params: ({ event }) => ({ error: event.error }) },
+              ],
             },
           },
         },
@@ -275,8 +360,8 @@ export const sessionMachine = setup({
             id: 'login',
             src: 'login',
             input: ({ event }) => {
-              const { email, password } = event as Extract<SessionEvent, { type: 'LOGIN' }>;
-              return { email, password };
+              assertEvent(event, 'LOGIN');
+              return { email: event.email, password: event.password };
             },
             onDone: {
               target: 'loadingUser',

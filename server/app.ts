@@ -7,6 +7,7 @@ import { credentialsPlugin } from './auth/credentials';
 import { authPlugin } from './auth/routes';
 import { sessionsPlugin } from './auth/sessions';
 import { openaiTranslation } from './chat/providers/openai';
+import { repliesPlugin } from './chat/replyRoutes';
 import { chatPlugin } from './chat/routes';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
@@ -127,6 +128,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(notificationsPlugin);
   await app.register(translatePlugin);
   await app.register(chatPlugin);
+  await app.register(repliesPlugin);
   if (config.staticDir) await app.register(staticPlugin, { root: config.staticDir });
   return app;
 }

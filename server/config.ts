@@ -44,6 +44,8 @@ export interface Config {
   };
   /** What a new account starts with, in its organization's currency. */
   startingBalance: number;
+  /** A reply nobody follows for this long is stopped (kept as far as it got, not charged). */
+  replyUnattendedMs: number;
   /** Pause between the words of a built-in bot's streamed reply. */
   builtinTokenDelayMs: number;
   /** A LibreTranslate server for texts the built-in catalogs do not have. */
@@ -96,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleTimeoutMs: number(env.OPENAI_IDLE_TIMEOUT_MS, 30_000),
     },
     builtinTokenDelayMs: number(env.BUILTIN_TOKEN_DELAY_MS, 30),
+    replyUnattendedMs: number(env.REPLY_UNATTENDED_SECONDS, 60) * 1000,
     startingBalance: number(env.STARTING_BALANCE, 10),
     libreTranslateUrl: optional(env.LIBRETRANSLATE_URL),
   };

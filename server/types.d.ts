@@ -20,6 +20,8 @@ declare module 'fastify' {
     sessions: {
       /** Starts a session and answers its token. */
       open(owner: Owner): Promise<string>;
+      /** A fresh token (new expiry) of the same session. */
+      renew(claims: TokenClaims): Promise<string>;
       /** The request's valid token claims (signature, expiry, organization, live session), or null. */
       claims(request: FastifyRequest): Promise<TokenClaims | null>;
       revoke(sessionId: string): Promise<void>;

@@ -8,12 +8,27 @@ import { registerWorker } from './pwa/registerWorker';
 import { whenStable } from './pwa/whenStable';
 import './styles/global.css';
 
-function reloadWithoutLanguageParameter() {
+function addressWithoutLanguage(): string {
   const url = new URL(window.location.href);
   url.searchParams.delete('language');
+  return url.href;
+}
+
+function reloadWithoutLanguageParameter() {
+  const address = addressWithoutLanguage();
   // replace(): the ?language= address must not come back with the Back button and loop.
-  if (url.href === window.location.href) window.location.reload();
-  else window.location.replace(url.href);
+  if (address === window.location.href) window.location.reload();
+  else window.location.replace(address);
+}
+
+function saveFile(name: string, contents: string, type: string) {
+  const url = URL.createObjectURL(new Blob([contents], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  // Revoking at once can cancel the download in some browsers; a minute is plenty to start it.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 async function start() {
@@ -32,6 +47,9 @@ async function start() {
     translationCache: createTranslationCache(),
     navigate: (to, { replace }) => navigate(to, { replace }),
     reload: reloadWithoutLanguageParameter,
+    dropLanguageParameter: () =>
+      window.history.replaceState(window.history.state, '', addressWithoutLanguage()),
+    saveFile,
     registerWorker,
     log: (message, error) => console.error(message, error),
     inspect,

@@ -1,3 +1,4 @@
+import { accountMachine } from '../../machines/account';
 import { botsMachine } from '../../machines/bots';
 import { languageMachine } from '../../machines/language';
 import { organizationMachine } from '../../machines/organization';
@@ -11,6 +12,7 @@ import { workerMachine } from '../../machines/worker';
 /** Every machine of the app, with the file a designer pastes into the Stately editor. */
 export const machines = [
   { file: 'machines/session.ts', machine: sessionMachine },
+  { file: 'machines/account.ts', machine: accountMachine },
   { file: 'machines/organization.ts', machine: organizationMachine },
   { file: 'machines/sidePanel.ts', machine: sidePanelMachine },
   { file: 'machines/bots.ts', machine: botsMachine },

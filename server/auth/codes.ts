@@ -7,7 +7,7 @@ const attempts = 5;
 export type CodePurpose = 'signup' | 'reset';
 
 export const invalidCode = () =>
-  new ApiError(400, 'The code is wrong or has expired. Ask for a new one.', 'INVALID_CODE');
+  new ApiError(400, 'The code is wrong or has expired. Ask for a new one.', 'INVALID_CODE', 'otp');
 
 /** One-time codes: 6 digits from a CSPRNG, stored as HMACs, single use, 10 minutes, 5 tries. */
 export function createCodes(db: Db, secret: Uint8Array) {

@@ -227,8 +227,9 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
         owner.tenant,
         await hashPassword(request.body.newPassword),
       ]);
-      await app.sessions.revokeAll(owner);
-      return { token: await app.sessions.open(owner) };
+      // This session goes on (requests in flight keep working); every other one ends.
+      await app.sessions.revokeAll(owner, owner.sessionId);
+      return { token: await app.sessions.renew(owner) };
     },
   );
 };

@@ -47,6 +47,10 @@ export const sessionsPlugin = fp(async (app) => {
       );
       return signToken(app.secrets.jwtSecret, { ...owner, sessionId: rows[0].id });
     },
+    /** A fresh token of the same session. */
+    renew(claims: TokenClaims) {
+      return signToken(app.secrets.jwtSecret, claims);
+    },
     async claims(request: FastifyRequest) {
       const [scheme, token] = (request.headers.authorization ?? '').split(' ');
       if (scheme !== 'Bearer' || !token) return null;

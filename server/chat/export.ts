@@ -1,4 +1,4 @@
-import type { TopicRecord } from './topics';
+import { branchOnScreen, type TopicRecord } from './topics';
 
 const statusNotes: Record<string, string> = {
   streaming: 'still being written',
@@ -7,11 +7,11 @@ const statusNotes: Record<string, string> = {
   failed: 'failed',
 };
 
-/** The conversation as Markdown: every message on screen, both sides, who said it and when. */
+/** The conversation as Markdown: every message of the branch on screen, both sides, who said it and when. */
 export function topicMarkdown(topic: TopicRecord): string {
   const title = topic.title || `Conversation with ${topic.bot.name}`;
   const lines = [`# ${title}`, '', `*${topic.bot.name} · ${topic.createdAt}*`, ''];
-  for (const message of topic.messages) {
+  for (const message of branchOnScreen(topic)) {
     const who = message.role === 'user' ? 'You' : topic.bot.name;
     const note = statusNotes[message.status] ? ` *(${statusNotes[message.status]})*` : '';
     lines.push(`## ${who} · ${message.createdAt}${note}`, '', message.text, '');

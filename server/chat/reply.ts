@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
+import type { LiveReply } from './liveReplies';
 import { type Provider, ProviderError, type Turn } from './providers/types';
 import { checkpoint, release, type StartedReply, settle } from './replyStore';
+import type { ReplyEvent } from './sse';
 
 /** How often the text of a streaming reply is stored: a crash loses at most this much of it. */
 export const checkpointMs = 500;
@@ -11,38 +13,53 @@ export interface ReplyJob {
   db: Db;
   owner: Owner;
   topicId: string;
-  bot: { name: string; config: Record<string, unknown> };
+  bot: { id: string; name: string; config: Record<string, unknown> };
+  /** The branch before the message being answered, oldest first. */
   history: Turn[];
+  /** The message being answered. */
   text: string;
   provider: Provider;
-  signal: AbortSignal;
   log: FastifyBaseLogger;
-  /** Sends one server-sent event to the client. */
-  send: (event: string, data: unknown) => void;
 }
 
-const interrupted = () => new ProviderError('The reply was interrupted. Please try again.', 'INTERRUPTED');
+export const stoppedCode = 'STOPPED';
+const stoppedEvent = (ids: object) => ({ error: 'The reply was stopped.', code: stoppedCode, ...ids });
+
+/** The last event of a reply that was ended by someone else: stopped from another node, cut off, or deleted. */
+async function endedElsewhere(db: Db, messageId: string, ids: object): Promise<ReplyEvent> {
+  const { rows } = await db.query<{ status: string }>('select status from messages where id = $1', [
+    messageId,
+  ]);
+  if (rows[0]?.status === 'stopped') return { event: 'error', data: stoppedEvent(ids) };
+  if (!rows[0])
+    return { event: 'error', data: { error: 'This conversation does not exist.', code: 'NOT_FOUND' } };
+  return {
+    event: 'error',
+    data: { error: 'The reply was interrupted. Please try again.', code: 'INTERRUPTED', ...ids },
+  };
+}
 
 /**
- * Generates the reply and streams it. The text is checkpointed every `checkpointMs` (which also
- * renews the reply's lease); a finished reply is settled (stored and charged what was reserved), a
- * stopped or failed one is kept as far as it got and its reservation released.
+ * Generates the reply into `live`, independently of any request: followers come and go. The text is
+ * checkpointed every `checkpointMs` (which also renews the reply's lease); a finished reply is
+ * settled (stored and charged what was reserved), a stopped or failed one is kept as far as it got
+ * and its reservation released.
  */
-export async function generateReply(job: ReplyJob, started: StartedReply): Promise<void> {
-  const reply = { ...started, messageId: started.botMessageId };
-  const generation = new AbortController();
-  const stop = () => generation.abort();
-  job.signal.addEventListener('abort', stop);
-  let text = '';
+export async function generateReply(job: ReplyJob, live: LiveReply, started: StartedReply): Promise<void> {
+  const messageId = started.botMessageId;
+  const { signal } = live.controller;
+  const ids = {
+    ...(started.userMessageId ? { userMessageId: started.userMessageId } : {}),
+    botMessageId: messageId,
+  };
   let lost = false;
   const timer = setInterval(() => {
-    const snapshot = text;
-    checkpoint(job.db, reply.messageId, snapshot).then(
+    checkpoint(job.db, messageId, live.text).then(
       (mine) => {
-        // Ended elsewhere (interrupted, or the topic deleted): stop spending on it.
+        // Ended elsewhere (stopped from another node, interrupted, or the topic deleted): stop spending.
         if (!mine) {
           lost = true;
-          stop();
+          live.stop();
         }
       },
       (error) => job.log.warn({ err: error }, 'checkpoint failed'),
@@ -55,47 +72,43 @@ export async function generateReply(job: ReplyJob, started: StartedReply): Promi
       text: job.text,
       config: job.bot.config,
       tenant: job.owner.tenant,
-      signal: generation.signal,
+      signal,
     })) {
-      text += piece;
-      job.send('token', { text: piece });
+      live.emit({ event: 'token', id: live.text.length + piece.length, data: { text: piece } });
     }
     clearInterval(timer);
-    if (lost) throw interrupted();
-    if (job.signal.aborted) {
-      await release(job.db, job.owner, { messageId: reply.messageId, text, status: 'stopped' });
+    if (lost) return live.emit(await endedElsewhere(job.db, messageId, ids));
+    if (signal.aborted) {
+      const kept = await release(job.db, job.owner, { messageId, text: live.text, status: 'stopped' });
+      live.emit({ event: 'error', data: stoppedEvent(kept ? ids : {}) });
       return;
     }
     const charged = await settle(job.db, job.owner, {
       topicId: job.topicId,
-      messageId: reply.messageId,
-      text,
+      messageId,
+      text: live.text,
       description: `Reply from ${job.bot.name}`,
     });
-    if (!charged) throw interrupted();
-    job.send('done', { userMessageId: reply.userMessageId, botMessageId: reply.messageId, ...charged });
+    if (!charged) return live.emit(await endedElsewhere(job.db, messageId, ids));
+    live.emit({ event: 'done', data: { ...ids, ...charged } });
   } catch (error) {
     clearInterval(timer);
+    if (lost) return live.emit(await endedElsewhere(job.db, messageId, ids));
     const known = error instanceof ProviderError;
     if (!known) job.log.error({ err: error }, 'reply failed');
-    const status = job.signal.aborted ? 'stopped' : 'failed';
-    // An interrupted reply is kept as it was marked; any other is kept as far as it got.
-    const kept =
-      lost ||
-      (await release(job.db, job.owner, { messageId: reply.messageId, text, status }).catch((failure) => {
-        job.log.error({ err: failure }, 'releasing a reply failed');
-        return false;
-      }));
-    if (job.signal.aborted) return;
+    const status = signal.aborted ? 'stopped' : 'failed';
+    const kept = await release(job.db, job.owner, { messageId, text: live.text, status }).catch((failure) => {
+      job.log.error({ err: failure }, 'releasing a reply failed');
+      return false;
+    });
+    const shown = kept ? ids : {};
+    if (status === 'stopped') {
+      live.emit({ event: 'error', data: stoppedEvent(shown) });
+      return;
+    }
     const failure = known
       ? error
       : new ProviderError('The reply failed on our side. Please try again.', 'INTERNAL');
-    job.send('error', {
-      error: failure.message,
-      code: failure.code,
-      ...(kept ? { botMessageId: reply.messageId } : {}),
-    });
-  } finally {
-    job.signal.removeEventListener('abort', stop);
+    live.emit({ event: 'error', data: { error: failure.message, code: failure.code, ...shown } });
   }
 }

@@ -21,19 +21,26 @@ export const replyInProgress = () =>
 export const insufficientBalance = () => new ApiError(402, 'Insufficient balance', 'INSUFFICIENT_BALANCE');
 
 export interface StartedReply {
-  userMessageId: string;
+  /** Absent for a regenerated reply: it answers a message already stored. */
+  userMessageId?: string;
   botMessageId: string;
 }
 
+const lease = `now() + make_interval(secs => ${leaseSeconds})`;
+const conflicts = (error: unknown) => {
+  if ((error as { code?: string }).code === '23505') return replyInProgress();
+  return error;
+};
+
 /**
- * Reserves the price, stores the user's message and an empty bot message that is `streaming`, in one
- * statement: all of it or nothing. No credit to hold → 402; a reply already streaming in the topic
- * (the unique index, on every node) → 409.
+ * Reserves the price, stores the user's message under `parent` and an empty bot message under it
+ * that is `streaming`, and makes it the topic's head, in one statement: all of it or nothing. No
+ * credit to hold → 402; a reply already streaming in the topic (the unique index, on every node) → 409.
  */
 export async function startReply(
   db: Db,
   owner: Owner,
-  reply: { topicId: string; text: string; price: number },
+  reply: { topicId: string; parent: string | null; text: string; price: number },
 ): Promise<StartedReply> {
   try {
     const { rows } = await db.query<{ user_message_id: string | null; bot_message_id: string | null }>(
@@ -41,13 +48,14 @@ export async function startReply(
          update users set reserved = reserved + $4
          where id = $2 and tenant = $3 and balance - reserved >= $4 returning id),
        asked as (
-         insert into messages (topic_id, role, text) select $1, 'user', $5 from hold returning id),
+         insert into messages (topic_id, parent, role, text) select $1, $7, 'user', $5 from hold returning id),
        answer as (
-         insert into messages (topic_id, role, text, status, reserved, lease_until)
-         select $1, 'bot', '', 'streaming', $4, now() + make_interval(secs => ${leaseSeconds}) from asked returning id),
+         insert into messages (topic_id, parent, role, text, status, reserved, lease_until)
+         select $1, asked.id, 'bot', '', 'streaming', $4, ${lease} from asked returning id),
        touched as (
-         update topics set updated_at = now(), title = case when title = '' then left($6, 80) else title end
-         where id = $1 and exists (select 1 from asked))
+         update topics set updated_at = now(), head = (select id from answer),
+                title = case when title = '' then left($6, 80) else title end
+         where id = $1 and exists (select 1 from answer))
        select (select id from asked) as user_message_id, (select id from answer) as bot_message_id`,
       [
         reply.topicId,
@@ -56,22 +64,48 @@ export async function startReply(
         reply.price,
         reply.text,
         reply.text.replace(/\s+/g, ' ').trim(),
+        reply.parent,
       ],
     );
     const { user_message_id, bot_message_id } = rows[0];
     if (!user_message_id || !bot_message_id) throw insufficientBalance();
     return { userMessageId: user_message_id, botMessageId: bot_message_id };
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw replyInProgress();
-    throw error;
+    throw conflicts(error);
+  }
+}
+
+/** Like `startReply` for a new reply to a message already stored (regenerate): reserve, store, head. */
+export async function startRegeneration(
+  db: Db,
+  owner: Owner,
+  reply: { topicId: string; parent: string; price: number },
+): Promise<StartedReply> {
+  try {
+    const { rows } = await db.query<{ bot_message_id: string | null }>(
+      `with hold as (
+         update users set reserved = reserved + $4
+         where id = $2 and tenant = $3 and balance - reserved >= $4 returning id),
+       answer as (
+         insert into messages (topic_id, parent, role, text, status, reserved, lease_until)
+         select $1, $5, 'bot', '', 'streaming', $4, ${lease} from hold returning id),
+       touched as (
+         update topics set updated_at = now(), head = (select id from answer)
+         where id = $1 and exists (select 1 from answer))
+       select (select id from answer) as bot_message_id`,
+      [reply.topicId, owner.userId, owner.tenant, reply.price, reply.parent],
+    );
+    if (!rows[0].bot_message_id) throw insufficientBalance();
+    return { botMessageId: rows[0].bot_message_id };
+  } catch (error) {
+    throw conflicts(error);
   }
 }
 
 /** Stores the text so far and renews the lease; false when the reply is no longer this writer's. */
 export async function checkpoint(db: Db, messageId: string, text: string): Promise<boolean> {
   const { rows } = await db.query(
-    `update messages set text = $2, lease_until = now() + make_interval(secs => ${leaseSeconds})
-     where id = $1 and status = 'streaming' returning id`,
+    `update messages set text = $2, lease_until = ${lease} where id = $1 and status = 'streaming' returning id`,
     [messageId, text],
   );
   return rows.length > 0;
@@ -120,28 +154,35 @@ export async function settle(
 }
 
 /**
- * The reply ended without completing: kept as far as it got with its status, its reservation
- * released (a stopped or failed reply costs nothing). A reply that produced nothing is not kept.
+ * The reply ended without completing: kept as far as it got (`text`, or its last checkpoint when
+ * null) with its status, its reservation released (a stopped or failed reply costs nothing). A reply
+ * that produced nothing is not kept, and the head goes back to the message it answered. Answers
+ * whether a reply is kept.
  */
 export async function release(
   db: Db,
   owner: Owner,
-  reply: { messageId: string; text: string; status: 'stopped' | 'failed' },
+  reply: { messageId: string; text: string | null; status: 'stopped' | 'failed' },
 ): Promise<boolean> {
-  const { rows } = await db.query<{ id: string }>(
+  const { rows } = await db.query<{ text: string }>(
     `with held as (select id, reserved from messages where id = $1 and status = 'streaming' for update),
      ended as (
-       update messages m set text = $2, status = $3, reserved = 0, lease_until = null
-       from held where m.id = held.id returning held.reserved),
+       update messages m set text = coalesce($2, m.text), status = $3, reserved = 0, lease_until = null
+       from held where m.id = held.id returning held.reserved, m.text),
      freed as (
        update users set reserved = reserved - (select reserved from ended)
        where id = $4 and tenant = $5 and exists (select 1 from ended))
-     select id from held`,
+     select text from ended`,
     [reply.messageId, reply.text, reply.status, owner.userId, owner.tenant],
   );
-  if (rows.length && !reply.text)
-    await db.query("delete from messages where id = $1 and text = ''", [reply.messageId]);
-  return rows.length > 0 && reply.text !== '';
+  if (!rows.length) return false;
+  if (rows[0].text) return true;
+  await db.query(
+    `with gone as (delete from messages where id = $1 and text = '' returning topic_id, parent)
+     update topics t set head = gone.parent from gone where t.id = gone.topic_id and (t.head is null or t.head = $1)`,
+    [reply.messageId],
+  );
+  return false;
 }
 
 /**

@@ -150,25 +150,66 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
   const topic = await findTopic(db, owner, id);
   const { rows } = await db.query<{
     id: string;
+    parent: string | null;
     role: 'user' | 'bot';
     text: string;
     status: MessageStatus;
     cost: string | null;
     created_at: Date;
-  }>('select id, role, text, status, cost, created_at from messages where topic_id = $1 order by seq', [id]);
+    head: string | null;
+  }>(
+    `select m.id, m.parent, m.role, m.text, m.status, m.cost, m.created_at, t.head
+     from topics t left join messages m on m.topic_id = t.id where t.id = $1 order by m.seq`,
+    [id],
+  );
+  const messages = rows.filter((row) => row.id !== null);
   return {
     ...topic,
-    messages: rows.map((row) => ({
+    head: rows[0]?.head ?? null,
+    messages: messages.map((row) => ({
       _id: row.id,
+      parent: row.parent,
       role: row.role,
       text: row.text,
       status: row.status,
+      ...(row.role === 'bot' ? { bot: topic.bot._id } : {}),
       ...(row.cost === null ? {} : { cost: Number(row.cost) }),
       createdAt: new Date(row.created_at).toISOString(),
     })),
   };
 }
 export type TopicRecord = Awaited<ReturnType<typeof readTopic>>;
+
+/** The messages of the branch on screen, root first: from the head up through its parents. */
+export function branchOnScreen(topic: TopicRecord) {
+  const byId = new Map(topic.messages.map((message) => [message._id, message]));
+  const branch = [];
+  for (let message = topic.head ? byId.get(topic.head) : undefined; message; ) {
+    branch.unshift(message);
+    message = message.parent ? byId.get(message.parent) : undefined;
+  }
+  return branch;
+}
+
+/**
+ * Shows the branch through `messageId`: the head becomes the newest leaf below it (switching to a
+ * sibling shows that sibling's latest continuation). A message of another topic is 404.
+ */
+export async function switchBranch(db: Db, owner: Owner, topicId: string, messageId: string) {
+  const { rows } = await db.query(
+    `with recursive mine as (
+       select t.id from topics t where t.id = $1 and t.tenant = $2 and t.user_id = $3),
+     down as (
+       select m.id, m.seq, 0 as depth from messages m join mine on m.topic_id = mine.id where m.id = $4
+       union all
+       select child.id, child.seq, down.depth + 1 from down cross join lateral (
+         select c.id, c.seq from messages c where c.parent = down.id order by c.seq desc limit 1) child),
+     leaf as (select id from down order by depth desc limit 1)
+     update topics set head = (select id from leaf) where id = $1 and exists (select 1 from leaf) returning id`,
+    [topicId, owner.tenant, owner.userId, messageId],
+  );
+  if (!rows[0]) throw new ApiError(404, 'This message does not exist.', 'NOT_FOUND');
+}
 
 export async function createTopic(db: Db, owner: Owner, botId: string) {
   const { rows: bots } = await db.query<{ active: boolean }>(

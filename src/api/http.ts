@@ -10,11 +10,14 @@ type Body = Record<string, unknown> | FormData;
 export class HttpError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, message: string, code: string) {
+  /** The form field the server says the error is about, so a form can show it next to that field. */
+  readonly field: string | undefined;
+  constructor(status: number, message: string, code: string, field?: string) {
     super(message);
     this.name = 'HttpError';
     this.status = status;
     this.code = code;
+    this.field = field;
   }
 }
 
@@ -49,7 +52,8 @@ function toHttpError(reason: unknown): HttpError {
     const message =
       typeof data === 'object' && data?.error ? data.error : response.statusText || 'Request failed';
     const code = typeof data === 'object' && data?.code ? data.code : `HTTP_${response.status}`;
-    return new HttpError(response.status, message, code);
+    const field = typeof data === 'object' && typeof data?.field === 'string' ? data.field : undefined;
+    return new HttpError(response.status, message, code, field);
   }
   if (reason instanceof Error && reason.name === 'EncryptionError') {
     return new HttpError(0, reason.message, 'ENCRYPTION_FAILED');
@@ -148,8 +152,9 @@ export function createHttpClient(options: HttpClientOptions) {
       return (await send<T>('PATCH', path, body)).data;
     },
 
-    async delete<T>(path: string, params?: Query): Promise<T> {
-      return (await send<T>('DELETE', path, undefined, { params: definedOnly(params) })).data;
+    /** DELETE with its query (seed-spec §7) and, when a change needs one (a password), a JSON body. */
+    async delete<T>(path: string, params?: Query, body?: Record<string, unknown>): Promise<T> {
+      return (await send<T>('DELETE', path, body, { params: definedOnly(params) })).data;
     },
 
     /** POST answering a stream (server-sent events); the signal stops the request. */

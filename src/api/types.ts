@@ -8,6 +8,8 @@ import type { MessageStatus } from '../../machines/topic';
 export interface ApiError {
   error: string;
   code: string;
+  /** The form field a 400 or 409 is about (`username`, `password`, `newPassword`…). */
+  field?: string;
 }
 
 export interface PublicKeyResponse {
@@ -37,6 +39,26 @@ export interface AuthResponse {
 }
 export interface VerifyResponse {
   verified: 0 | 1;
+}
+export interface SuccessResponse {
+  success: true;
+}
+
+export interface ResetPasswordRequest {
+  email: string;
+  otp: string;
+  password: string;
+}
+export interface ChangePasswordRequest {
+  password: string;
+  newPassword: string;
+}
+export interface ProfileChangeRequest {
+  displayName?: string;
+  username?: string;
+}
+export interface DeleteAccountRequest {
+  password: string;
 }
 
 export interface Organization {
@@ -144,4 +166,20 @@ export interface Notification {
   body: string;
   read: boolean;
   createdAt: string;
+}
+
+/** `GET /api/v1/user/me/export`: everything Parley keeps about the user, saved as one JSON file. */
+export interface AccountExport {
+  exportedAt: string;
+  account: User & { balance: number; currency: string };
+  topics: {
+    _id: string;
+    title: string;
+    bot: string;
+    createdAt: string;
+    updatedAt: string;
+    messages: unknown[];
+  }[];
+  transactions: Transaction[];
+  notifications: Notification[];
 }

@@ -6,6 +6,7 @@ import {
   type InspectionEvent,
   type Observer,
 } from 'xstate';
+import { accountMachine } from '../../machines/account';
 import { type BotRecord, botsMachine } from '../../machines/bots';
 import { languageMachine } from '../../machines/language';
 import { type OrganizationRecord, organizationMachine } from '../../machines/organization';
@@ -38,6 +39,10 @@ export interface AppEnvironment {
   navigate: (to: string, options: { replace?: boolean }) => void;
   /** Reloads the page, without the `language` query parameter once it has been stored. */
   reload: () => void;
+  /** Takes an unusable `language` query parameter out of the address, without a reload. */
+  dropLanguageParameter: () => void;
+  /** Hands a file to the browser to save ("Download my data"). */
+  saveFile: (name: string, contents: string, type: string) => void;
   registerWorker: () => Promise<unknown>;
   log: (message: string, error?: unknown) => void;
   /** The Stately inspector, in development with `?inspect` only. */
@@ -75,12 +80,41 @@ export function createAppActors(env: AppEnvironment) {
         signup: fromPromise(({ input }) => api.signup(input)),
         login: fromPromise(({ input }) => api.login(input)),
         requestOtp: fromPromise(({ input }) => api.requestOtp(input.email)),
+        logout: fromPromise(async () => {
+          await api.logout();
+        }),
       },
       actions: sessionActions(stored, () => bots.send({ type: 'LOAD' })),
     }),
     { input: { token: stored.token.get(), user: stored.currentUser.get() }, inspect },
   );
   reportUnauthorized = (method) => session.send({ type: 'UNAUTHORIZED', method });
+
+  const account = createActor(
+    accountMachine.provide({
+      actors: {
+        updateProfile: fromPromise(({ input }) => api.updateMe(input)),
+        changePassword: fromPromise(({ input }) => api.changePassword(input)),
+        logoutEverywhere: fromPromise(async () => {
+          await api.logoutEverywhere();
+        }),
+        exportData: fromPromise(async () => {
+          const data = await api.exportMe();
+          env.saveFile(
+            `parley-${data.account.username}.json`,
+            JSON.stringify(data, null, 2),
+            'application/json',
+          );
+        }),
+        deleteAccount: fromPromise(({ input }) => api.deleteMe(input)),
+        sendResetCode: fromPromise(({ input }) => api.forgotPassword(input.email)),
+        resetPassword: fromPromise(({ input }) => api.resetPassword(input)),
+      },
+    }),
+    { inspect },
+  );
+  // The session owns the token and the user: what the account's calls change, it is told.
+  account.on('*', (event) => session.send(event));
 
   const organization = createActor(
     organizationMachine.provide({
@@ -96,7 +130,7 @@ export function createAppActors(env: AppEnvironment) {
 
   const language = createActor(
     languageMachine.provide({
-      actions: languageActions(stored, env.reload),
+      actions: languageActions(stored, env.reload, env.dropLanguageParameter),
     }),
     { input: { storedLanguage: stored.language.get(), search: env.search }, inspect },
   );
@@ -167,14 +201,16 @@ export function createAppActors(env: AppEnvironment) {
   );
 
   session.on('navigate', ({ to, replace }) => env.navigate(to, { replace }));
-  // The next user must not see the last one's balance, notifications or topics.
+  // The next user must not see the last one's balance, notifications, topics or account feedback.
   session.subscribe((snapshot) => {
-    if (snapshot.matches({ auth: 'loggedOut' }))
-      for (const data of [billing, notifications, topics]) data.send({ type: 'RESET' });
+    if (!snapshot.matches({ auth: 'loggedOut' })) return;
+    for (const data of [billing, notifications, topics]) data.send({ type: 'RESET' });
+    account.send({ type: 'SESSION_ENDED' });
   });
 
   const actors = {
     session,
+    account,
     organization,
     bots,
     language,
@@ -189,6 +225,7 @@ export function createAppActors(env: AppEnvironment) {
   for (const actor of [
     bots,
     session,
+    account,
     organization,
     language,
     translation,

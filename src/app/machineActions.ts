@@ -22,8 +22,13 @@ export const organizationActions = (stored: StoredValues, log: Log) => ({
   logError: (_: unknown, { error }: { error: unknown }) => log('Organization check failed', error),
 });
 
-/** The language machine's effects: `language` stored, then the page reloads. */
-export const languageActions = (stored: StoredValues, reload: () => void) => ({
+/** The language machine's effects: `language` stored, then the page reloads; an unusable one leaves the address. */
+export const languageActions = (
+  stored: StoredValues,
+  reload: () => void,
+  dropLanguageParameter: () => void,
+) => ({
   storeLanguage: (_: unknown, { language }: { language: string }) => stored.language.set(language),
   reload,
+  dropLanguageParameter,
 });

@@ -7,8 +7,8 @@ import { HttpError } from '../api/http';
 export function createStreamReply(api: Endpoints) {
   return fromCallback<TopicEvent, { topicId: string; text: string }>(({ input, sendBack }) => {
     const controller = new AbortController();
+    let finished = false;
     (async () => {
-      let finished = false;
       try {
         for await (const event of api.sendMessage(input.topicId, input.text, controller.signal)) {
           if (event.type === 'message') sendBack({ type: 'STORED', userMessageId: event.data.userMessageId });
@@ -40,7 +40,11 @@ export function createStreamReply(api: Endpoints) {
         sendBack({ type: 'FAILED', error: { message: failure.message, code: failure.code } });
       }
     })();
-    // Stopping the machine's reply state aborts the request; the server keeps the partial reply.
-    return () => controller.abort();
+    // Leaving the reply state before its end (Stop, or leaving the chat) stops the reply on the
+    // server, which keeps it as far as it got; then the request is dropped.
+    return () => {
+      if (!finished) api.stopReply(input.topicId);
+      controller.abort();
+    };
   });
 }

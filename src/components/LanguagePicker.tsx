@@ -9,7 +9,6 @@ export function LanguagePicker() {
   const { language } = useActors();
   const current = useSelector(language, (snapshot) => snapshot.context.language);
   const id = useId();
-  const known = languages.some((option) => option.code === current);
   return (
     <div className="language-picker">
       <label htmlFor={id}>
@@ -20,7 +19,6 @@ export function LanguagePicker() {
         value={current}
         onChange={(event) => language.send({ type: 'CHANGE', language: event.target.value })}
       >
-        {!known && <option value={current}>{current}</option>}
         {languages.map((option) => (
           <option key={option.code} value={option.code} lang={option.code}>
             {option.name}

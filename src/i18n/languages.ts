@@ -1,19 +1,24 @@
-/** The languages the picker offers, by their own names. Any other `?language=` code still works. */
-export const languages = [
-  { code: 'en', name: 'English' },
-  { code: 'ar', name: 'العربية' },
-  { code: 'de', name: 'Deutsch' },
-  { code: 'es', name: 'Español' },
-  { code: 'fr', name: 'Français' },
-  { code: 'he', name: 'עברית' },
-  { code: 'it', name: 'Italiano' },
-  { code: 'ja', name: '日本語' },
-  { code: 'nl', name: 'Nederlands' },
-  { code: 'pl', name: 'Polski' },
-  { code: 'pt', name: 'Português' },
-  { code: 'uk', name: 'Українська' },
-  { code: 'zh', name: '中文' },
-] as const;
+import { type KnownLanguage, knownLanguages } from '../../machines/language';
+
+/** Each known language by its own name: the compiler sees to it that none is missing. */
+const names: Record<KnownLanguage, string> = {
+  en: 'English',
+  ar: 'العربية',
+  de: 'Deutsch',
+  es: 'Español',
+  fr: 'Français',
+  he: 'עברית',
+  it: 'Italiano',
+  ja: '日本語',
+  nl: 'Nederlands',
+  pl: 'Polski',
+  pt: 'Português',
+  uk: 'Українська',
+  zh: '中文',
+};
+
+/** The languages the picker offers: the only ones the language machine stores (`?language=` included). */
+export const languages = knownLanguages.map((code) => ({ code, name: names[code] }));
 
 const rightToLeft = new Set(['ar', 'he', 'fa', 'ur', 'yi', 'ps', 'sd', 'ug', 'dv', 'ckb']);
 

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Loading } from '../components/Loading';
+import { ForgotPasswordScreen } from '../screens/ForgotPasswordScreen';
 import { LandingScreen } from '../screens/LandingScreen';
 import { LoginScreen } from '../screens/LoginScreen';
 import { NotFoundScreen } from '../screens/NotFoundScreen';
@@ -53,6 +54,11 @@ export function AppRoutes() {
       <Route path="/login">
         <OrganizationCheck>
           <LoginScreen />
+        </OrganizationCheck>
+      </Route>
+      <Route path="/forgot">
+        <OrganizationCheck>
+          <ForgotPasswordScreen />
         </OrganizationCheck>
       </Route>
       <Route path="/welcome" component={WelcomeScreen} />

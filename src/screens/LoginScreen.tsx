@@ -33,6 +33,11 @@ export function LoginScreen() {
         </button>
       </form>
       <p>
+        <Link href="/forgot">
+          <T>Forgot password?</T>
+        </Link>
+      </p>
+      <p>
         <T>New here?</T> <Link href="/register">{<T>Create an account</T>}</Link>
       </p>
     </PageLayout>

@@ -21,9 +21,12 @@ export function RegisterScreen() {
   const busy = useSelector(session, (snapshot) => snapshot.hasTag('busy'));
   const sendingCode = useSelector(session, (snapshot) => snapshot.matches({ oneTimeCode: 'sending' }));
   const codeSent = useSelector(session, (snapshot) => snapshot.matches({ oneTimeCode: 'sent' }));
+  // The Error alert says what went wrong (seed-spec §8); the field it is about says it again, in place.
+  const fieldError = useSelector(session, (snapshot) => snapshot.context.fieldError);
   const { values, field, validate } = useFormFields(
     { username: '', displayName: '', email: '', password: '', otp: '' },
     required,
+    fieldError,
   );
 
   const sendCode = () => {

@@ -42,7 +42,7 @@ describe('signing up, out and in, in Chromium against npm start', () => {
     expect(await page.evaluate(() => localStorage.getItem('token'))).toMatch(/^ey/);
 
     await page.getByRole('button', { name: 'Profile' }).click();
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log out', exact: true }).click();
     await page.waitForURL(/\/landing$/);
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
 

@@ -115,7 +115,8 @@ describe('home and chat in Chromium against npm start', () => {
       ['Filter bots', 'Filter bots'],
     ]) {
       await page.getByRole('button', { name: new RegExp(`^${button}`) }).click();
-      await panel.getByRole('heading', { name: title }).waitFor();
+      // The view's title is the panel's heading (level 2); a view's own sections are level 3.
+      await panel.getByRole('heading', { name: title, level: 2 }).waitFor();
     }
     await page.getByRole('button', { name: 'Bot list' }).click();
     await panel.getByRole('button', { name: 'Calculator' }).click();

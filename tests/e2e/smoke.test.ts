@@ -68,7 +68,7 @@ describe('production server in Chromium', () => {
         violations.push(`${event.violatedDirective} ${event.blockedURI}`),
       );
     });
-    for (const path of ['/landing', '/register', '/login?language=de', '/welcome']) {
+    for (const path of ['/landing', '/register', '/login?language=de', '/forgot', '/welcome']) {
       await page.goto(`${server.url}${path}`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       expect(await page.evaluate(() => (window as unknown as { violations: string[] }).violations)).toEqual(

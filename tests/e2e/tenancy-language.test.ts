@@ -82,6 +82,35 @@ describe('organizations from the host and languages, in Chromium against npm sta
     await context.close();
   });
 
+  it('drops a ?language= it does not know and keeps the current language: no store, no reload', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/landing?language=de`);
+    await page.waitForURL(`${server.url}/landing`);
+    await page.getByRole('link', { name: 'Anmelden' }).waitFor();
+
+    for (const unusable of ['xx', 'en_US', '%3Cb%3E']) {
+      let loads = 0;
+      const countLoad = () => {
+        loads += 1;
+      };
+      page.on('load', countLoad);
+      await page.goto(`${server.url}/login?language=${unusable}&from=mail`);
+      await page.getByRole('heading', { name: 'Anmelden' }).waitFor();
+      await expect.poll(() => page.url()).toBe(`${server.url}/login?from=mail`);
+      expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('de');
+      expect(loads).toBe(1);
+      page.off('load', countLoad);
+    }
+
+    // A well-formed tag of a known language is taken, in any case and with a region.
+    await page.goto(`${server.url}/landing?language=FR-ca`);
+    await page.waitForURL(`${server.url}/landing`);
+    await page.getByRole('link', { name: 'Se connecter' }).waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('fr');
+    await context.close();
+  });
+
   it('writes right-to-left languages right to left', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { type AnyMachineSnapshot, fromCallback, fromPromise } from 'xstate';
+import { accountMachine } from '../../machines/account';
 import { botsMachine } from '../../machines/bots';
-import { languageMachine } from '../../machines/language';
+import { knownLanguages, languageMachine } from '../../machines/language';
 import { organizationMachine } from '../../machines/organization';
 import { resourceMachine } from '../../machines/resource';
 import { isSameSitePath, sessionMachine } from '../../machines/session';
@@ -21,11 +22,23 @@ const failed = (id: string): ModelEvent => ({
   type: `xstate.error.actor.${id}`,
   error: new Error(`${id} failed`),
 });
+/** A failure the server tied to a form field, as the HTTP client reports it. */
+const failedOn = (id: string, field: string): ModelEvent => ({
+  type: `xstate.error.actor.${id}`,
+  error: Object.assign(new Error(`${id} refused ${field}`), { field }),
+});
+/** An invoked promise that records the input it was started with, and never settles on its own. */
+const recording = (world: World, id: string) =>
+  fromPromise(({ input }) => {
+    world.calls.push(`${id} ${JSON.stringify(input ?? null)}`);
+    return new Promise<never>(() => {});
+  }) as never;
 const lastEmitted = (world: World) =>
   world.emitted.at(-1) as { type: string; to?: string; title?: string; message?: string } | undefined;
 const log = (world: World) => (message: string) => world.calls.push(`log: ${message}`);
 
-const user = { _id: 'u1', displayName: 'Ada Lovelace' };
+const user = { _id: 'u1', displayName: 'Ada Lovelace', username: 'ada' };
+const renamed = { ...user, displayName: 'Ada King' };
 
 export const sessionModel: MachineModel = {
   name: 'session',
@@ -40,6 +53,7 @@ export const sessionModel: MachineModel = {
         }) as never,
         login: pending(),
         requestOtp: pending(),
+        logout: recording(world, 'logout'),
       },
       actions: sessionActions(createStoredValues(world.storage), () => world.calls.push('requestBots')),
     }),
@@ -94,16 +108,26 @@ export const sessionModel: MachineModel = {
     failed('signup'),
     done('login', 'new-token'),
     failed('login'),
+    failedOn('signup', 'username'),
     done('requestOtp', { sent: true }),
     failed('requestOtp'),
+    done('logout'),
+    failed('logout'),
+    { type: 'xstate.after.logoutTimeout.session.auth.loggingOut' },
+    { type: 'SIGNED_IN', token: 'reset-token' },
+    { type: 'TOKEN_RENEWED', token: 'renewed-token' },
+    { type: 'SIGNED_OUT' },
+    { type: 'USER_UPDATED', user: renamed },
   ],
   serialize: (snapshot) =>
     JSON.stringify([
       snapshot.value,
-      snapshot.context.token,
+      // Which token or user it is, the checks see on each path; the graph needs only whether there is one.
+      snapshot.context.token !== null,
       !!snapshot.context.user,
       snapshot.context.returnUrl,
       !!snapshot.context.codeEmail,
+      snapshot.context.fieldError?.field ?? null,
     ]),
   check: (snapshot, world, event) => {
     const { context } = snapshot;
@@ -144,7 +168,39 @@ export const sessionModel: MachineModel = {
       expect(context.token).toBeNull();
       expect(last).toMatchObject({ type: 'navigate', to: expect.stringMatching(/^\/landing/) });
     }
-    if (event?.type === 'LOGOUT') expect(last).toEqual({ type: 'navigate', to: '/landing' });
+    // Logout revokes the token on the server first, and forgets it whether that worked or not.
+    if (event?.type === 'LOGOUT') {
+      expect(snapshot.matches({ auth: 'loggingOut' })).toBe(true);
+      expect(world.calls.at(-1)).toBe('logout null');
+      expect(context.token).not.toBeNull();
+    }
+    if (
+      event?.type === 'xstate.done.actor.logout' ||
+      event?.type === 'xstate.error.actor.logout' ||
+      event?.type === 'xstate.after.logoutTimeout.session.auth.loggingOut' ||
+      event?.type === 'SIGNED_OUT'
+    ) {
+      expect(snapshot.matches({ auth: 'loggedOut' })).toBe(true);
+      expect(context.token).toBeNull();
+      expect(world.storage.getItem('currentUser')).toBeNull();
+      expect(last).toEqual({ type: 'navigate', to: '/landing' });
+    }
+    if (event?.type === 'SIGNED_IN') {
+      expect(context.token).toBe('reset-token');
+      expect(snapshot.matches({ auth: 'loadingUser' })).toBe(true);
+      expect(last).toMatchObject({ type: 'navigate', to: context.returnUrl ?? '/list' });
+    }
+    if (event?.type === 'TOKEN_RENEWED') {
+      expect(context.token).toBe('renewed-token');
+      expect(snapshot.matches({ auth: 'loggedIn' })).toBe(true);
+    }
+    if (event?.type === 'USER_UPDATED') expect(context.user).toEqual(renamed);
+    // A refused signup names its field for the register form; the next attempt starts clean.
+    if (event?.type === 'xstate.error.actor.signup') {
+      const { error } = event as unknown as { error: { field?: string; message: string } };
+      expect(context.fieldError).toEqual(error.field ? { field: error.field, message: error.message } : null);
+    }
+    if (snapshot.matches({ auth: 'signingUp' })) expect(context.fieldError).toBeNull();
     if (event?.type === 'UNAUTHORIZED') {
       const method = (event as unknown as { method: string }).method;
       expect(last).toMatchObject(
@@ -192,25 +248,44 @@ export const languageModel: MachineModel = {
   name: 'language',
   provide: (world) =>
     languageMachine.provide({
-      actions: languageActions(createStoredValues(world.storage), () => world.calls.push('reload')),
+      actions: languageActions(
+        createStoredValues(world.storage),
+        () => world.calls.push('reload'),
+        () => world.calls.push('dropLanguageParameter'),
+      ),
     }),
   inputs: [
     { storedLanguage: null, search: '' },
     { storedLanguage: 'de', search: '?bot=1' },
     { storedLanguage: 'de', search: '?language=he' },
+    { storedLanguage: null, search: '?language=PT-br' },
+    // Not well-formed, not known, or markup: dropped, and the current language stays.
+    { storedLanguage: 'de', search: '?language=en_US' },
+    { storedLanguage: null, search: '?language=xx' },
+    { storedLanguage: 'fr', search: '?language=%3Cscript%3E' },
+    // Stored by an older version that took any value: the default stands in for it.
+    { storedLanguage: 'klingon', search: '' },
   ],
   events: [
     { type: 'CHANGE', language: 'fr' },
     { type: 'CHANGE', language: 'en' },
+    { type: 'CHANGE', language: 'xx' },
   ],
   check: (snapshot, world) => {
-    const input = snapshot.context;
+    const { language, search } = snapshot.context;
+    expect(knownLanguages).toContain(language);
+    const asked = new URLSearchParams(search).get('language');
+    // An unusable ?language= only leaves the address: nothing stored, no reload.
+    const dropped = asked !== null && asked !== 'he' && asked !== 'PT-br';
+    expect(world.calls.filter((call) => call === 'dropLanguageParameter')).toHaveLength(dropped ? 1 : 0);
     if (snapshot.matches('reloading')) {
-      expect(world.storage.getItem('language')).toBe(input.language);
-      expect(world.calls).toEqual(['reload']);
+      expect(world.storage.getItem('language')).toBe(language);
+      expect(world.calls.filter((call) => call === 'reload')).toHaveLength(1);
+      if (asked === 'PT-br') expect(language).toBe('pt');
     } else {
-      expect(world.calls).toEqual([]);
-      expect(input.language).toMatch(/^(en|de)$/);
+      expect(world.storage.getItem('language')).toBeNull();
+      expect(world.calls).not.toContain('reload');
+      expect(language).toMatch(/^(en|de|fr)$/);
     }
   },
 };
@@ -434,8 +509,165 @@ export const resourceModel: MachineModel = {
   },
 };
 
+const accountRegions = {
+  profile: {
+    initial: 'idle',
+    events: [
+      { type: 'SAVE_PROFILE', changes: { displayName: 'Ada King' } },
+      { type: 'SAVE_PROFILE', changes: { displayName: undefined } },
+      done('updateProfile', renamed),
+      failedOn('updateProfile', 'username'),
+    ],
+  },
+  password: {
+    initial: 'idle',
+    events: [
+      { type: 'CHANGE_PASSWORD', password: 'old password', newPassword: 'new password' },
+      { type: 'CHANGE_PASSWORD', password: 'old password', newPassword: ' ' },
+      done('changePassword', 'renewed-token'),
+      failedOn('changePassword', 'password'),
+    ],
+  },
+  sessions: {
+    initial: 'idle',
+    events: [{ type: 'LOG_OUT_EVERYWHERE' }, done('logoutEverywhere'), failed('logoutEverywhere')],
+  },
+  data: {
+    initial: 'idle',
+    events: [{ type: 'DOWNLOAD_DATA' }, done('exportData'), failed('exportData')],
+  },
+  deletion: {
+    initial: 'closed',
+    events: [
+      { type: 'ASK_TO_DELETE' },
+      { type: 'CANCEL_DELETE' },
+      { type: 'DELETE_ACCOUNT', password: 'old password' },
+      { type: 'DELETE_ACCOUNT', password: '' },
+      done('deleteAccount', { success: true }),
+      failedOn('deleteAccount', 'password'),
+    ],
+  },
+  recovery: {
+    initial: 'askingEmail',
+    events: [
+      { type: 'SEND_RESET_CODE', email: 'ada@example.org' },
+      { type: 'SEND_RESET_CODE', email: '' },
+      done('sendResetCode', { sent: true }),
+      failedOn('sendResetCode', 'email'),
+      { type: 'RESET_PASSWORD', otp: '123456', password: 'new password' },
+      { type: 'RESET_PASSWORD', otp: '', password: 'new password' },
+      { type: 'CHANGE_EMAIL' },
+      done('resetPassword', 'reset-token'),
+      failedOn('resetPassword', 'password'),
+    ],
+  },
+} as const;
+type AccountRegion = keyof typeof accountRegions;
+/** Each invoked actor: the region it works for and the state it runs in. */
+const accountActors = {
+  updateProfile: ['profile', 'saving'],
+  changePassword: ['password', 'changing'],
+  logoutEverywhere: ['sessions', 'loggingOutEverywhere'],
+  exportData: ['data', 'exporting'],
+  deleteAccount: ['deletion', 'deleting'],
+  sendResetCode: ['recovery', 'sendingCode'],
+  resetPassword: ['recovery', 'resetting'],
+} as const;
+
+export const accountModel: MachineModel = {
+  name: 'account',
+  provide: (world) =>
+    accountMachine.provide({
+      actors: Object.fromEntries(Object.keys(accountActors).map((id) => [id, recording(world, id)])),
+    }),
+  inputs: [undefined],
+  // The regions are independent: one of them at a time leaves its resting state, which keeps the graph
+  // small; SESSION_ENDED, which concerns them all, is offered everywhere.
+  events: (snapshot) => {
+    const value = snapshot.value as Record<AccountRegion, string>;
+    const away = (Object.keys(accountRegions) as AccountRegion[]).filter(
+      (region) => value[region] !== accountRegions[region].initial,
+    );
+    return [
+      { type: 'SESSION_ENDED' },
+      ...(Object.keys(accountRegions) as AccountRegion[])
+        .filter((region) => away.length === 0 || away.includes(region))
+        .flatMap((region) => accountRegions[region].events as unknown as ModelEvent[]),
+    ];
+  },
+  serialize: (snapshot) => JSON.stringify([snapshot.value, Object.keys(snapshot.context.problems).sort()]),
+  check: (snapshot, world, event) => {
+    const { problems, recoveryEmail } = snapshot.context;
+    const value = snapshot.value as Record<AccountRegion, string>;
+    const last = world.emitted.at(-1);
+    // A section at work shows no old problem.
+    for (const [region, busy] of Object.values(accountActors))
+      if (value[region] === busy) expect(problems[region]).toBeUndefined();
+    // No call goes out without what it needs.
+    for (const call of world.calls) expect(call).not.toMatch(/"(password|newPassword|otp|email)":"\s*"/);
+    if (event?.type.startsWith('xstate.error.actor.')) {
+      const actor = event.type.replace('xstate.error.actor.', '') as keyof typeof accountActors;
+      const { error } = event as unknown as { error: { message: string; field?: string } };
+      expect(problems[accountActors[actor][0]]).toEqual({
+        message: error.message,
+        ...(error.field ? { field: error.field } : {}),
+      });
+    }
+    switch (event?.type) {
+      case 'SAVE_PROFILE':
+        if (value.profile === 'saving')
+          expect(world.calls.at(-1)).toBe('updateProfile {"displayName":"Ada King"}');
+        break;
+      case 'xstate.done.actor.updateProfile':
+        expect(value.profile).toBe('saved');
+        expect(last).toEqual({ type: 'USER_UPDATED', user: renamed });
+        break;
+      case 'xstate.done.actor.changePassword':
+        expect(value.password).toBe('changed');
+        expect(last).toEqual({ type: 'TOKEN_RENEWED', token: 'renewed-token' });
+        break;
+      case 'xstate.done.actor.logoutEverywhere':
+      case 'xstate.done.actor.deleteAccount':
+        expect(last).toEqual({ type: 'SIGNED_OUT' });
+        expect(value.deletion).toBe('closed');
+        break;
+      case 'xstate.error.actor.deleteAccount':
+        // The dialog stays open on the problem (a wrong password also ends the session: see session).
+        expect(value.deletion).toBe('confirming');
+        break;
+      case 'CANCEL_DELETE':
+        expect(value.deletion).toBe('closed');
+        expect(problems.deletion).toBeUndefined();
+        break;
+      case 'xstate.done.actor.resetPassword':
+        expect(last).toEqual({ type: 'SIGNED_IN', token: 'reset-token' });
+        expect(value.recovery).toBe('askingEmail');
+        break;
+      case 'RESET_PASSWORD':
+        if (value.recovery === 'resetting')
+          expect(world.calls.at(-1)).toBe(
+            'resetPassword {"email":"ada@example.org","otp":"123456","password":"new password"}',
+          );
+        break;
+      case 'SESSION_ENDED':
+        // Nothing of the last user stays; a password recovery under way is not theirs and goes on.
+        expect(Object.keys(problems).filter((section) => section !== 'recovery')).toEqual([]);
+        for (const region of Object.keys(accountRegions) as AccountRegion[])
+          if (region !== 'recovery') expect(value[region]).toBe(accountRegions[region].initial);
+        break;
+    }
+    if (value.recovery === 'askingCode' || value.recovery === 'resetting')
+      expect(recoveryEmail).toBe('ada@example.org');
+    // Every token and sign-out the session hears of comes from a call that succeeded.
+    const succeeded = world.sent.filter((sent) => sent.type.startsWith('xstate.done.actor.')).length;
+    const reported = world.emitted.length;
+    expect(reported).toBeLessThanOrEqual(succeeded);
+  },
+};
+
 export const models = [
   sessionModel,
+  accountModel,
   organizationModel,
   sidePanelModel,
   botsModel,

@@ -63,6 +63,7 @@ describe('the same schema and flow on a real PostgreSQL (DATABASE_URL)', () => {
       '100_chat.sql',
       '200_accounts.sql',
       '300_workspace.sql',
+      '400_messages.sql',
     ]);
   });
 });

@@ -3,6 +3,8 @@ import { createParser } from 'eventsource-parser';
 export interface ServerSentEvent {
   event: string;
   data: Record<string, unknown>;
+  /** The event's `id:` field, as a number, when it has one. */
+  id?: number;
 }
 
 /** Reads a `text/event-stream` response with a real SSE parser, calling back on each event. */
@@ -12,8 +14,8 @@ export async function readEvents(
 ): Promise<ServerSentEvent[]> {
   const events: ServerSentEvent[] = [];
   const parser = createParser({
-    onEvent: ({ event, data }) => {
-      const parsed = { event: event ?? 'message', data: JSON.parse(data) };
+    onEvent: ({ event, data, id }) => {
+      const parsed = { event: event ?? 'message', data: JSON.parse(data), ...(id ? { id: Number(id) } : {}) };
       events.push(parsed);
       onEvent(parsed);
     },

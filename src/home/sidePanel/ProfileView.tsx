@@ -3,10 +3,13 @@ import { useId } from 'react';
 import { useActors } from '../../app/ActorsContext';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
+import { AccountActions } from '../account/AccountActions';
+import { PasswordForm } from '../account/PasswordForm';
+import { ProfileForm } from '../account/ProfileForm';
 import { formatMoney } from '../formatMoney';
 import { useBilling } from '../useBilling';
 
-/** The user, the balance behind its flag, the order history and currency, and logout. */
+/** The user, the balance behind its flag, the order history and currency, and the account's own settings. */
 export function ProfileView() {
   const { session, sidePanel, language } = useActors();
   const t = useT();
@@ -20,7 +23,7 @@ export function ProfileView() {
   return (
     <div className="panel-view">
       <p>
-        <strong>{user?.displayName}</strong>
+        <strong>{user?.displayName}</strong> <span className="muted">@{user?.username}</span>
       </p>
       <div className="panel-section">
         <button
@@ -101,9 +104,9 @@ export function ProfileView() {
           </div>
         )}
       </div>
-      <button type="button" className="button" onClick={() => session.send({ type: 'LOGOUT' })}>
-        <T>Log out</T>
-      </button>
+      <ProfileForm />
+      <PasswordForm />
+      <AccountActions />
     </div>
   );
 }

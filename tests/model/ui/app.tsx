@@ -30,6 +30,7 @@ export async function renderApp(
 ) {
   window.history.replaceState(null, '', path);
   const reloads: string[] = [];
+  const savedFiles: { name: string; contents: string; type: string }[] = [];
   const actors = createAppActors({
     apiUrl: server.url,
     host: 'localhost:3000',
@@ -41,12 +42,18 @@ export async function renderApp(
     navigate: (to, { replace }) =>
       replace ? window.history.replaceState(null, '', to) : window.history.pushState(null, '', to),
     reload: () => reloads.push(window.location.href),
+    dropLanguageParameter: () => {
+      const url = new URL(window.location.href);
+      url.searchParams.delete('language');
+      window.history.replaceState(null, '', url.href);
+    },
+    saveFile: (name, contents, type) => savedFiles.push({ name, contents, type }),
     registerWorker: async () => undefined,
     log: () => {},
     ...overrides,
   });
   const view = render(<App actors={actors} />);
-  return { ...view, actors, reloads };
+  return { ...view, actors, reloads, savedFiles };
 }
 
 /** Waits for the screen to settle after an event (requests to the real server included). */

@@ -177,7 +177,7 @@ describe('chat: topics and streamed replies over real HTTP and SSE', () => {
     model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
   });
 
-  it('stops generating when the client goes away and stores the partial reply as stopped', async () => {
+  it('keeps generating when the client goes away, and stops on POST /stop, keeping the partial reply', async () => {
     const user = await signUp(server);
     const topic = await newTopic(user, 'Assistant');
     model.script(() => ({ chunks: Array.from({ length: 200 }, (_, index) => `word${index} `), delayMs: 10 }));
@@ -187,17 +187,30 @@ describe('chat: topics and streamed replies over real HTTP and SSE', () => {
     await readEvents(response, (event) => {
       if (event.event === 'token' && ++tokens === 5) abort.abort();
     });
+    // The reply goes on without anyone attached…
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stopped = await call(server, `/api/v1/topic/${topic}/stop`, {
+      method: 'POST',
+      token: user.token,
+      body: {},
+    });
+    expect(stopped).toMatchObject({ status: 200, body: { stopped: true } });
     await expect
       .poll(
         async () =>
-          (await call(server, `/api/v1/topic/${topic}`, { token: user.token })).body.messages.length,
-        { timeout: 5000 },
+          (await call(server, `/api/v1/topic/${topic}`, { token: user.token })).body.messages[1].status,
       )
-      .toBe(2);
+      .toBe('stopped');
     const stored = await call(server, `/api/v1/topic/${topic}`, { token: user.token });
-    expect(stored.body.messages[1]).toMatchObject({ role: 'bot', status: 'stopped' });
-    expect(stored.body.messages[1].text).toMatch(/^word0 word1 word2 word3 word4/);
-    expect(stored.body.messages[1].text.split(' ').length).toBeLessThan(100);
+    // …so more than the five tokens read arrived, but not the whole reply.
+    expect(stored.body.messages[1].text).toMatch(/^word0 word1 word2 word3 word4 word5/);
+    expect(stored.body.messages[1].text).not.toContain('word199');
+    const billing = await call(server, `/payment/billing-info/${user.id}`, { token: user.token });
+    expect(billing.body).toMatchObject({ balance: 10, reserved: 0 });
+    expect(
+      (await call(server, `/api/v1/topic/${topic}/stop`, { method: 'POST', token: user.token, body: {} }))
+        .body,
+    ).toEqual({ stopped: false });
     model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
   });
 

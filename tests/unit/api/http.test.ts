@@ -216,7 +216,31 @@ describe('PATCH and DELETE', () => {
 
   it('sends DELETE with its query', async () => {
     await client().delete('/api/v1/topic/1', { hard: true });
-    expect(recorded[0]).toMatchObject({ method: 'DELETE', url: '/api/v1/topic/1?hard=true' });
+    expect(recorded[0]).toMatchObject({ method: 'DELETE', url: '/api/v1/topic/1?hard=true', body: '' });
+  });
+
+  it('sends DELETE with a JSON body beside its query, the password encrypted', async () => {
+    await client().delete('/api/v1/user/me', { reason: 'done' }, { password: 'pässwörd' });
+    expect(recorded[0]).toMatchObject({ method: 'DELETE', url: '/api/v1/user/me?reason=done' });
+    expect(recorded[0].headers['content-type']).toBe('application/json');
+    expect(decrypt(JSON.parse(recorded[0].body).password)).toBe('pässwörd');
+  });
+
+  it('hands the caller the form field a refusal is about', async () => {
+    answer = {
+      status: 409,
+      body: { error: 'This username is taken.', code: 'USERNAME_TAKEN', field: 'username' },
+    };
+    await expect(client().patch('/api/v1/user/me', { username: 'ada' })).rejects.toMatchObject({
+      status: 409,
+      code: 'USERNAME_TAKEN',
+      field: 'username',
+      message: 'This username is taken.',
+    });
+    answer = { status: 400, body: { error: 'Bad', code: 'X' } };
+    await expect(client().patch('/api/v1/user/me', { username: 'ada' })).rejects.toMatchObject({
+      field: undefined,
+    });
   });
 });
 

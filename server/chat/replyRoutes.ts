@@ -1,0 +1,317 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors';
+import { repeat } from '../repeat';
+import { LiveReplies, type LiveReply } from './liveReplies';
+import { builtinProvider } from './providers/builtin';
+import { openaiProvider } from './providers/openai';
+import type { Provider } from './providers/types';
+import { generateReply } from './reply';
+import {
+  insufficientBalance,
+  interruptOrphans,
+  leaseSeconds,
+  release,
+  replyInProgress,
+  type StartedReply,
+  startRegeneration,
+  startReply,
+} from './replyStore';
+import { openEventStream, type ReplyEvent } from './sse';
+import { topicNotFound } from './topics';
+import { branchTurns, messageOf } from './tree';
+
+const idParams = { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } } as const;
+/** How often a reply written by another node is read back for its followers here. */
+const relayMs = 250;
+
+interface TopicForReply {
+  bot_id: string;
+  name: string;
+  price: string;
+  active: boolean;
+  platform: string;
+  config: Record<string, unknown>;
+  head: string | null;
+  can_pay: boolean;
+  busy: boolean;
+}
+
+/**
+ * Replies: sending a message, regenerating, following a reply (from any node, after a reload, from
+ * where the client left off) and stopping it. Generation runs apart from the request that started
+ * it: a client may leave and come back; a reply nobody follows for `replyUnattendedMs` is stopped.
+ */
+export const repliesPlugin: FastifyPluginAsync = async (app) => {
+  const providers: Record<string, Provider> = {
+    builtin: builtinProvider(app.translator, app.config.builtinTokenDelayMs),
+    openai: openaiProvider(app.config.openai),
+  };
+  const live = new LiveReplies(app.config.replyUnattendedMs);
+  const owner = (request: FastifyRequest) => ({ tenant: request.auth.tenant, userId: request.auth.userId });
+
+  // Replies cut off by a crash: the embedded database has one process, so at start-up every reply
+  // still streaming lost its writer; on PostgreSQL other nodes may be writing theirs, so only
+  // expired leases count, then and from now on.
+  const cutOff = await interruptOrphans(app.db, !app.config.databaseUrl);
+  if (cutOff) app.log.warn({ replies: cutOff }, 'replies cut off by a restart marked interrupted');
+  repeat(app, (leaseSeconds * 1000) / 2, 'marking cut-off replies', () => interruptOrphans(app.db));
+  // Ends what this node writes when the server closes: stopped replies are kept, nothing is charged.
+  app.addHook('onClose', async () => {
+    const writing = live.all();
+    for (const reply of writing) reply.stop();
+    await Promise.all(writing.map((reply) => reply.finished));
+  });
+
+  app.addHook('preHandler', app.authenticate);
+
+  /** The topic (the user's own, else 404), its bot and whether a reply can start: one query. */
+  async function topicForReply(request: FastifyRequest, topicId: string) {
+    const { rows } = await app.db.query<TopicForReply>(
+      `select b.id as bot_id, b.name, b.price, b.active, b.platform, b.config, t.head,
+              u.balance - u.reserved >= b.price as can_pay,
+              exists (select 1 from messages m where m.topic_id = t.id and m.status = 'streaming') as busy
+       from topics t join bots b on b.id = t.bot_id join users u on u.id = t.user_id
+       where t.id = $1 and t.tenant = $2 and t.user_id = $3`,
+      [topicId, request.auth.tenant, request.auth.userId],
+    );
+    const topic = rows[0];
+    if (!topic) throw topicNotFound();
+    const provider = providers[topic.platform];
+    if (!topic.active || !provider)
+      throw new ApiError(409, 'This bot is not available right now.', 'BOT_INACTIVE');
+    if (!topic.can_pay) throw insufficientBalance();
+    if (topic.busy) throw replyInProgress();
+    return { ...topic, provider, price: Number(topic.price) };
+  }
+
+  /** Starts generating apart from the request, then follows the reply on this response. */
+  function run(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    topic: Awaited<ReturnType<typeof topicForReply>>,
+    turns: { history: Awaited<ReturnType<typeof branchTurns>>; text: string },
+    started: StartedReply,
+  ) {
+    const topicId = (request.params as { id: string }).id;
+    const writing = live.start(topicId, started.botMessageId);
+    writing.finished = generateReply(
+      {
+        db: app.db,
+        owner: owner(request),
+        topicId,
+        bot: { id: topic.bot_id, name: topic.name, config: topic.config },
+        history: turns.history,
+        text: turns.text,
+        provider: topic.provider,
+        log: request.log,
+      },
+      writing,
+      started,
+    ).finally(() => live.finish(writing));
+    return followLive(reply, writing, 0, { event: 'message', data: started });
+  }
+
+  app.post<{ Params: { id: string }; Body: { text: string; parent?: string | null } }>(
+    '/api/v1/topic/:id/message',
+    {
+      schema: {
+        params: idParams,
+        body: {
+          type: 'object',
+          required: ['text'],
+          additionalProperties: false,
+          properties: {
+            text: { type: 'string', minLength: 1, maxLength: 8000 },
+            parent: { type: ['string', 'null'], maxLength: 64 },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const topicId = request.params.id;
+      const text = request.body.text.trim();
+      if (!text) throw new ApiError(400, 'Please fill in text.', 'INVALID_INPUT', 'text');
+      const topic = await topicForReply(request, topicId);
+      // Omitted: answer the branch on screen. null: a new first message. A reply: edit and resend
+      // the message that followed it, on a new branch (the old one is kept).
+      let parent = topic.head;
+      if (request.body.parent !== undefined) {
+        parent = request.body.parent;
+        if (parent !== null && (await messageOf(app.db, topicId, parent)).role !== 'bot') {
+          throw new ApiError(
+            400,
+            'Only your own messages can be edited: send the new text after the reply before it.',
+            'NOT_EDITABLE',
+            'parent',
+          );
+        }
+      }
+      const history = await branchTurns(app.db, topicId, parent);
+      // Reserved before the first token: a reply that cannot be paid never starts.
+      const started = await startReply(app.db, owner(request), { topicId, parent, text, price: topic.price });
+      return run(request, reply, topic, { history, text }, started);
+    },
+  );
+
+  app.post<{ Params: { id: string; messageId: string } }>(
+    '/api/v1/topic/:id/message/:messageId/regenerate',
+    {
+      schema: {
+        params: {
+          type: 'object',
+          properties: { id: { type: 'string', maxLength: 64 }, messageId: { type: 'string', maxLength: 64 } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const topicId = request.params.id;
+      const topic = await topicForReply(request, topicId);
+      // A reply gets a new sibling; a message of the user's (whose reply failed) gets a reply.
+      const message = await messageOf(app.db, topicId, request.params.messageId);
+      const answered = message.role === 'bot' ? message.parent : message.id;
+      if (!answered) throw new ApiError(400, 'This reply answers no message.', 'NOT_REGENERABLE');
+      const branch = await branchTurns(app.db, topicId, answered);
+      const asked = branch.pop();
+      if (asked?.role !== 'user')
+        throw new ApiError(400, 'This reply answers no message.', 'NOT_REGENERABLE');
+      const started = await startRegeneration(app.db, owner(request), {
+        topicId,
+        parent: answered,
+        price: topic.price,
+      });
+      return run(request, reply, topic, { history: branch, text: asked.text }, started);
+    },
+  );
+
+  app.get<{ Params: { id: string }; Headers: { 'last-event-id'?: string } }>(
+    '/api/v1/topic/:id/stream',
+    { schema: { params: idParams } },
+    async (request, reply) => {
+      const topicId = request.params.id;
+      const streaming = await streamingReply(request, topicId);
+      const offset = Number.parseInt(request.headers['last-event-id'] ?? '0', 10);
+      const from = Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
+      const here = live.get(topicId);
+      if (here && !here.ended) return followLive(reply, here, from);
+      if (!streaming) return reply.code(204).send();
+      return followStored(request, reply, streaming, from);
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/api/v1/topic/:id/stop',
+    { schema: { params: idParams } },
+    async (request) => {
+      const topicId = request.params.id;
+      const streaming = await streamingReply(request, topicId);
+      const here = live.get(topicId);
+      if (here && !here.ended) {
+        here.stop();
+        return { stopped: true };
+      }
+      // Written by another node: stopped here as far as its last checkpoint; that node notices at
+      // its next checkpoint and stops generating.
+      if (!streaming) return { stopped: false };
+      const kept = await release(app.db, owner(request), {
+        messageId: streaming,
+        text: null,
+        status: 'stopped',
+      });
+      return { stopped: true, kept };
+    },
+  );
+
+  /** The id of the reply streaming in the user's topic, or null; 404 for anyone else's topic. */
+  async function streamingReply(request: FastifyRequest, topicId: string): Promise<string | null> {
+    const { rows } = await app.db.query<{ id: string | null }>(
+      `select (select m.id from messages m where m.topic_id = t.id and m.status = 'streaming') as id
+       from topics t where t.id = $1 and t.tenant = $2 and t.user_id = $3`,
+      [topicId, request.auth.tenant, request.auth.userId],
+    );
+    if (!rows[0]) throw topicNotFound();
+    return rows[0].id;
+  }
+
+  /** Follows a reply of this node: what the client missed after `offset`, then each event to the end. */
+  async function followLive(reply: FastifyReply, writing: LiveReply, offset: number, first?: ReplyEvent) {
+    const stream = openEventStream(reply);
+    if (first) stream.send(first);
+    if (writing.text.length > offset) {
+      stream.send({ event: 'token', id: writing.text.length, data: { text: writing.text.slice(offset) } });
+    }
+    if (writing.ended) {
+      stream.send(writing.ended);
+      return stream.end();
+    }
+    await new Promise<void>((resolve) => {
+      const unfollow = writing.follow((event) => {
+        stream.send(event);
+        if (event.event === 'token') return;
+        unfollow();
+        stream.end();
+        resolve();
+      });
+      stream.raw.on('close', () => {
+        unfollow();
+        resolve();
+      });
+    });
+  }
+
+  /** Follows a reply another node writes, from its checkpoints, until it ends or the client leaves. */
+  async function followStored(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    messageId: string,
+    offset: number,
+  ) {
+    const stream = openEventStream(reply);
+    let closed = false;
+    stream.raw.on('close', () => {
+      closed = true;
+    });
+    let sent = offset;
+    while (!closed) {
+      const { rows } = await app.db.query<{
+        text: string;
+        status: string;
+        cost: string | null;
+        balance: string;
+      }>(
+        `select m.text, m.status, m.cost, u.balance from messages m join users u on u.id = $2 where m.id = $1`,
+        [messageId, request.auth.userId],
+      );
+      const row = rows[0];
+      if (row && row.text.length > sent) {
+        stream.send({ event: 'token', id: row.text.length, data: { text: row.text.slice(sent) } });
+        sent = row.text.length;
+      }
+      if (row?.status !== 'streaming') {
+        stream.send(storedEnding(messageId, row));
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, relayMs));
+    }
+    stream.end();
+  }
+};
+
+/** The last event of a reply read from the database. */
+function storedEnding(
+  botMessageId: string,
+  row: { status: string; cost: string | null; balance: string } | undefined,
+): ReplyEvent {
+  if (!row)
+    return { event: 'error', data: { error: 'This conversation does not exist.', code: 'NOT_FOUND' } };
+  if (row.status === 'complete')
+    return {
+      event: 'done',
+      data: { botMessageId, cost: Number(row.cost ?? 0), balance: Number(row.balance) },
+    };
+  const endings: Record<string, { error: string; code: string }> = {
+    stopped: { error: 'The reply was stopped.', code: 'STOPPED' },
+    interrupted: { error: 'The reply was interrupted. Please try again.', code: 'INTERRUPTED' },
+    failed: { error: 'The reply failed. Please try again.', code: 'PROVIDER_ERROR' },
+  };
+  return { event: 'error', data: { ...(endings[row.status] ?? endings.failed), botMessageId } };
+}

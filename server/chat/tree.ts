@@ -1,0 +1,35 @@
+import type { Db } from '../db/database';
+import { ApiError } from '../errors';
+import type { Turn } from './providers/types';
+
+export const messageNotFound = () => new ApiError(404, 'This message does not exist.', 'NOT_FOUND');
+
+export interface TreeMessage {
+  id: string;
+  parent: string | null;
+  role: 'user' | 'bot';
+}
+
+/** A message of the topic (the topic is already the user's), or 404: ids of other topics never match. */
+export async function messageOf(db: Db, topicId: string, messageId: string): Promise<TreeMessage> {
+  const { rows } = await db.query<TreeMessage>(
+    'select id, parent, role from messages where id = $1 and topic_id = $2',
+    [messageId, topicId],
+  );
+  if (!rows[0]) throw messageNotFound();
+  return rows[0];
+}
+
+/** The turns of the branch that ends at `leafId`, oldest first: what a model is told as history. */
+export async function branchTurns(db: Db, topicId: string, leafId: string | null): Promise<Turn[]> {
+  if (!leafId) return [];
+  const { rows } = await db.query<Turn>(
+    `with recursive branch as (
+       select id, parent, role, text, 0 as depth from messages where id = $1 and topic_id = $2
+       union all
+       select m.id, m.parent, m.role, m.text, b.depth + 1 from messages m join branch b on m.id = b.parent)
+     select role, text from branch where text <> '' order by depth desc`,
+    [leafId, topicId],
+  );
+  return rows;
+}

@@ -1,0 +1,359 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
+import { type RunningPostgres, startPostgres } from '../../support/postgres';
+import { readEvents, type ServerSentEvent } from '../../support/sse';
+import { call, signUp, startApp, type TestServer } from '../support/app';
+
+type User = Awaited<ReturnType<typeof signUp>>;
+interface StoredMessage {
+  _id: string;
+  parent: string | null;
+  role: 'user' | 'bot';
+  text: string;
+  status: string;
+}
+
+const echo = (request: { messages: { content: string }[] }) => ({
+  chunks: ['You said: ', request.messages.at(-1)?.content ?? ''],
+});
+
+/** Sends a message (or regenerates) and reads the whole reply. */
+async function stream(server: TestServer, user: User, path: string, body?: unknown) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+    body: JSON.stringify(body ?? {}),
+  });
+  if (!response.headers.get('content-type')?.includes('text/event-stream'))
+    return { status: response.status, body: await response.json(), events: [] as ServerSentEvent[] };
+  return { status: response.status, body: null, events: await readEvents(response) };
+}
+
+describe('messages as a tree: edit, regenerate, switch branches', () => {
+  let model: OpenAiDouble;
+  let server: TestServer;
+  let assistant: string;
+
+  beforeAll(async () => {
+    model = await startOpenAiDouble();
+    server = await startApp({ OPENAI_BASE_URL: model.url });
+    const user = await signUp(server);
+    const bots = await call(server, '/api/v1/bot', { token: user.token });
+    assistant = bots.body.find((bot: { name: string }) => bot.name === 'Assistant')._id;
+  });
+  afterAll(async () => {
+    await server.close();
+    await model.close();
+  });
+  const topicOf = async (user: User) =>
+    (await call(server, '/api/v1/topic', { token: user.token, body: { bot: assistant } })).body._id as string;
+  const read = async (user: User, topic: string) =>
+    (await call(server, `/api/v1/topic/${topic}`, { token: user.token })).body as {
+      head: string;
+      messages: StoredMessage[];
+    };
+  const say = (user: User, topic: string, text: string, parent?: string | null) =>
+    stream(
+      server,
+      user,
+      `/api/v1/topic/${topic}/message`,
+      parent === undefined ? { text } : { text, parent },
+    );
+  const branchTexts = (topic: { head: string; messages: StoredMessage[] }) => {
+    const byId = new Map(topic.messages.map((message) => [message._id, message]));
+    const texts: string[] = [];
+    for (
+      let message = byId.get(topic.head);
+      message;
+      message = message.parent ? byId.get(message.parent) : undefined
+    )
+      texts.unshift(message.text);
+    return texts;
+  };
+
+  it('links each message to the one it follows; the head is the last reply', async () => {
+    model.script(echo);
+    const user = await signUp(server);
+    const topic = await topicOf(user);
+    await say(user, topic, 'first');
+    await say(user, topic, 'second');
+    const stored = await read(user, topic);
+    const [a, b, c, d] = stored.messages;
+    expect(stored.messages.map((message) => [message.role, message.parent])).toEqual([
+      ['user', null],
+      ['bot', a._id],
+      ['user', b._id],
+      ['bot', c._id],
+    ]);
+    expect(stored.head).toBe(d._id);
+    expect(d).toMatchObject({ bot: assistant, cost: 0.05, status: 'complete' });
+  });
+
+  it('edits and resends on a new branch, keeps the old one, and tells the model only the new branch', async () => {
+    model.script(echo);
+    const user = await signUp(server);
+    const topic = await topicOf(user);
+    await say(user, topic, 'first');
+    await say(user, topic, 'second');
+    const [, firstReply] = (await read(user, topic)).messages;
+    const edited = await say(user, topic, 'second, better', firstReply._id);
+    expect(edited.events.at(-1)).toMatchObject({ event: 'done' });
+    expect(
+      model.requests
+        .at(-1)
+        ?.messages.map((message) => message.content)
+        .slice(-3),
+    ).toEqual(['first', 'You said: first', 'second, better']);
+    const stored = await read(user, topic);
+    expect(stored.messages).toHaveLength(6);
+    expect(branchTexts(stored)).toEqual([
+      'first',
+      'You said: first',
+      'second, better',
+      'You said: second, better',
+    ]);
+
+    // The old branch is one switch away; switching to its user message shows its newest leaf.
+    const old = stored.messages.find((message) => message.text === 'second') as StoredMessage;
+    const switched = await call(server, `/api/v1/topic/${topic}`, {
+      method: 'PATCH',
+      token: user.token,
+      body: { head: old._id },
+    });
+    expect(switched.status).toBe(200);
+    expect(branchTexts(switched.body)).toEqual(['first', 'You said: first', 'second', 'You said: second']);
+
+    // parent: null edits the first message: a new root.
+    await say(user, topic, 'a new start', null);
+    expect(branchTexts(await read(user, topic))).toEqual(['a new start', 'You said: a new start']);
+    expect(model.requests.at(-1)?.messages.filter((message) => message.role !== 'system')).toHaveLength(1);
+  });
+
+  it('regenerates a reply as a new sibling, charged like any reply', async () => {
+    const user = await signUp(server);
+    const topic = await topicOf(user);
+    model.script(() => ({ chunks: ['Answer one'] }));
+    await say(user, topic, 'question');
+    const [question, first] = (await read(user, topic)).messages;
+    model.script(() => ({ chunks: ['Answer two'] }));
+    const again = await stream(server, user, `/api/v1/topic/${topic}/message/${first._id}/regenerate`);
+    expect(again.events[0]).toMatchObject({ event: 'message', data: { botMessageId: expect.any(String) } });
+    expect(again.events.at(-1)).toMatchObject({ event: 'done', data: { cost: 0.05 } });
+    expect(model.requests.at(-1)?.messages.at(-1)?.content).toBe('question');
+    const stored = await read(user, topic);
+    expect(
+      stored.messages.filter((message) => message.parent === question._id).map((message) => message.text),
+    ).toEqual(['Answer one', 'Answer two']);
+    expect(branchTexts(stored)).toEqual(['question', 'Answer two']);
+    const billing = await call(server, `/payment/billing-info/${user.id}`, { token: user.token });
+    expect(billing.body.balance).toBeCloseTo(9.9, 10);
+  });
+
+  it('refuses bad parents, other people’s messages, editing replies and regenerating during a reply', async () => {
+    model.script(echo);
+    const user = await signUp(server);
+    const stranger = await signUp(server);
+    const topic = await topicOf(user);
+    const elsewhere = await topicOf(user);
+    await say(user, topic, 'mine');
+    await say(user, elsewhere, 'other topic');
+    const [mine, reply] = (await read(user, topic)).messages;
+    const [, otherReply] = (await read(user, elsewhere)).messages;
+    const count = async () => (await read(user, topic)).messages.length;
+
+    expect((await say(user, topic, 'x', otherReply._id)).status).toBe(404);
+    expect(await say(user, topic, 'x', mine._id)).toMatchObject({
+      status: 400,
+      body: { code: 'NOT_EDITABLE' },
+    });
+    expect((await say(stranger, topic, 'x', reply._id)).status).toBe(404);
+    expect(
+      (await stream(server, stranger, `/api/v1/topic/${topic}/message/${reply._id}/regenerate`)).status,
+    ).toBe(404);
+    expect(
+      (await stream(server, user, `/api/v1/topic/${topic}/message/${otherReply._id}/regenerate`)).status,
+    ).toBe(404);
+    const acme = await signUp(server, 'acme');
+    expect(
+      (
+        await call(server, `/api/v1/topic/${topic}`, {
+          method: 'PATCH',
+          token: user.token,
+          body: { head: otherReply._id },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await call(server, `/api/v1/topic/${topic}/stream`, { token: acme.token, tenant: 'acme' })).status,
+    ).toBe(404);
+    expect(await count()).toBe(2);
+
+    model.script(() => ({ chunks: ['slow ', 'reply'], delayMs: 200 }));
+    const slow = say(user, topic, 'take your time');
+    await expect.poll(async () => (await read(user, topic)).messages.length).toBe(4);
+    const busy = await stream(server, user, `/api/v1/topic/${topic}/message/${reply._id}/regenerate`);
+    expect(busy).toMatchObject({ status: 409, body: { code: 'REPLY_IN_PROGRESS' } });
+    expect((await slow).events.at(-1)?.event).toBe('done');
+    expect(await count()).toBe(4);
+  });
+});
+
+describe('replies that survive the client: reattach with Last-Event-ID, stop, unattended', () => {
+  let model: OpenAiDouble;
+  let server: TestServer;
+  let assistant: string;
+
+  beforeAll(async () => {
+    model = await startOpenAiDouble();
+    server = await startApp({ OPENAI_BASE_URL: model.url, REPLY_UNATTENDED_SECONDS: '1' });
+    const user = await signUp(server);
+    const bots = await call(server, '/api/v1/bot', { token: user.token });
+    assistant = bots.body.find((bot: { name: string }) => bot.name === 'Assistant')._id;
+  });
+  afterAll(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  const words = Array.from({ length: 60 }, (_, index) => `w${index} `);
+
+  it('reattaches from the last event id and receives exactly the rest, then done', async () => {
+    const user = await signUp(server);
+    const topic = (await call(server, '/api/v1/topic', { token: user.token, body: { bot: assistant } })).body
+      ._id;
+    model.script(() => ({ chunks: words, delayMs: 15 }));
+    const abort = new AbortController();
+    const first = await fetch(`${server.url}/api/v1/topic/${topic}/message`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+      body: JSON.stringify({ text: 'count' }),
+      signal: abort.signal,
+    });
+    let received = '';
+    let lastId = '0';
+    await readEvents(first, (event) => {
+      if (event.event !== 'token') return;
+      received += event.data.text;
+      lastId = String(event.id);
+      if (received.length > 20) abort.abort();
+    });
+    expect(Number(lastId)).toBe(received.length);
+
+    const again = await fetch(`${server.url}/api/v1/topic/${topic}/stream`, {
+      headers: { authorization: `Bearer ${user.token}`, 'last-event-id': lastId },
+    });
+    expect(again.headers.get('content-type')).toContain('text/event-stream');
+    const rest = await readEvents(again);
+    expect(rest.at(-1)?.event).toBe('done');
+    const tokens = rest.filter((event) => event.event === 'token');
+    expect(received + tokens.map((event) => event.data.text).join('')).toBe(words.join(''));
+    expect(tokens.at(-1)?.id).toBe(words.join('').length);
+
+    const stranger = await signUp(server);
+    expect((await call(server, `/api/v1/topic/${topic}/stream`, { token: stranger.token })).status).toBe(404);
+    // Nothing streams any more.
+    expect((await call(server, `/api/v1/topic/${topic}/stream`, { token: user.token })).status).toBe(204);
+  });
+
+  it('stops a reply nobody follows for the unattended time, kept and not charged', async () => {
+    const user = await signUp(server);
+    const topic = (await call(server, '/api/v1/topic', { token: user.token, body: { bot: assistant } })).body
+      ._id;
+    model.script(() => ({ chunks: Array.from({ length: 400 }, (_, index) => `x${index} `), delayMs: 10 }));
+    const abort = new AbortController();
+    const response = await fetch(`${server.url}/api/v1/topic/${topic}/message`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+      body: JSON.stringify({ text: 'go' }),
+      signal: abort.signal,
+    });
+    await readEvents(response, (event) => {
+      if (event.event === 'token') abort.abort();
+    });
+    await expect
+      .poll(
+        async () =>
+          (await call(server, `/api/v1/topic/${topic}`, { token: user.token })).body.messages[1]?.status,
+        {
+          timeout: 5000,
+        },
+      )
+      .toBe('stopped');
+    const billing = await call(server, `/payment/billing-info/${user.id}`, { token: user.token });
+    expect(billing.body).toMatchObject({ balance: 10, reserved: 0 });
+  });
+});
+
+describe('two nodes on one PostgreSQL: follow and stop a reply written by the other node', () => {
+  let postgres: RunningPostgres;
+  let model: OpenAiDouble;
+  let nodes: TestServer[];
+
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    model = await startOpenAiDouble();
+    const env = {
+      DATABASE_URL: postgres.url,
+      OPENAI_BASE_URL: model.url,
+      JWT_SECRET: 'one secret for every node',
+    };
+    nodes = [await startApp(env), await startApp(env)];
+  }, 90_000);
+  afterAll(async () => {
+    for (const node of nodes ?? []) await node.close();
+    await model?.close();
+    postgres?.stop();
+  });
+
+  it('follows from the other node to the end, and stops from it', async () => {
+    const [a, b] = nodes;
+    // One RSA key pair per data folder: sign up on node a, use the token on both.
+    const user = await signUp(a);
+    const bots = await call(b, '/api/v1/bot', { token: user.token });
+    const assistant = bots.body.find((bot: { name: string }) => bot.name === 'Assistant')._id;
+    const topic = (await call(a, '/api/v1/topic', { token: user.token, body: { bot: assistant } })).body._id;
+
+    model.script(() => ({ chunks: words(40), delayMs: 20 }));
+    const writing = stream(a, user, `/api/v1/topic/${topic}/message`, { text: 'count' });
+    await expect
+      .poll(async () => (await call(b, `/api/v1/topic/${topic}`, { token: user.token })).body.messages.length)
+      .toBe(2);
+    const followed = await fetch(`${b.url}/api/v1/topic/${topic}/stream`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    const events = await readEvents(followed);
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { cost: 0.05 } });
+    expect(
+      events
+        .filter((event) => event.event === 'token')
+        .map((event) => event.data.text)
+        .join(''),
+    ).toBe(words(40).join(''));
+    expect((await writing).events.at(-1)?.event).toBe('done');
+
+    model.script(() => ({ chunks: words(400), delayMs: 10 }));
+    const long = stream(a, user, `/api/v1/topic/${topic}/message`, { text: 'count more' });
+    const replyText = async () => {
+      const { messages } = (await call(b, `/api/v1/topic/${topic}`, { token: user.token })).body;
+      return messages.length === 4 ? messages[3].text.length : 0;
+    };
+    await expect.poll(replyText).toBeGreaterThan(10);
+    const stopped = await call(b, `/api/v1/topic/${topic}/stop`, {
+      method: 'POST',
+      token: user.token,
+      body: {},
+    });
+    expect(stopped.body).toMatchObject({ stopped: true });
+    const ended = await long;
+    expect(ended.events.at(-1)).toMatchObject({ event: 'error', data: { code: 'STOPPED' } });
+    const last = (await call(a, `/api/v1/topic/${topic}`, { token: user.token })).body.messages.at(-1);
+    expect(last.status).toBe('stopped');
+    expect(last.text).not.toContain('w399');
+    const billing = await call(b, `/payment/billing-info/${user.id}`, { token: user.token });
+    expect(billing.body).toMatchObject({ balance: 9.95, reserved: 0 });
+  });
+});
+
+function words(count: number) {
+  return Array.from({ length: count }, (_, index) => `w${index} `);
+}
