@@ -6,6 +6,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { credentialsPlugin } from './auth/credentials';
 import { authPlugin } from './auth/routes';
 import { sessionsPlugin } from './auth/sessions';
+import { botsPlugin } from './bots/routes';
+import { LiveReplies } from './chat/liveReplies';
 import { openaiTranslation } from './chat/providers/openai';
 import { repliesPlugin } from './chat/replyRoutes';
 import { chatPlugin } from './chat/routes';
@@ -15,7 +17,6 @@ import { migrate } from './db/migrate';
 import { seed } from './db/seed';
 import { ApiError } from './errors';
 import { createMailer } from './mail/mailer';
-import { botsPlugin } from './plugins/bots';
 import { decryptFieldsPlugin } from './plugins/decryptFields';
 import { errorsPlugin } from './plugins/errors';
 import { healthPlugin } from './plugins/health';
@@ -42,6 +43,8 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
     logger: logger
       ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
       : false,
+    // One line per request (below) instead of Fastify's two with full request and reply objects.
+    disableRequestLogging: true,
     bodyLimit: 64 * 1024,
     trustProxy:
       typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
@@ -55,7 +58,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   // PGlite has no autovacuum: keep the planner's statistics fresh ourselves (search plans need them).
   if (!config.databaseUrl)
     repeat(app, 10 * 60_000, 'analyzing the embedded database', () => db.exec('analyze'));
-  await seed(db, { openaiConfigured: Boolean(config.openai.baseUrl) });
+  await seed(db);
 
   const provider = config.libreTranslateUrl
     ? libreTranslate(config.libreTranslateUrl)
@@ -64,7 +67,8 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
       : null;
   app.decorate('config', config);
   app.decorate('db', db);
-  app.decorate('secrets', loadSecrets(config.dataDir, config.jwtSecret));
+  app.decorate('liveReplies', new LiveReplies(config.replyUnattendedMs));
+  app.decorate('secrets', loadSecrets(config.dataDir, config));
   app.decorate(
     'sendMail',
     createMailer({ ...config, from: config.mailFrom, log: (line) => app.log.info(line) }),
@@ -77,6 +81,12 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
     }),
   );
 
+  // The path without its query: searches and codes stay out of the logs.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      `${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${request.tenant}`,
+    );
+  });
   await app.register(errorsPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: {

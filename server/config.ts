@@ -10,8 +10,14 @@ export interface Config {
   logLevel: string;
   /** PostgreSQL connection string; absent means embedded PGlite under dataDir. */
   databaseUrl: string | undefined;
+  /** Connections of this node's PostgreSQL pool. */
+  databasePoolSize: number;
   /** HS256 secret; generated and kept in dataDir when absent. */
   jwtSecret: string | undefined;
+  /** RSA private key (PEM text) the web app's sensitive fields are encrypted for; generated in dataDir when absent. */
+  rsaPrivateKey: string | undefined;
+  /** On SIGTERM: how long running replies may go on before they are stopped and the process exits. */
+  shutdownGraceMs: number;
   /** SMTP server for mail; absent means the outbox folder under dataDir. */
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -74,7 +80,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staticDir: env.STATIC_DIR === '' ? undefined : resolve(env.STATIC_DIR ?? './dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     databaseUrl: optional(env.DATABASE_URL),
+    databasePoolSize: number(env.DATABASE_POOL_SIZE, 20),
     jwtSecret: optional(env.JWT_SECRET),
+    // A PEM in one line of an environment file may carry its line breaks as \n.
+    rsaPrivateKey: optional(env.RSA_PRIVATE_KEY)?.replaceAll('\\n', '\n'),
+    shutdownGraceMs: number(env.SHUTDOWN_GRACE_SECONDS, 30) * 1000,
     smtpUrl: optional(env.SMTP_URL),
     mailFrom: env.MAIL_FROM ?? 'Parley <no-reply@parley.localhost>',
     trustProxy: trustProxy(env.TRUST_PROXY),

@@ -4,13 +4,18 @@ import { loadConfig } from './config';
 const config = loadConfig();
 const app = await buildApp({ config });
 
+// SIGTERM drains: /ready answers 503 and new replies are refused at once; running replies may finish
+// within SHUTDOWN_GRACE_SECONDS, the rest are stopped (kept, not charged); then the process exits.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    app.log.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    app.log.info({ signal, replies: app.liveReplies.size }, 'draining, then shutting down');
+    app.liveReplies
+      .drain(signal === 'SIGTERM' ? config.shutdownGraceMs : 0)
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   });
 }
 

@@ -3,6 +3,7 @@ import type { Codes } from './auth/codes';
 import type { LoginLimits } from './auth/loginLimits';
 import type { Owner } from './auth/sessions';
 import type { TokenClaims } from './auth/tokens';
+import type { LiveReplies } from './chat/liveReplies';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import type { SendMail } from './mail/mailer';
@@ -28,6 +29,8 @@ declare module 'fastify' {
       /** Ends every session of the user, but `except` when given. */
       revokeAll(owner: Owner, except?: string): Promise<void>;
     };
+    /** The replies this node is generating; drained on shutdown. */
+    liveReplies: LiveReplies;
     codes: Codes;
     counters: Counters;
     loginLimits: LoginLimits;

@@ -16,8 +16,9 @@ export interface Owner {
  * belongs to the request's organization. `authenticate` is the preHandler of every private route.
  */
 export const sessionsPlugin = fp(async (app) => {
-  // Checked on every authenticated request, so kept briefly in memory. A revocation on this node is
-  // immediate; other nodes honour it within validityTtlMs.
+  // Checked on every authenticated request, so kept briefly in memory. A revocation is announced to
+  // every node (NOTIFY), which forgets what it kept at once; validityTtlMs bounds the lag should a
+  // notification be lost with a broken connection.
   const validityTtlMs = 5000;
   const validity = new Map<string, { userId: string; valid: boolean; until: number }>();
   const isLive = async (claims: TokenClaims) => {
@@ -38,6 +39,15 @@ export const sessionsPlugin = fp(async (app) => {
   const forgetUser = (userId: string) => {
     for (const [sessionId, entry] of validity) if (entry.userId === userId) validity.delete(sessionId);
   };
+  const channel = 'parley_sessions';
+  const stopListening = await app.db.listen(channel, (payload) => {
+    const { session, user } = JSON.parse(payload) as { session?: string; user?: string };
+    if (session) validity.delete(session);
+    if (user) forgetUser(user);
+  });
+  app.addHook('onClose', () => stopListening());
+  const announce = (revoked: { session: string } | { user: string }) =>
+    app.db.query('select pg_notify($1, $2)', [channel, JSON.stringify(revoked)]);
 
   app.decorate('sessions', {
     async open(owner: Owner) {
@@ -70,6 +80,7 @@ export const sessionsPlugin = fp(async (app) => {
         [owner.userId, owner.tenant, except ?? ''],
       );
       forgetUser(owner.userId);
+      await announce({ user: owner.userId });
     },
   });
 

@@ -55,6 +55,8 @@ export class LiveReply {
 /** The replies this node is generating, by topic (one at a time per topic). */
 export class LiveReplies {
   private readonly byTopic = new Map<string, LiveReply>();
+  /** False once the node drains for shutdown: no new reply starts here. */
+  accepting = true;
 
   constructor(private readonly unattendedMs: number) {}
 
@@ -79,5 +81,25 @@ export class LiveReplies {
   /** Every reply being generated, for a drain on shutdown. */
   all(): LiveReply[] {
     return [...this.byTopic.values()];
+  }
+
+  /** Takes no new replies, lets the running ones finish for up to `graceMs`, then stops the rest. */
+  async drain(graceMs: number) {
+    this.accepting = false;
+    const running = this.all().map((reply) => reply.finished);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    });
+    await Promise.race([Promise.all(running), late]);
+    clearTimeout(timer);
+    await this.stopAll();
+  }
+
+  /** Stops every reply being generated and waits until each is stored (kept, not charged). */
+  async stopAll() {
+    const running = this.all();
+    for (const reply of running) reply.stop();
+    await Promise.all(running.map((reply) => reply.finished));
   }
 }

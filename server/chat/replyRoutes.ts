@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { canRun } from '../bots/availability';
 import { ApiError } from '../errors';
 import { repeat } from '../repeat';
-import { LiveReplies, type LiveReply } from './liveReplies';
+import type { LiveReply } from './liveReplies';
 import { builtinProvider } from './providers/builtin';
 import { openaiProvider } from './providers/openai';
 import type { Provider } from './providers/types';
@@ -11,6 +12,7 @@ import {
   interruptOrphans,
   leaseSeconds,
   release,
+  replyChannel,
   replyInProgress,
   type StartedReply,
   startRegeneration,
@@ -21,8 +23,8 @@ import { topicNotFound } from './topics';
 import { branchTurns, messageOf } from './tree';
 
 const idParams = { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } } as const;
-/** How often a reply written by another node is read back for its followers here. */
-const relayMs = 250;
+/** A follower here reads a reply another node writes at each NOTIFY of it, and at least this often. */
+const relayFallbackMs = 2000;
 
 interface TopicForReply {
   bot_id: string;
@@ -46,7 +48,7 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     builtin: builtinProvider(app.translator, app.config.builtinTokenDelayMs),
     openai: openaiProvider(app.config.openai),
   };
-  const live = new LiveReplies(app.config.replyUnattendedMs);
+  const live = app.liveReplies;
   const owner = (request: FastifyRequest) => ({ tenant: request.auth.tenant, userId: request.auth.userId });
 
   // Replies cut off by a crash: the embedded database has one process, so at start-up every reply
@@ -56,11 +58,29 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
   if (cutOff) app.log.warn({ replies: cutOff }, 'replies cut off by a restart marked interrupted');
   repeat(app, (leaseSeconds * 1000) / 2, 'marking cut-off replies', () => interruptOrphans(app.db));
   // Ends what this node writes when the server closes: stopped replies are kept, nothing is charged.
-  app.addHook('onClose', async () => {
-    const writing = live.all();
-    for (const reply of writing) reply.stop();
-    await Promise.all(writing.map((reply) => reply.finished));
+  app.addHook('onClose', () => live.stopAll());
+
+  // Followers of replies written elsewhere wake up when their reply is checkpointed or ends.
+  const waiting = new Map<string, Set<() => void>>();
+  const stopListening = await app.db.listen(replyChannel, (messageId) => {
+    for (const wake of waiting.get(messageId) ?? []) wake();
   });
+  app.addHook('onClose', () => stopListening());
+  const nextChange = (messageId: string, abandoned: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      const wakers = waiting.get(messageId) ?? new Set();
+      waiting.set(messageId, wakers);
+      const wake = () => {
+        clearTimeout(timer);
+        wakers.delete(wake);
+        if (!wakers.size) waiting.delete(messageId);
+        abandoned.removeEventListener('abort', wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, relayFallbackMs);
+      wakers.add(wake);
+      abandoned.addEventListener('abort', wake);
+    });
 
   app.addHook('preHandler', app.authenticate);
 
@@ -76,8 +96,15 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     );
     const topic = rows[0];
     if (!topic) throw topicNotFound();
+    if (!live.accepting) {
+      throw new ApiError(
+        503,
+        'This server is restarting. Send your message again in a moment.',
+        'SHUTTING_DOWN',
+      );
+    }
     const provider = providers[topic.platform];
-    if (!topic.active || !provider)
+    if (!provider || !canRun(app.config, topic))
       throw new ApiError(409, 'This bot is not available right now.', 'BOT_INACTIVE');
     if (!topic.can_pay) throw insufficientBalance();
     if (topic.busy) throw replyInProgress();
@@ -266,12 +293,12 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     offset: number,
   ) {
     const stream = openEventStream(reply);
-    let closed = false;
-    stream.raw.on('close', () => {
-      closed = true;
-    });
+    const gone = new AbortController();
+    stream.raw.on('close', () => gone.abort());
     let sent = offset;
-    while (!closed) {
+    while (!gone.signal.aborted) {
+      // Armed before the read, so a change during it is not missed.
+      const changed = nextChange(messageId, gone.signal);
       const { rows } = await app.db.query<{
         text: string;
         status: string;
@@ -290,8 +317,9 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         stream.send(storedEnding(messageId, row));
         break;
       }
-      await new Promise((resolve) => setTimeout(resolve, relayMs));
+      await changed;
     }
+    gone.abort();
     stream.end();
   }
 };

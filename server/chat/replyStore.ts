@@ -9,6 +9,9 @@ const lowBalanceNotice = {
   body: 'Your balance is under 1.00. Replies from paid bots stop when it runs out.',
 };
 
+/** NOTIFY channel: a streaming reply's message id, on each checkpoint and when it ends. */
+export const replyChannel = 'parley_replies';
+
 /** How long a reply's writer may stay silent before the reply counts as cut off. */
 export const leaseSeconds = 5;
 
@@ -105,7 +108,9 @@ export async function startRegeneration(
 /** Stores the text so far and renews the lease; false when the reply is no longer this writer's. */
 export async function checkpoint(db: Db, messageId: string, text: string): Promise<boolean> {
   const { rows } = await db.query(
-    `update messages set text = $2, lease_until = ${lease} where id = $1 and status = 'streaming' returning id`,
+    `with saved as (
+       update messages set text = $2, lease_until = ${lease} where id = $1 and status = 'streaming' returning id)
+     select pg_notify('${replyChannel}', id) from saved`,
     [messageId, text],
   );
   return rows.length > 0;
@@ -136,7 +141,8 @@ export async function settle(
        select $4, $3, $7, $8 from paid, done
        where done.cost > 0 and paid.balance < $9 and paid.balance + done.cost >= $9),
      touched as (update topics set updated_at = now() where id = $6 and exists (select 1 from done))
-     select (select cost from done) as cost, (select balance from paid) as balance`,
+     select (select cost from done) as cost, (select balance from paid) as balance,
+            (select pg_notify('${replyChannel}', $1) from done) as announced`,
     [
       reply.messageId,
       reply.text,
@@ -172,7 +178,7 @@ export async function release(
      freed as (
        update users set reserved = reserved - (select reserved from ended)
        where id = $4 and tenant = $5 and exists (select 1 from ended))
-     select text from ended`,
+     select text, pg_notify('${replyChannel}', $1) from ended`,
     [reply.messageId, reply.text, reply.status, owner.userId, owner.tenant],
   );
   if (!rows.length) return false;
@@ -198,11 +204,11 @@ export async function interruptOrphans(db: Db, all = false): Promise<number> {
        for update of m skip locked),
      ended as (
        update messages m set status = 'interrupted', reserved = 0, lease_until = null
-       from orphans where m.id = orphans.id returning orphans.user_id, orphans.reserved),
+       from orphans where m.id = orphans.id returning m.id, orphans.user_id, orphans.reserved),
      freed as (
        update users u set reserved = u.reserved - held.total
        from (select user_id, sum(reserved) as total from ended group by user_id) held where u.id = held.user_id)
-     select count(*) from ended`,
+     select count(*) from (select pg_notify('${replyChannel}', id) from ended) as announced`,
     [all],
   );
   return Number(rows[0].count);

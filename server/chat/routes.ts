@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { canRun } from '../bots/availability';
 import { ApiError } from '../errors';
 import { exportFileName, topicMarkdown } from './export';
 import {
@@ -63,7 +64,9 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(await createTopic(app.db, owner(request), request.body.bot)),
+      reply
+        .code(201)
+        .send(await createTopic(app.db, owner(request), request.body.bot, (bot) => canRun(app.config, bot))),
   );
 
   app.get<{ Params: { id: string } }>(

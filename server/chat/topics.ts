@@ -211,13 +211,20 @@ export async function switchBranch(db: Db, owner: Owner, topicId: string, messag
   if (!rows[0]) throw new ApiError(404, 'This message does not exist.', 'NOT_FOUND');
 }
 
-export async function createTopic(db: Db, owner: Owner, botId: string) {
-  const { rows: bots } = await db.query<{ active: boolean }>(
-    'select active from bots where id = $1 and tenant = $2',
+type RunnableBot = { active: boolean; platform: string; config: Record<string, unknown> };
+
+export async function createTopic(
+  db: Db,
+  owner: Owner,
+  botId: string,
+  canRun: (bot: RunnableBot) => boolean,
+) {
+  const { rows: bots } = await db.query<RunnableBot>(
+    'select active, platform, config from bots where id = $1 and tenant = $2',
     [botId, owner.tenant],
   );
   if (!bots[0]) throw new ApiError(404, 'This bot does not exist.', 'BOT_NOT_FOUND');
-  if (!bots[0].active) throw new ApiError(409, 'This bot is not available right now.', 'BOT_INACTIVE');
+  if (!canRun(bots[0])) throw new ApiError(409, 'This bot is not available right now.', 'BOT_INACTIVE');
   const { rows } = await db.query<{ id: string }>(
     'insert into topics (tenant, user_id, bot_id) values ($1, $2, $3) returning id',
     [owner.tenant, owner.userId, botId],

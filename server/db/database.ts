@@ -14,18 +14,25 @@ export interface Db {
   transaction<T>(work: (tx: Db) => Promise<T>): Promise<T>;
   /** Runs a script of several statements (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Calls `onMessage` with the payload of every NOTIFY on `channel`, from any node of the database
+   * (this one included). Answers a function that stops listening.
+   */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
 /** A Db bound to an open transaction: a nested transaction simply joins it. */
-function inTransaction(runner: Omit<Db, 'transaction' | 'close'>): Db {
+function inTransaction(runner: Runner, listen: Db['listen']): Db {
   const tx: Db = {
     ...runner,
     transaction: (work) => work(tx),
+    listen,
     close: async () => {},
   };
   return tx;
 }
+type Runner = Omit<Db, 'transaction' | 'close' | 'listen'>;
 
 // NUMERIC arrives as text from both drivers; money is read with Number() where it is used.
 
@@ -34,7 +41,7 @@ async function openPglite(dataDir: string): Promise<Db> {
   mkdirSync(directory, { recursive: true });
   const database = await PGlite.create(directory);
   // PGlite runs one statement at a time: a transaction holds it until done, so nothing interleaves.
-  const wrap = (runner: Pick<PGlite, 'query' | 'exec'>): Omit<Db, 'transaction' | 'close'> => ({
+  const wrap = (runner: Pick<PGlite, 'query' | 'exec'>): Runner => ({
     query: async <T>(sql: string, params?: unknown[]) => ({
       rows: (await runner.query<T>(sql, params)).rows,
     }),
@@ -42,18 +49,21 @@ async function openPglite(dataDir: string): Promise<Db> {
       await runner.exec(sql);
     },
   });
+  const listen: Db['listen'] = (channel, onMessage) => database.listen(channel, onMessage);
   const db: Db = {
     ...wrap(database),
-    transaction: (work) => database.transaction((tx) => work(inTransaction(wrap(tx)))),
+    transaction: (work) => database.transaction((tx) => work(inTransaction(wrap(tx), listen))),
+    listen,
     close: () => database.close(),
   };
   return db;
 }
 
-async function openPostgres(connectionString: string): Promise<Db> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+async function openPostgres(connectionString: string, poolSize: number): Promise<Db> {
+  const pool = new pg.Pool({ connectionString, max: poolSize });
   await pool.query('select 1');
-  const over = (client: pg.Pool | pg.PoolClient): Omit<Db, 'transaction' | 'close'> => ({
+  const listen = postgresListener(connectionString);
+  const over = (client: pg.Pool | pg.PoolClient): Runner => ({
     query: async <T>(sql: string, params?: unknown[]) => ({
       rows: (await client.query(sql, params)).rows as T[],
     }),
@@ -67,7 +77,7 @@ async function openPostgres(connectionString: string): Promise<Db> {
       const client = await pool.connect();
       try {
         await client.query('begin');
-        const result = await work(inTransaction(over(client)));
+        const result = await work(inTransaction(over(client), listen.on));
         await client.query('commit');
         return result;
       } catch (error) {
@@ -77,11 +87,70 @@ async function openPostgres(connectionString: string): Promise<Db> {
         client.release();
       }
     },
-    close: () => pool.end(),
+    listen: listen.on,
+    close: async () => {
+      await listen.close();
+      await pool.end();
+    },
   };
   return db;
 }
 
-export function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.dataDir);
+/**
+ * LISTEN needs a connection of its own that stays open: one per node for every channel, opened on
+ * first use and opened again (listening anew) when it breaks.
+ */
+function postgresListener(connectionString: string) {
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+  let client: Promise<pg.Client> | null = null;
+  let closed = false;
+  const connect = (): Promise<pg.Client> => {
+    const opening = (async () => {
+      const connection = new pg.Client({ connectionString });
+      connection.on('notification', ({ channel, payload }) => {
+        for (const handler of handlers.get(channel) ?? []) handler(payload ?? '');
+      });
+      connection.on('error', () => {
+        client = null;
+        connection.end().catch(() => {});
+        if (!closed) setTimeout(() => void connect().catch(() => {}), 1000).unref();
+      });
+      await connection.connect();
+      for (const channel of handlers.keys()) await connection.query(`listen "${channel}"`);
+      return connection;
+    })();
+    client = opening;
+    opening.catch(() => {
+      client = null;
+    });
+    return opening;
+  };
+  return {
+    on: async (channel: string, onMessage: (payload: string) => void) => {
+      if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+      const isNew = !handlers.has(channel);
+      if (isNew) handlers.set(channel, new Set());
+      handlers.get(channel)?.add(onMessage);
+      const connection = await (client ?? connect());
+      if (isNew) await connection.query(`listen "${channel}"`);
+      return async () => {
+        handlers.get(channel)?.delete(onMessage);
+      };
+    },
+    close: async () => {
+      closed = true;
+      const connection = await client?.catch(() => null);
+      await connection?.end().catch(() => {});
+    },
+  };
+}
+
+export function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  databasePoolSize: number;
+}): Promise<Db> {
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.databasePoolSize)
+    : openPglite(options.dataDir);
 }

@@ -109,10 +109,10 @@ export const demoUser = {
 };
 
 /**
- * First start: the organizations, their categories, bots and a demo user. Every start: bots on
- * the `openai` platform are active exactly when a model server is configured.
+ * First start: the organizations, their categories, bots and a demo user. Later starts change
+ * nothing: shared data is never rewritten by a node's own settings.
  */
-export async function seed(db: Db, options: { openaiConfigured: boolean }) {
+export async function seed(db: Db) {
   const demoHash = await hashPassword(demoUser.password);
   await db.transaction(async (tx) => {
     for (const [position, organization] of organizations.entries()) {
@@ -121,7 +121,7 @@ export async function seed(db: Db, options: { openaiConfigured: boolean }) {
         [organization.subdomain, organization.name],
       );
       for (const [index, bot] of organization.bots.entries()) {
-        const active = !bot.retired && (bot.platform !== 'openai' || options.openaiConfigured);
+        const active = !bot.retired;
         const { rows } = await tx.query<{ id: string }>(
           `insert into bots (tenant, name, description, active, platform, price, config, position)
            values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (tenant, name) do nothing returning id`,
@@ -155,9 +155,5 @@ export async function seed(db: Db, options: { openaiConfigured: boolean }) {
         [organization.subdomain, demoUser.username, demoUser.displayName, demoUser.email, demoHash],
       );
     }
-    // Bots with their own base URL in their config are left as their owner set them.
-    await tx.query("update bots set active = $1 where platform = 'openai' and not (config ? 'baseUrl')", [
-      options.openaiConfigured,
-    ]);
   });
 }

@@ -35,7 +35,7 @@ function describe(issue: ValidationIssue): string {
   }
 }
 
-/** Every error leaves as `{ error, code }`: 4xx with a sentence for bad input, 500 only for our own faults. */
+/** Every error leaves as `{ error, code, field? }`: 4xx with a sentence for bad input, 500 only for our own faults. */
 export const errorsPlugin = fp(async (app) => {
   app.setErrorHandler((error: FastifyError & { validation?: ValidationIssue[] }, request, reply) => {
     if (error.validation?.length) {
@@ -45,6 +45,12 @@ export const errorsPlugin = fp(async (app) => {
       return reply
         .code(400)
         .send({ error: describe(issue), code: 'INVALID_INPUT', ...(field ? { field } : {}) });
+    }
+    // Our own answers go out as written, a 503 of a draining node included.
+    if (error instanceof ApiError) {
+      return reply
+        .code(error.statusCode)
+        .send({ error: error.message, code: error.code, ...(error.field ? { field: error.field } : {}) });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
@@ -56,10 +62,8 @@ export const errorsPlugin = fp(async (app) => {
             : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
               ? 'Send the request as JSON.'
               : error.message;
-      const field = error instanceof ApiError ? error.field : undefined;
       return reply.code(status).send({
         error: message,
-        ...(field ? { field } : {}),
         code: error.code?.startsWith('FST_') ? `HTTP_${status}` : (error.code ?? `HTTP_${status}`),
       });
     }

@@ -1,4 +1,11 @@
-import { constants, generateKeyPairSync, privateDecrypt, randomBytes } from 'node:crypto';
+import {
+  constants,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  privateDecrypt,
+  randomBytes,
+} from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -15,27 +22,31 @@ function keep(file: string, create: () => string): string {
   return readFileSync(file, 'utf8');
 }
 
-/** The JWT secret and the RSA key pair: from the environment, or generated on first start and kept in dataDir. */
-export function loadSecrets(dataDir: string, jwtSecret: string | undefined): Secrets {
+/**
+ * The JWT secret and the RSA key pair: from the environment (every node of a cluster shares them),
+ * or generated on first start and kept in dataDir.
+ */
+export function loadSecrets(
+  dataDir: string,
+  given: { jwtSecret: string | undefined; rsaPrivateKey: string | undefined },
+): Secrets {
   mkdirSync(dataDir, { recursive: true });
-  const secret = jwtSecret ?? keep(join(dataDir, 'jwt-secret'), () => randomBytes(48).toString('base64url'));
-  let publicKeyPem = '';
-  const privateKeyPem = keep(join(dataDir, 'rsa-private.pem'), () => {
-    const pair = generateKeyPairSync('rsa', {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    });
-    writeFileSync(join(dataDir, 'rsa-public.pem'), pair.publicKey);
-    return pair.privateKey;
-  });
-  publicKeyPem = readFileSync(join(dataDir, 'rsa-public.pem'), 'utf8');
+  const secret =
+    given.jwtSecret ?? keep(join(dataDir, 'jwt-secret'), () => randomBytes(48).toString('base64url'));
+  const privateKeyPem =
+    given.rsaPrivateKey ??
+    keep(join(dataDir, 'rsa-private.pem'), () =>
+      generateKeyPairSync('rsa', { modulusLength: 2048 })
+        .privateKey.export({ type: 'pkcs8', format: 'pem' })
+        .toString(),
+    );
+  const privateKey = createPrivateKey(privateKeyPem);
   return {
     jwtSecret: new TextEncoder().encode(secret),
-    publicKeyPem,
+    publicKeyPem: createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString(),
     decrypt: (base64) =>
       privateDecrypt(
-        { key: privateKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+        { key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
         Buffer.from(base64, 'base64'),
       ).toString('utf8'),
   };

@@ -64,6 +64,7 @@ describe('the same schema and flow on a real PostgreSQL (DATABASE_URL)', () => {
       '200_accounts.sql',
       '300_workspace.sql',
       '400_messages.sql',
+      '500_cluster.sql',
     ]);
   });
 });

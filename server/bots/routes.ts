@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { canRun } from './availability';
 
 /** `GET /api/v1/bot`: the organization's bots with their categories and platform. */
 export const botsPlugin: FastifyPluginAsync = async (app) => {
@@ -15,10 +16,11 @@ export const botsPlugin: FastifyPluginAsync = async (app) => {
       description: string;
       active: boolean;
       platform: string;
+      config: Record<string, unknown>;
       price: string;
       categories: { _id: string; name: string }[] | null;
     }>(
-      `select b.id, b.name, b.description, b.active, b.platform, b.price,
+      `select b.id, b.name, b.description, b.active, b.platform, b.config, b.price,
               json_agg(json_build_object('_id', c.id, 'name', c.name) order by c.name) filter (where c.id is not null) as categories
        from bots b
        left join bot_categories bc on bc.bot_id = b.id
@@ -32,7 +34,7 @@ export const botsPlugin: FastifyPluginAsync = async (app) => {
       _id: bot.id,
       name: bot.name,
       description: bot.description,
-      active: bot.active,
+      active: canRun(app.config, bot),
       categories: bot.categories ?? [],
       platform: { name: bot.platform },
       price: Number(bot.price),
