@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { migrationsFolder as folder } from '../paths';
 import type { Db } from './database';
 
-const folder = join(import.meta.dirname, 'migrations');
 /** Held while migrating: nodes starting together on one database migrate one after the other. */
 const migrationLock = 7_432_001;
 

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-
-const folder = join(import.meta.dirname, '..', 'i18n', 'catalogs');
+import { catalogsFolder as folder } from '../paths';
 
 /** The built-in translations of the UI's own strings: language code → English text → translation. */
 export function loadCatalogs(): Map<string, Record<string, string>> {

@@ -26,12 +26,19 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts the production server (`npm start` without the build step) on a free port and a fresh data dir. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the server on a free port and a fresh data dir: from its TypeScript sources, or `compiled`
+ * as `npm start` runs it (build/server/main.js, made by `npm run build`).
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  { compiled = false }: { compiled?: boolean } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'parley-e2e-'));
   let log = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const entry = compiled ? ['build/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
+  const child: ChildProcess = spawn(process.execPath, entry, {
     env: {
       ...process.env,
       PORT: String(port),
