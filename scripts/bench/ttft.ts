@@ -1,104 +1,170 @@
-import { startServer } from '../../tests/e2e/support/server';
+import { readFileSync } from 'node:fs';
+import { type RunningServer, startServer } from '../../tests/e2e/support/server';
 import { call, signUp, type TestServer } from '../../tests/server/support/app';
-import { startOpenAiDouble } from '../../tests/support/openai-double';
+import { type OpenAiDouble, startOpenAiDouble } from '../../tests/support/openai-double';
 import { ms, percentile } from './stats';
 
-const streams = 100;
+const concurrency = 100;
+/** Enough samples for a p99 that is not the maximum. */
+const samples = 1000;
 
-/** Milliseconds from sending a request to the first piece of text, for each of `count` concurrent streams. */
-async function firstTokens(
-  count: number,
-  start: () => Promise<Response>,
-  isToken: (chunk: string) => boolean,
-): Promise<number[]> {
-  return Promise.all(
-    Array.from({ length: count }, async () => {
-      const started = performance.now();
-      const response = await start();
-      const decoder = new TextDecoder();
-      let seen = '';
-      for await (const bytes of response.body as AsyncIterable<Uint8Array>) {
-        seen += decoder.decode(bytes, { stream: true });
-        if (isToken(seen)) {
-          const elapsed = performance.now() - started;
-          response.body?.cancel().catch(() => {});
-          return elapsed;
-        }
-      }
-      throw new Error('stream ended without a token');
-    }),
-  );
+/** The resident memory of a process, in MB. */
+export function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+  return line ? Number(line[1]) / 1024 : Number.NaN;
 }
 
-/** Time to first token through Parley minus straight from the model double, 100 concurrent streams. */
-export async function printTtftFigures(database: { name: string; url?: string }): Promise<void> {
-  const model = await startOpenAiDouble();
-  model.script(() => ({ chunks: ['Hello', ' there', '!'] }));
-  // The server runs in its own process, as in production; this one plays the clients and the model.
-  const running = await startServer({
-    OPENAI_BASE_URL: model.url,
+/**
+ * Milliseconds from sending a request until the first piece of text arrives; the reply is read to its
+ * end (its topic takes the next message only then).
+ */
+async function firstToken(
+  start: () => Promise<Response>,
+  isToken: (chunk: string) => boolean,
+): Promise<number> {
+  const started = performance.now();
+  const response = await start();
+  const decoder = new TextDecoder();
+  let seen = '';
+  let elapsed = Number.NaN;
+  for await (const bytes of response.body as AsyncIterable<Uint8Array>) {
+    seen += decoder.decode(bytes, { stream: true });
+    if (Number.isNaN(elapsed) && isToken(seen)) elapsed = performance.now() - started;
+  }
+  if (Number.isNaN(elapsed)) throw new Error(`stream ended without a token: ${seen.slice(0, 200)}`);
+  return elapsed;
+}
+
+/** `samples` measurements, `parallel` at a time (each round waits for its slowest). */
+async function measure(parallel: number, one: (index: number) => Promise<number>): Promise<number[]> {
+  const values: number[] = [];
+  for (let round = 0; values.length < samples; round += 1) {
+    values.push(
+      ...(await Promise.all(Array.from({ length: parallel }, (_, index) => one(round * parallel + index)))),
+    );
+  }
+  return values;
+}
+
+interface Setup {
+  server: RunningServer;
+  topics: { token: string; id: string }[];
+}
+
+async function setUp(env: Record<string, string>, bot: string): Promise<Setup> {
+  // The server runs in its own process at the production log level; this one plays clients and model.
+  const server = await startServer({
     STATIC_DIR: '',
-    RATE_LIMIT_OTP_PER_IP_PER_HOUR: '10000',
-    RATE_LIMIT_API_PER_MINUTE: '100000',
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_OTP_PER_IP_PER_HOUR: '100000',
+    RATE_LIMIT_API_PER_MINUTE: '10000000',
+    STARTING_BALANCE: '1000000',
+    ...env,
   });
-  const server = running as unknown as TestServer;
+  const client = server as unknown as TestServer;
+  const users = await Promise.all(Array.from({ length: 10 }, () => signUp(client)));
+  const bots = await call(client, '/api/v1/bot', { token: users[0].token });
+  const botId = bots.body.find((item: { name: string }) => item.name === bot)._id;
+  // One topic per concurrent stream: a topic takes one reply at a time.
+  const topics = await Promise.all(
+    Array.from({ length: concurrency }, async (_, index) => {
+      const { token } = users[index % users.length];
+      const topic = await call(client, '/api/v1/topic', { token, body: { bot: botId } });
+      return { token, id: topic.body._id as string };
+    }),
+  );
+  return { server, topics };
+}
+
+const send = (setup: Setup, index: number, text: string) => {
+  const topic = setup.topics[index % setup.topics.length];
+  return fetch(`${setup.server.url}/api/v1/topic/${topic.id}/message`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${topic.token}` },
+    body: JSON.stringify({ text }),
+  });
+};
+const isParleyToken = (text: string) => text.includes('event: token');
+
+/**
+ * Time to first token through Parley against the model double's own, per request: the double notes
+ * when each request arrived and when its first chunk left, and what Parley added is the client's
+ * time minus the double's time for that very request. Warm-up first on both paths.
+ */
+export async function printTtftFigures(database: { name: string; url?: string }): Promise<void> {
+  const model: OpenAiDouble = await startOpenAiDouble();
+  model.script(() => ({ chunks: ['Hello', ' there', '!'] }));
+  const env: Record<string, string> = database.url ? { DATABASE_URL: database.url } : {};
+  const setup = await setUp({ ...env, OPENAI_BASE_URL: model.url }, 'Assistant');
+  let sequence = 0;
+  const direct = async () => {
+    const text = `direct ${sequence++}`;
+    return firstToken(
+      () =>
+        fetch(`${model.url}/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'x', stream: true, messages: [{ role: 'user', content: text }] }),
+        }),
+      (seen) => seen.includes('"content":"Hello"'),
+    );
+  };
+  const added: number[] = [];
+  const through = async (index: number) => {
+    const text = `parley ${sequence++}`;
+    const total = await firstToken(() => send(setup, index, text), isParleyToken);
+    const own = model.timings.get(text);
+    if (own) added.push(total - (own.firstChunk - own.received));
+    return total;
+  };
   try {
-    const users = await Promise.all(Array.from({ length: 10 }, () => signUp(server)));
-    const bots = await call(server, '/api/v1/bot', { token: users[0].token });
-    const assistant = bots.body.find((bot: { name: string }) => bot.name === 'Assistant')._id;
-    // One topic per stream: a topic takes one reply at a time.
-    const topics = await Promise.all(
-      Array.from({ length: streams }, async (_, index) => {
-        const user = users[index % users.length];
-        const topic = await call(server, '/api/v1/topic', { token: user.token, body: { bot: assistant } });
-        return { user, id: topic.body._id as string };
-      }),
-    );
-    const direct = () =>
-      fetch(`${model.url}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'x', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
-      });
-    let next = 0;
-    const throughParley = () => {
-      const topic = topics[next++ % topics.length];
-      return fetch(`${server.url}/api/v1/topic/${topic.id}/message`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${topic.user.token}` },
-        body: JSON.stringify({ text: 'hi' }),
-      });
-    };
-    await firstTokens(10, direct, (text) => text.includes('"content":"Hello"'));
-    const baseline = await firstTokens(streams, direct, (text) => text.includes('"content":"Hello"'));
-    next = 0;
-    const parley = await firstTokens(streams, throughParley, (text) => text.includes('event: token'));
-    // One stream at a time: the cost of one request, without queueing behind 99 others on 2 cores.
-    const alone = { direct: [] as number[], parley: [] as number[] };
-    for (let round = 0; round < 30; round += 1) {
-      alone.direct.push(...(await firstTokens(1, direct, (text) => text.includes('"content":"Hello"'))));
-      alone.parley.push(...(await firstTokens(1, throughParley, (text) => text.includes('event: token'))));
+    const idle = rssMb(setup.server.pid);
+    await measure(concurrency, () => direct());
+    await measure(concurrency, through);
+    const figures: Record<string, { direct: number[]; parley: number[]; added: number[] }> = {};
+    for (const parallel of [1, concurrency]) {
+      added.length = 0;
+      const own = await measure(parallel, () => direct());
+      const parley = await measure(parallel, through);
+      figures[parallel] = { direct: own, parley, added: [...added] };
     }
-    console.log(`## Time to first token on ${database.name} (loopback, OpenAI double)`);
-    const added = (values: number[], base: number[], p: number) =>
-      ms(percentile(values, p) - percentile(base, p));
+    let peak = 0;
+    const watch = setInterval(() => {
+      peak = Math.max(peak, rssMb(setup.server.pid));
+    }, 20);
+    await measure(concurrency, through);
+    clearInterval(watch);
+
     console.log(
-      `one stream at a time: added by Parley p50 ${added(alone.parley, alone.direct, 50)}, p99 ${added(alone.parley, alone.direct, 99)}`,
+      `## Time to first token, ${database.name} (server process at log level info, OpenAI double, loopback)`,
     );
-    console.log(`${streams} concurrent streams:`);
+    for (const [parallel, { direct: own, parley, added: extra }] of Object.entries(figures)) {
+      console.log(
+        `${parallel === '1' ? 'one at a time' : `${parallel} simultaneous`} (${parley.length} samples): double's own p50 ${ms(percentile(own, 50))} p99 ${ms(percentile(own, 99))}; through Parley p50 ${ms(percentile(parley, 50))} p99 ${ms(percentile(parley, 99))} (${(percentile(parley, 50) / percentile(own, 50)).toFixed(2)}× the double's p50); added by Parley per request p50 ${ms(percentile(extra, 50))} p99 ${ms(percentile(extra, 99))}`,
+      );
+    }
     console.log(
-      `model double directly: p50 ${ms(percentile(baseline, 50))}, p99 ${ms(percentile(baseline, 99))}`,
-    );
-    console.log(
-      `through Parley:        p50 ${ms(percentile(parley, 50))}, p99 ${ms(percentile(parley, 99))}`,
-    );
-    console.log(
-      `added by Parley: p50 ${ms(percentile(parley, 50) - percentile(baseline, 50))}, p99 ${ms(percentile(parley, 99) - percentile(baseline, 99))} (auth, balance check, storing the message, SSE relay)`,
+      `server RSS: idle ${idle.toFixed(0)} MB, during ${concurrency} streams up to ${peak.toFixed(0)} MB`,
     );
   } finally {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await running.stop();
+    await setup.server.stop();
     await model.close();
+  }
+
+  // ELIZA answers inside the server with no delay: the server's own path alone.
+  const eliza = await setUp({ ...env, BUILTIN_TOKEN_DELAY_MS: '0' }, 'ELIZA');
+  try {
+    await measure(concurrency, (index) => firstToken(() => send(eliza, index, 'I am sad.'), isParleyToken));
+    const alone = await measure(1, (index) =>
+      firstToken(() => send(eliza, index, 'I am sad.'), isParleyToken),
+    );
+    const crowd = await measure(concurrency, (index) =>
+      firstToken(() => send(eliza, index, 'I am sad.'), isParleyToken),
+    );
+    console.log(
+      `ELIZA (built in, no delay): alone p50 ${ms(percentile(alone, 50))} p99 ${ms(percentile(alone, 99))}; ${concurrency} simultaneous p50 ${ms(percentile(crowd, 50))} p99 ${ms(percentile(crowd, 99))} (p50 ${(percentile(crowd, 50) / percentile(alone, 50)).toFixed(1)}× alone)`,
+    );
+  } finally {
+    await eliza.server.stop();
   }
 }

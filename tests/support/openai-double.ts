@@ -26,6 +26,11 @@ export interface OpenAiDouble {
   authorizations: (string | undefined)[];
   /** Streams the client closed before the script was over. */
   abandoned: () => number;
+  /**
+   * When each request arrived and its first chunk left (`performance.now()` of this process), by the
+   * last user message: what the double itself took, to subtract from a time measured through Parley.
+   */
+  timings: Map<string, { received: number; firstChunk: number }>;
   /** Overrides what the next requests answer; by default the reply echoes the last user message. */
   script: (next: (request: ChatRequest) => Script) => void;
   close: () => Promise<void>;
@@ -52,6 +57,7 @@ function sendJson(response: ServerResponse, status: number, body: unknown) {
  */
 export async function startOpenAiDouble(): Promise<OpenAiDouble> {
   const requests: ChatRequest[] = [];
+  const timings = new Map<string, { received: number; firstChunk: number }>();
   const authorizations: (string | undefined)[] = [];
   let abandoned = 0;
   let scriptFor = (request: ChatRequest): Script => ({
@@ -60,6 +66,7 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
   const open = new Set<ServerResponse>();
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const received = performance.now();
     let body = '';
     for await (const piece of request) body += piece;
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
@@ -90,6 +97,7 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const id = `chatcmpl-${requests.length}`;
     response.write(chunk(id, { role: 'assistant', content: '' }, null));
+    timings.set(chat.messages.at(-1)?.content ?? '', { received, firstChunk: performance.now() });
     for (const piece of script.chunks) {
       if (response.destroyed) {
         abandoned += 1;
@@ -117,6 +125,7 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     requests,
     authorizations,
     abandoned: () => abandoned,
+    timings,
     script: (next) => {
       scriptFor = next;
     },

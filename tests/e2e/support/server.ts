@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface RunningServer {
+  /** The server's process id. */
+  pid: number;
   port: number;
   url: string;
   dataDir: string;
@@ -75,6 +77,7 @@ export async function startServer(
     await exited;
   };
   return {
+    pid: child.pid ?? 0,
     port,
     url,
     dataDir,
