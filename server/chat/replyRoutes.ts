@@ -5,7 +5,7 @@ import { repeat } from '../repeat';
 import type { LiveReply } from './liveReplies';
 import { builtinProvider } from './providers/builtin';
 import { openaiProvider } from './providers/openai';
-import type { Provider } from './providers/types';
+import type { Provider, Turn } from './providers/types';
 import { generateReply } from './reply';
 import {
   insufficientBalance,
@@ -116,7 +116,7 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     request: FastifyRequest,
     reply: FastifyReply,
     topic: Awaited<ReturnType<typeof topicForReply>>,
-    turns: { history: Awaited<ReturnType<typeof branchTurns>>; text: string },
+    turns: { history: Turn[]; text: string },
     started: StartedReply,
   ) {
     const topicId = (request.params as { id: string }).id;
@@ -173,9 +173,13 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
           );
         }
       }
-      const history = await branchTurns(app.db, topicId, parent);
       // Reserved before the first token: a reply that cannot be paid never starts.
-      const started = await startReply(app.db, owner(request), { topicId, parent, text, price: topic.price });
+      const { history, ...started } = await startReply(app.db, owner(request), {
+        topicId,
+        parent,
+        text,
+        price: topic.price,
+      });
       return run(request, reply, topic, { history, text }, started);
     },
   );

@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import type { Turn } from './providers/types';
 
 /** Below this after a charge, the user is told their balance is low. */
 const lowBalance = 1;
@@ -39,15 +40,24 @@ const conflicts = (error: unknown) => {
  * Reserves the price, stores the user's message under `parent` and an empty bot message under it
  * that is `streaming`, and makes it the topic's head, in one statement: all of it or nothing. No
  * credit to hold → 402; a reply already streaming in the topic (the unique index, on every node) → 409.
+ * The same statement reads the branch being answered, so the first token waits on one round trip.
  */
 export async function startReply(
   db: Db,
   owner: Owner,
   reply: { topicId: string; parent: string | null; text: string; price: number },
-): Promise<StartedReply> {
+): Promise<StartedReply & { userMessageId: string; history: Turn[] }> {
   try {
-    const { rows } = await db.query<{ user_message_id: string | null; bot_message_id: string | null }>(
-      `with hold as (
+    const { rows } = await db.query<{
+      user_message_id: string | null;
+      bot_message_id: string | null;
+      history: Turn[];
+    }>(
+      `with recursive branch as (
+         select id, parent, role, text, 0 as depth from messages where id = $7 and topic_id = $1
+         union all
+         select m.id, m.parent, m.role, m.text, b.depth + 1 from messages m join branch b on m.id = b.parent),
+       hold as (
          update users set reserved = reserved + $4
          where id = $2 and tenant = $3 and balance - reserved >= $4 returning id),
        asked as (
@@ -59,7 +69,9 @@ export async function startReply(
          update topics set updated_at = now(), head = (select id from answer),
                 title = case when title = '' then left($6, 80) else title end
          where id = $1 and exists (select 1 from answer))
-       select (select id from asked) as user_message_id, (select id from answer) as bot_message_id`,
+       select (select id from asked) as user_message_id, (select id from answer) as bot_message_id,
+              (select coalesce(json_agg(json_build_object('role', role, 'text', text) order by depth desc), '[]')
+               from branch where text <> '') as history`,
       [
         reply.topicId,
         owner.userId,
@@ -70,9 +82,9 @@ export async function startReply(
         reply.parent,
       ],
     );
-    const { user_message_id, bot_message_id } = rows[0];
+    const { user_message_id, bot_message_id, history } = rows[0];
     if (!user_message_id || !bot_message_id) throw insufficientBalance();
-    return { userMessageId: user_message_id, botMessageId: bot_message_id };
+    return { userMessageId: user_message_id, botMessageId: bot_message_id, history };
   } catch (error) {
     throw conflicts(error);
   }

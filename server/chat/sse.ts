@@ -22,6 +22,11 @@ export function openEventStream(reply: FastifyReply) {
     raw,
     send({ event, data, id }: ReplyEvent) {
       if (raw.writableEnded || raw.destroyed) return;
+      // Events of one tick leave in one write (a burst of tokens is one packet, not one syscall each).
+      if (!raw.writableCorked) {
+        raw.cork();
+        process.nextTick(() => raw.uncork());
+      }
       raw.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     },
     end() {
