@@ -6,3 +6,7 @@ const root = import.meta.dirname;
 
 export const migrationsFolder = join(root, 'db', 'migrations');
 export const catalogsFolder = join(root, 'i18n', 'catalogs');
+
+// The sources run as TypeScript (through tsx), the build as JavaScript: the worker is either.
+const compiled = import.meta.url.endsWith('.js');
+export const pgliteWorkerFile = join(root, 'db', `pgliteWorker.${compiled ? 'js' : 'ts'}`);

@@ -33,8 +33,8 @@ async function compileServer() {
   const out = join('build', 'server');
   rmSync(out, { recursive: true, force: true });
   await build({
-    entryPoints: ['server/main.ts'],
-    outfile: join(out, 'main.js'),
+    entryPoints: { main: 'server/main.ts', 'db/pgliteWorker': 'server/db/pgliteWorker.ts' },
+    outdir: out,
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -1,7 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
+import { pgliteWorkerFile } from '../paths';
+import type { WorkerMessage, WorkerRequest } from './pgliteWorker';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -36,28 +39,89 @@ type Runner = Omit<Db, 'transaction' | 'close' | 'listen'>;
 
 // NUMERIC arrives as text from both drivers; money is read with Number() where it is used.
 
+/** PGlite in a worker thread (pgliteWorker.ts): every statement is a message there and back. */
 async function openPglite(dataDir: string): Promise<Db> {
   const directory = join(dataDir, 'pgdata');
   mkdirSync(directory, { recursive: true });
-  const database = await PGlite.create(directory);
-  // PGlite runs one statement at a time: a transaction holds it until done, so nothing interleaves.
-  const wrap = (runner: Pick<PGlite, 'query' | 'exec'>): Runner => ({
+  // The sources need tsx in the worker too, whoever started this process (vitest, tsx or node).
+  const worker = pgliteWorkerFile.endsWith('.ts')
+    ? new Worker(
+        `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(pgliteWorkerFile).href)}); })`,
+        { eval: true, workerData: { directory } },
+      )
+    : new Worker(pgliteWorkerFile, { workerData: { directory } });
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  let nextId = 0;
+  let nextTransaction = 0;
+  const ready = new Promise<void>((resolve, reject) => {
+    pending.set(0, { resolve: () => resolve(), reject });
+  });
+  worker.on('message', (message: WorkerMessage) => {
+    if ('notify' in message) {
+      for (const listener of listeners.get(message.notify) ?? []) listener(message.payload);
+      return;
+    }
+    const waiting = pending.get(message.id);
+    pending.delete(message.id);
+    if ('error' in message) waiting?.reject(Object.assign(new Error(message.error.message), message.error));
+    else waiting?.resolve(message.result);
+  });
+  const fail = (error: Error) => {
+    for (const waiting of pending.values()) waiting.reject(error);
+    pending.clear();
+  };
+  worker.on('error', fail);
+  worker.on('exit', () => fail(new Error('the database worker stopped')));
+  await ready;
+
+  const call = <T>(request: DistributiveOmit<WorkerRequest, 'id'>) =>
+    new Promise<T>((resolve, reject) => {
+      nextId += 1;
+      pending.set(nextId, { resolve: resolve as (value: unknown) => void, reject });
+      worker.postMessage({ ...request, id: nextId });
+    });
+  const runner = (tx?: number): Runner => ({
     query: async <T>(sql: string, params?: unknown[]) => ({
-      rows: (await runner.query<T>(sql, params)).rows,
+      rows: await call<T[]>({ kind: 'query', sql, params, tx }),
     }),
     exec: async (sql: string) => {
-      await runner.exec(sql);
+      await call({ kind: 'exec', sql, tx });
     },
   });
-  const listen: Db['listen'] = (channel, onMessage) => database.listen(channel, onMessage);
-  const db: Db = {
-    ...wrap(database),
-    transaction: (work) => database.transaction((tx) => work(inTransaction(wrap(tx), listen))),
-    listen,
-    close: () => database.close(),
+  const listen: Db['listen'] = async (channel, onMessage) => {
+    const isNew = !listeners.has(channel);
+    if (isNew) listeners.set(channel, new Set());
+    listeners.get(channel)?.add(onMessage);
+    if (isNew) await call({ kind: 'listen', channel });
+    return async () => {
+      listeners.get(channel)?.delete(onMessage);
+    };
   };
-  return db;
+  return {
+    ...runner(),
+    async transaction(work) {
+      nextTransaction += 1;
+      const tx = nextTransaction;
+      await call({ kind: 'begin', tx });
+      try {
+        const result = await work(inTransaction(runner(tx), listen));
+        await call({ kind: 'end', tx, commit: true });
+        return result;
+      } catch (error) {
+        await call({ kind: 'end', tx, commit: false }).catch(() => {});
+        throw error;
+      }
+    },
+    listen,
+    close: async () => {
+      await call({ kind: 'close' });
+      await worker.terminate();
+    },
+  };
 }
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 async function openPostgres(connectionString: string, poolSize: number): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: poolSize });
