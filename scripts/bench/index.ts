@@ -1,6 +1,7 @@
 import { startPostgres } from '../../tests/support/postgres';
 import { printApiFigures } from './api';
 import { printBundleFigures } from './bundle';
+import { printLighthouseFigures } from './lighthouse';
 import { printRenderFigures } from './render';
 import { printSearchFigures } from './search';
 import { printTtftFigures } from './ttft';
@@ -10,13 +11,13 @@ printBundleFigures();
 console.log();
 await printRenderFigures();
 console.log();
-await printTtftFigures({ name: 'PGlite (embedded, one connection)' });
+await printTtftFigures({ name: 'PGlite (embedded, in a worker thread)' });
 console.log();
 await printSearchFigures({ name: 'PGlite' });
 console.log();
 const postgres = await startPostgres();
 try {
-  await printTtftFigures({ name: 'PostgreSQL (pool of 10)', url: postgres.url });
+  await printTtftFigures({ name: 'PostgreSQL (pool of 20)', url: postgres.url });
   console.log();
   await printSearchFigures({ name: 'PostgreSQL', url: postgres.url });
 } finally {
@@ -25,8 +26,5 @@ try {
 console.log();
 await printApiFigures();
 console.log();
-console.log('## Lighthouse');
-console.log(
-  'not run: Lighthouse is not a dependency of Parley (it would add ~30 MB for one figure). The browser tests check what it would: labels, names, roles, CSP, offline shell.',
-);
+await printLighthouseFigures();
 process.exit(0);
