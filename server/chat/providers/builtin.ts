@@ -15,10 +15,14 @@ async function* stream(reply: string, signal: AbortSignal, pauseMs: number): Asy
   }
 }
 
+/** How many earlier user turns are replayed: enough for her memory, bounded for long conversations. */
+const elizaReplayTurns = 40;
+
 /** ELIZA keeps no state between requests: the earlier user turns are replayed to restore her memory. */
 function elizaReply({ history, text }: ReplyRequest): string {
   const eliza = new Eliza();
-  for (const turn of history) if (turn.role === 'user') eliza.reply(turn.text);
+  const said = history.filter((turn) => turn.role === 'user').slice(-elizaReplayTurns);
+  for (const turn of said) eliza.reply(turn.text);
   return eliza.reply(text);
 }
 
