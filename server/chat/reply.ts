@@ -53,6 +53,7 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
     botMessageId: messageId,
   };
   let lost = false;
+  let free = false;
   const timer = setInterval(() => {
     checkpoint(job.db, messageId, live.text).then(
       (mine) => {
@@ -73,6 +74,9 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
       config: job.bot.config,
       tenant: job.owner.tenant,
       signal,
+      waive: () => {
+        free = true;
+      },
     })) {
       live.emit({ event: 'token', id: live.text.length + piece.length, data: { text: piece } });
     }
@@ -88,6 +92,7 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
       messageId,
       text: live.text,
       description: `Reply from ${job.bot.name}`,
+      free,
     });
     if (!charged) return live.emit(await endedElsewhere(job.db, messageId, ids));
     live.emit({ event: 'done', data: { ...ids, ...charged } });

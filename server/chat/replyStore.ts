@@ -130,20 +130,22 @@ export async function checkpoint(db: Db, messageId: string, text: string): Promi
 
 /**
  * The reply is complete: stored, its reservation turned into a charge with its transaction (and a
- * low-balance notice when the charge crosses the line), in one statement. Null when the reply had
- * already been ended (interrupted) and nothing was charged.
+ * low-balance notice when the charge crosses the line), in one statement; a `free` reply only gives
+ * its reservation back. Null when the reply had already been ended (interrupted): nothing charged.
  */
 export async function settle(
   db: Db,
   owner: Owner,
-  reply: { topicId: string; messageId: string; text: string; description: string },
+  reply: { topicId: string; messageId: string; text: string; description: string; free: boolean },
 ): Promise<{ cost: number; balance: number } | null> {
   const { rows } = await db.query<{ cost: string | null; balance: string | null }>(
-    `with done as (
-       update messages set text = $2, status = 'complete', cost = reserved, reserved = 0, lease_until = null
-       where id = $1 and status = 'streaming' returning cost),
+    `with held as (select id, reserved from messages where id = $1 and status = 'streaming' for update),
+     done as (
+       update messages m set text = $2, status = 'complete', reserved = 0, lease_until = null,
+              cost = case when $10 then 0 else held.reserved end
+       from held where m.id = held.id returning m.cost, held.reserved),
      paid as (
-       update users set balance = balance - (select cost from done), reserved = reserved - (select cost from done)
+       update users set balance = balance - (select cost from done), reserved = reserved - (select reserved from done)
        where id = $3 and tenant = $4 and exists (select 1 from done) returning balance),
      recorded as (
        insert into transactions (tenant, user_id, amount, description)
@@ -165,6 +167,7 @@ export async function settle(
       lowBalanceNotice.title,
       lowBalanceNotice.body,
       lowBalance,
+      reply.free,
     ],
   );
   const { cost, balance } = rows[0];

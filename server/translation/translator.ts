@@ -10,6 +10,11 @@ export interface Translator {
   readonly hasProvider: boolean;
   /** The memory and the catalogs only: free, and open to anyone. */
   lookup(text: string, language: string): Promise<Translation>;
+  /**
+   * The offline phrase memory: a phrase of the UI catalogs, in any of their languages (English
+   * included), in `language`; null when the catalogs do not have it.
+   */
+  phrase(text: string, language: string): string | null;
   /** `lookup`, then the provider. */
   translate(text: string, language: string): Promise<Translation>;
 }
@@ -26,6 +31,15 @@ export function createTranslator(
   options: { memorySize: number; log: (message: string, error: unknown) => void },
 ): Translator {
   const catalogs = loadCatalogs();
+  const normal = (text: string) => text.trim().toLocaleLowerCase();
+  // Every phrase of every catalog, and the English ones themselves, leading back to its English text.
+  const english = new Map<string, string>();
+  for (const entries of catalogs.values()) {
+    for (const [source, translation] of Object.entries(entries)) {
+      english.set(normal(source), source);
+      if (!english.has(normal(translation))) english.set(normal(translation), source);
+    }
+  }
   const lookup = async (text: string, language: string): Promise<Translation> => {
     const code = language.toLowerCase();
     const base = code.split('-')[0];
@@ -52,6 +66,14 @@ export function createTranslator(
   return {
     hasProvider: provider !== null,
     lookup,
+    phrase(text, language) {
+      const source = english.get(normal(text));
+      const base = language.toLowerCase().split('-')[0];
+      if (!source) return null;
+      return base === 'en'
+        ? source
+        : (catalogs.get(language.toLowerCase())?.[source] ?? catalogs.get(base)?.[source] ?? null);
+    },
     async translate(text, language) {
       const known = await lookup(text, language);
       if (known.translated || !provider || language.toLowerCase().startsWith('en')) return known;

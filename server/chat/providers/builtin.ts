@@ -43,17 +43,34 @@ const languageNames: Record<string, string> = {
   english: 'en',
 };
 
-async function translatorReply(translator: Translator, text: string): Promise<string> {
-  const match = translateRequest.exec(text);
-  if (!match) return 'Tell me what to translate like this: *translate to German: good morning*.';
+/**
+ * The translator: a phrase of Parley's own screens from the catalogs (offline, between the 12 built-in
+ * languages), else the translation provider. Hints, and the plain answer that a provider is needed,
+ * cost nothing.
+ */
+async function translatorReply(translator: Translator, request: ReplyRequest): Promise<string> {
+  const match = translateRequest.exec(request.text);
+  if (!match) {
+    request.waive();
+    return 'Tell me what to translate like this: *translate to German: good morning*.';
+  }
   const wanted = match[1].toLowerCase();
   const language = languageNames[wanted] ?? (/^[a-z]{2,3}(-[a-z0-9]+)?$/.test(wanted) ? wanted : null);
-  if (!language)
+  if (!language) {
+    request.waive();
     return `I don't know the language “${match[1]}”. Try one of: ${Object.keys(languageNames).join(', ')}.`;
-  const result = await translator.translate(match[2].trim(), language);
+  }
+  const source = match[2].trim();
+  const phrase = translator.phrase(source, language);
+  if (phrase) return phrase;
+  if (!translator.hasProvider) {
+    request.waive();
+    return "Without a translation provider I can only translate the phrases of Parley's own screens, such as *Log in* or *Send*, between its 12 languages. Your administrator can configure one (LibreTranslate or a model server) to translate any text. This answer is free.";
+  }
+  const result = await translator.translate(source, language);
   if (!result.translated) {
     throw new ProviderError(
-      'No translation is available for this text. Configure a translation provider to translate any text.',
+      'No translation is available for this text right now. Please try again later.',
       'TRANSLATION_UNAVAILABLE',
     );
   }
@@ -70,7 +87,7 @@ export function builtinProvider(translator: Translator, pauseMs: number): Provid
         : engine === 'calculator'
           ? calculatorReply(request.text)
           : engine === 'translator'
-            ? await translatorReply(translator, request.text)
+            ? await translatorReply(translator, request)
             : null;
     if (reply === null) throw new ProviderError('This bot is not set up correctly.', 'BOT_MISCONFIGURED');
     yield* stream(reply, request.signal, pauseMs);

@@ -94,18 +94,38 @@ export function calculate(input: string): Decimal {
   return result;
 }
 
-/** A result as exact digits, or rounded to 40 digits and marked ≈ when it has too many to be exact. */
-export function formatResult(result: Decimal): string {
+/** Digits shown unless all of them are asked for. */
+const shownDigits = 15;
+/** An endless result (1/3) asked for exactly: this many digits, then an ellipsis. */
+const endlessDigits = 40;
+
+/**
+ * A result for display: up to 15 significant digits, marked ≈ when rounded; asked `exact`, every
+ * digit of a result that ends, or the first 40 of one that does not, followed by an ellipsis.
+ */
+export function formatResult(result: Decimal, exact = false): { sign: '=' | '≈'; digits: string } {
+  if (!exact) {
+    return result.sd() <= shownDigits
+      ? { sign: '=', digits: result.toString() }
+      : { sign: '≈', digits: result.toSignificantDigits(shownDigits).toString() };
+  }
   return result.sd() < Exact.precision
-    ? `= ${result.toFixed()}`
-    : `≈ ${result.toSignificantDigits(40).toString()}`;
+    ? { sign: '=', digits: result.toFixed() }
+    : { sign: '=', digits: `${result.toSignificantDigits(endlessDigits).toFixed()}…` };
 }
+
+const exactRequest = /^\s*exact(?:ly)?\s*:?\s*/i;
 
 /** The calculator bot's answer: the result, or what is wrong with the expression. */
 export function calculatorReply(input: string): string {
+  const exact = exactRequest.test(input);
+  const expression = input.replace(exactRequest, '').trim().replace(/=\s*$/, '').trim();
   try {
-    const [sign, digits] = formatResult(calculate(input)).split(' ');
-    return `\`${input.trim().replace(/=\s*$/, '')}\` ${sign} **${digits}**`;
+    const { sign, digits } = formatResult(calculate(expression), exact);
+    const answer = `\`${expression}\` ${sign} **${digits}**`;
+    return sign === '≈'
+      ? `${answer}\n\n*Rounded to ${shownDigits} digits: write “exact ${expression}” for all of them.*`
+      : answer;
   } catch (error) {
     if (error instanceof CalculationError) return `I can't calculate that: ${error.message}`;
     throw error;

@@ -12,6 +12,8 @@ export interface ReplyRequest {
   config: Record<string, unknown>;
   tenant: string;
   signal: AbortSignal;
+  /** Makes this reply free: a usage hint, or an answer saying what the bot cannot do. */
+  waive: () => void;
 }
 
 /** A bot platform: produces the reply as a stream of text pieces; fails with a ProviderError. */

@@ -26,6 +26,7 @@ describe('openai provider', () => {
     config: {},
     tenant: 'app',
     signal: new AbortController().signal,
+    waive: () => {},
     ...overrides,
   });
   /** Every piece the provider yields, and the error it ends with, if any. */
