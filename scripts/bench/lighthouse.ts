@@ -4,20 +4,11 @@ import { join } from 'node:path';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { chromiumPath } from '../../tests/e2e/support/browser';
+import { chromiumFlags, chromiumPath } from '../../tests/e2e/support/browser';
 import { startServer } from '../../tests/e2e/support/server';
 import { call, signUp, type TestServer } from '../../tests/server/support/app';
 
-const flags = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const flags = ['--headless=new', ...chromiumFlags];
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'];
 
 /**

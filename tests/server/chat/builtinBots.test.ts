@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents } from '../../support/sse';
-import { call, signUp, startApp, type TestServer } from '../support/app';
+import { botIds, call, signUp, startApp, type TestServer } from '../support/app';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -11,9 +11,7 @@ describe('built-in bots without any provider', () => {
 
   beforeAll(async () => {
     server = await startApp();
-    const user = await signUp(server);
-    const list = await call(server, '/api/v1/bot', { token: user.token });
-    bots = Object.fromEntries(list.body.map((bot: { name: string; _id: string }) => [bot.name, bot._id]));
+    bots = await botIds(server);
   });
   afterAll(() => server.close());
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
 import { type RunningPostgres, startPostgres } from '../../support/postgres';
 import { readEvents, type ServerSentEvent } from '../../support/sse';
-import { call, signUp, startApp, type TestServer } from '../support/app';
+import { botIds, call, signUp, startApp, type TestServer } from '../support/app';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 interface StoredMessage {
@@ -37,9 +37,7 @@ describe('messages as a tree: edit, regenerate, switch branches', () => {
   beforeAll(async () => {
     model = await startOpenAiDouble();
     server = await startApp({ OPENAI_BASE_URL: model.url });
-    const user = await signUp(server);
-    const bots = await call(server, '/api/v1/bot', { token: user.token });
-    assistant = bots.body.find((bot: { name: string }) => bot.name === 'Assistant')._id;
+    assistant = (await botIds(server)).Assistant;
   });
   afterAll(async () => {
     await server.close();
@@ -206,9 +204,7 @@ describe('replies that survive the client: reattach with Last-Event-ID, stop, un
   beforeAll(async () => {
     model = await startOpenAiDouble();
     server = await startApp({ OPENAI_BASE_URL: model.url, REPLY_UNATTENDED_SECONDS: '1' });
-    const user = await signUp(server);
-    const bots = await call(server, '/api/v1/bot', { token: user.token });
-    assistant = bots.body.find((bot: { name: string }) => bot.name === 'Assistant')._id;
+    assistant = (await botIds(server)).Assistant;
   });
   afterAll(async () => {
     await server.close();

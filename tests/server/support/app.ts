@@ -157,3 +157,10 @@ export async function signUp(
   const me = await call(server, '/api/v1/user/me', { tenant, token });
   return { ...user, tenant, token, id: me.body._id as string, encrypt };
 }
+
+/** The ids of an organization's bots by name, as a new user of it sees them. */
+export async function botIds(server: TestServer, tenant = 'app'): Promise<Record<string, string>> {
+  const user = await signUp(server, tenant);
+  const list = await call(server, '/api/v1/bot', { token: user.token, tenant });
+  return Object.fromEntries(list.body.map((bot: { name: string; _id: string }) => [bot.name, bot._id]));
+}
