@@ -1,11 +1,18 @@
 import { assign, fromPromise, setup } from 'xstate';
 
+export interface BotCategory {
+  _id: string;
+  name: string;
+}
 export interface BotRecord {
   _id: string;
   name: string;
+  description: string;
   active: boolean;
-  categories: { _id: string; name?: string }[];
+  categories: BotCategory[];
   platform: { name: string };
+  /** Price of one reply, in the organization's currency. */
+  price: number;
 }
 
 /** Active bots are those with active true (seed-spec §4). */

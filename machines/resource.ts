@@ -1,8 +1,29 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+
+/** The records the home area keeps behind this machine: the balance with its charges… */
+export interface TransactionRecord {
+  _id: string;
+  amount: number;
+  description: string;
+  createdAt: string;
+}
+export interface BillingRecord {
+  balance: number;
+  currency: string;
+  transactions: TransactionRecord[];
+}
+/** …and the notifications. */
+export interface NotificationRecord {
+  _id: string;
+  title: string;
+  body: string;
+  read: boolean;
+  createdAt: string;
+}
 
 /**
- * A piece of server data the UI shows and changes: the balance, the notifications, the recent
- * topics. Loaded on demand, reloaded after each change the user makes, with errors to retry.
+ * A piece of server data the UI shows and changes: the balance and the notifications. Loaded on
+ * demand, reloaded after each change the user makes, with errors to retry.
  */
 export const resourceMachine = setup({
   types: {
@@ -69,7 +90,10 @@ export const resourceMachine = setup({
       invoke: {
         id: 'change',
         src: 'change',
-        input: ({ event }) => ({ change: (event as { change: unknown }).change }),
+        input: ({ event }) => {
+          assertEvent(event, 'CHANGE');
+          return { change: event.change };
+        },
         onDone: 'loading',
         onError: {
           target: 'loaded',

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { navigate } from 'wouter/use-browser-location';
+import type { ThemeChoice } from '../machines/theme';
 import { App } from './App';
 import { createAppActors } from './app/createAppActors';
 import { createTranslationCache } from './i18n/translationCache';
@@ -31,6 +32,12 @@ function saveFile(name: string, contents: string, type: string) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
+/** The chosen colour scheme on the page; "system" leaves it to prefers-color-scheme (public/theme.js did this before the first paint). */
+function applyTheme(choice: ThemeChoice) {
+  if (choice === 'system') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = choice;
+}
+
 async function start() {
   // Development only: `?inspect` connects the Stately inspector; production builds drop this branch.
   const inspect =
@@ -50,6 +57,7 @@ async function start() {
     dropLanguageParameter: () =>
       window.history.replaceState(window.history.state, '', addressWithoutLanguage()),
     saveFile,
+    applyTheme,
     registerWorker,
     log: (message, error) => console.error(message, error),
     inspect,

@@ -55,18 +55,23 @@ function allFiles(dir: string): string[] {
   });
 }
 
-/** Initial JS of the entry (landing), the lazily loaded chunks matching `pattern` on top, and the whole build. */
-export function bundleFigures(lazyRoutes: Record<string, RegExp> = {}) {
+/**
+ * Initial JS of the entry (landing), each route's lazily loaded chunks (those matching its patterns,
+ * with their static imports) on top, and the whole build.
+ */
+export function bundleFigures(lazyRoutes: Record<string, RegExp[]> = {}) {
   const manifest = readManifest();
   const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
   if (!entryKey) throw new Error('no entry chunk in the Vite manifest');
   const initialKeys = staticClosure(manifest, entryKey);
   const initial = sumFiles([...initialKeys].map((key) => manifest[key].file));
   const routes: Record<string, Size> = {};
-  for (const [name, pattern] of Object.entries(lazyRoutes)) {
-    const lazyKey = Object.keys(manifest).find((key) => pattern.test(key));
-    if (!lazyKey) continue;
-    const keys = staticClosure(manifest, lazyKey, new Set(initialKeys));
+  for (const [name, patterns] of Object.entries(lazyRoutes)) {
+    const keys = new Set(initialKeys);
+    for (const pattern of patterns) {
+      const lazyKey = Object.keys(manifest).find((key) => pattern.test(key));
+      if (lazyKey) staticClosure(manifest, lazyKey, keys);
+    }
     routes[name] = sumFiles([...keys].map((key) => manifest[key].file));
   }
   const files = allFiles(dist).filter((path) => !path.includes('.vite'));
@@ -76,7 +81,12 @@ export function bundleFigures(lazyRoutes: Record<string, RegExp> = {}) {
 }
 
 export function printBundleFigures(): void {
-  const figures = bundleFigures({ home: /src\/home\/HomeArea/, chat: /src\/chat\/ChatArea/ });
+  // Every logged-in route loads the workspace shell and its actors too.
+  const workspace = [/src\/workspace\/Workspace/, /src\/app\/createWorkspaceActors/];
+  const figures = bundleFigures({
+    home: [...workspace, /src\/home\/HomeArea/],
+    chat: [...workspace, /src\/chat\/ChatArea/],
+  });
   console.log('## Bundle');
   console.log(`landing initial JS: ${kb(figures.initial.raw)} raw, ${kb(figures.initial.gzip)} gzip`);
   for (const [name, size] of Object.entries(figures.routes)) {

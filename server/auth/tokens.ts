@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
 const issuer = 'parley';
@@ -14,7 +15,8 @@ export interface TokenClaims {
 
 /** A session token: HS256, 12 hours, bound to one organization and one session. */
 export function signToken(secret: Uint8Array, claims: TokenClaims): Promise<string> {
-  return new SignJWT({ org: claims.tenant })
+  // A nonce: two tokens of one session signed within the same second still differ.
+  return new SignJWT({ org: claims.tenant, nonce: randomUUID() })
     .setProtectedHeader({ alg: algorithm, typ: 'JWT' })
     .setSubject(claims.userId)
     .setJti(claims.sessionId)

@@ -76,6 +76,13 @@ export function swapAppSubdomain(url: string, host: string, country: unknown): s
 export function createHttpClient(options: HttpClientOptions) {
   const baseURL = options.baseURL ?? '';
 
+  /** redaxios passes no abort signal to fetch: a wrapped fetch does. */
+  function fetchWith(signal: AbortSignal | undefined): typeof fetch | undefined {
+    if (!signal) return options.fetch;
+    const fetchImpl = options.fetch ?? fetch;
+    return (input, init) => fetchImpl(input, { ...init, signal });
+  }
+
   function headers(): Record<string, string> {
     const result: Record<string, string> = {};
     const token = options.getToken();
@@ -132,8 +139,28 @@ export function createHttpClient(options: HttpClientOptions) {
   }
 
   return {
-    async get<T>(path: string, params?: Query): Promise<T> {
-      return (await send<T>('GET', path, undefined, { params: definedOnly(params) })).data;
+    /** GET with its query; aborting the signal drops the request (a stale search, say). */
+    async get<T>(path: string, params?: Query, signal?: AbortSignal): Promise<T> {
+      return (
+        await send<T>('GET', path, undefined, { params: definedOnly(params), fetch: fetchWith(signal) })
+      ).data;
+    },
+
+    /** GET of a file to save: its contents, type, and the name its Content-Disposition gives it. */
+    async download(
+      path: string,
+      params?: Query,
+    ): Promise<{ name: string | null; contents: string; type: string }> {
+      const response = await send<Blob>('GET', path, undefined, {
+        params: definedOnly(params),
+        responseType: 'blob',
+      });
+      const disposition = response.headers.get('content-disposition') ?? '';
+      return {
+        name: /filename="([^"]+)"/.exec(disposition)?.[1] ?? null,
+        contents: await response.data.text(),
+        type: response.data.type,
+      };
     },
 
     post,
@@ -159,10 +186,9 @@ export function createHttpClient(options: HttpClientOptions) {
 
     /** POST answering a stream (server-sent events); the signal stops the request. */
     async stream(path: string, body: Body, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-      const fetchImpl = options.fetch ?? fetch;
       const response = await send<ReadableStream<Uint8Array> | null>('POST', path, body, {
         responseType: 'stream',
-        fetch: (input, init) => fetchImpl(input, { ...init, signal }),
+        fetch: fetchWith(signal),
       });
       // redaxios hands streams back before checking the status, so errors are read here.
       if (response.status >= 400) {

@@ -1,8 +1,11 @@
 /**
- * The wire contract between the web app and the API server (DESIGN.md). The server imports these
- * types too; nothing else is shared between src/ and server/.
+ * The wire contract between the web app and the API server (DESIGN.md). The records the screens show
+ * belong to the machines that hold them; the calls answer those records, so their types are named here.
  */
-import type { MessageStatus } from '../../machines/topic';
+import type { BotCategory, BotRecord } from '../../machines/bots';
+import type { ConversationSummary } from '../../machines/conversations';
+import type { BillingRecord, NotificationRecord, TransactionRecord } from '../../machines/resource';
+import type { ChatMessage } from '../../machines/topic';
 
 /** Every error answer: `error` is a sentence the UI can show as it is. */
 export interface ApiError {
@@ -67,21 +70,8 @@ export interface Organization {
   name: string;
 }
 
-export interface Category {
-  _id: string;
-  name: string;
-}
-
-export interface Bot {
-  _id: string;
-  name: string;
-  description: string;
-  active: boolean;
-  categories: Category[];
-  platform: { name: string };
-  /** Price of one reply, in the organization's currency. */
-  price: number;
-}
+export type Category = BotCategory;
+export type Bot = BotRecord;
 
 export interface User {
   _id: string;
@@ -92,18 +82,8 @@ export interface User {
   createdAt: string;
 }
 
-export interface Transaction {
-  _id: string;
-  amount: number;
-  description: string;
-  createdAt: string;
-}
-
-export interface BillingInfo {
-  balance: number;
-  currency: string;
-  transactions: Transaction[];
-}
+export type Transaction = TransactionRecord;
+export type BillingInfo = BillingRecord;
 
 export interface TranslateRequest {
   text: string;
@@ -114,27 +94,30 @@ export interface TranslateResponse {
   translated: boolean;
 }
 
-export type MessageRole = 'user' | 'bot';
-
-export interface Message {
-  _id: string;
-  role: MessageRole;
-  text: string;
-  status: MessageStatus;
+export interface Message extends ChatMessage {
+  parent: string | null;
+  createdAt: string;
+  /** The bot that wrote a reply. */
+  bot?: string;
   /** What a complete bot reply was charged. */
   cost?: number;
-  createdAt: string;
 }
 
-export interface TopicSummary {
-  _id: string;
-  title: string;
+/** One conversation in `GET /api/v1/topic`: `lastMessage` is the preview's older name, kept for old clients. */
+export interface TopicSummary extends ConversationSummary {
   bot: Pick<Bot, '_id' | 'name' | 'platform'>;
   lastMessage: string | null;
-  updatedAt: string;
+}
+
+/** `GET /api/v1/topic` with `cursor` or `q`: a page, and the cursor of the next one (null at the end). */
+export interface TopicPage {
+  items: TopicSummary[];
+  next: string | null;
 }
 
 export interface Topic extends TopicSummary {
+  /** The newest message of the branch on screen. */
+  head: string | null;
   messages: Message[];
 }
 
@@ -150,8 +133,8 @@ export interface SendMessageRequest {
 
 /** Server-sent events of `POST /api/v1/topic/:id/message`, by event name. */
 export interface StreamEvents {
-  /** The user's message is stored. */
-  message: { userMessageId: string };
+  /** The user's message is stored, and the reply's message waits for its text. */
+  message: { userMessageId: string; botMessageId: string };
   /** A piece of the reply. */
   token: { text: string };
   /** The reply is complete and stored; `cost` was charged to the balance. */
@@ -160,13 +143,7 @@ export interface StreamEvents {
   error: { error: string; code: string; botMessageId?: string };
 }
 
-export interface Notification {
-  _id: string;
-  title: string;
-  body: string;
-  read: boolean;
-  createdAt: string;
-}
+export type Notification = NotificationRecord;
 
 /** `GET /api/v1/user/me/export`: everything Parley keeps about the user, saved as one JSON file. */
 export interface AccountExport {

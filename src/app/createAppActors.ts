@@ -10,20 +10,17 @@ import { accountMachine } from '../../machines/account';
 import { type BotRecord, botsMachine } from '../../machines/bots';
 import { languageMachine } from '../../machines/language';
 import { type OrganizationRecord, organizationMachine } from '../../machines/organization';
-import { resourceMachine } from '../../machines/resource';
 import { type SessionUser, sessionMachine } from '../../machines/session';
-import { sidePanelMachine } from '../../machines/sidePanel';
+import type { ThemeChoice } from '../../machines/theme';
 import { type TranslationEvent, translationMachine } from '../../machines/translation';
 import { workerMachine } from '../../machines/worker';
 import { createEncryptorLoader } from '../api/encryptor';
 import { createEndpoints, type Endpoints } from '../api/endpoints';
 import { createHttpClient } from '../api/http';
 import type { TranslationCache } from '../i18n/translationCache';
+import type { Workspace } from './createWorkspaceActors';
 import { languageActions, organizationActions, sessionActions } from './machineActions';
 import { createStoredValues } from './storedValues';
-
-/** A change to one of the user's topics, made from the home area. */
-export type TopicChange = { kind: 'rename'; id: string; title: string } | { kind: 'delete'; id: string };
 
 /** What the app needs from its surroundings: the browser in production, jsdom and a real server in tests. */
 export interface AppEnvironment {
@@ -41,8 +38,10 @@ export interface AppEnvironment {
   reload: () => void;
   /** Takes an unusable `language` query parameter out of the address, without a reload. */
   dropLanguageParameter: () => void;
-  /** Hands a file to the browser to save ("Download my data"). */
+  /** Hands a file to the browser to save ("Download my data", a conversation's export). */
   saveFile: (name: string, contents: string, type: string) => void;
+  /** Shows the page in the colour scheme chosen (none: the system's). */
+  applyTheme: (choice: ThemeChoice) => void;
   registerWorker: () => Promise<unknown>;
   log: (message: string, error?: unknown) => void;
   /** The Stately inspector, in development with `?inspect` only. */
@@ -173,40 +172,24 @@ export function createAppActors(env: AppEnvironment) {
     { input: { production: env.production }, inspect },
   );
 
-  const sidePanel = createActor(sidePanelMachine, { inspect });
-
-  /** Server data the home area shows and changes, each behind the same small machine. */
-  const resource = (fetch: () => Promise<unknown>, change: (request: never) => Promise<unknown> = fetch) =>
-    createActor(
-      resourceMachine.provide({
-        actors: {
-          fetch: fromPromise(fetch),
-          change: fromPromise(({ input }) => change(input.change as never)),
-        },
-      }),
-      { inspect },
-    );
-  const billing = resource(() => {
-    const user = session.getSnapshot().context.user;
-    return user ? api.billing(user._id) : Promise.reject(new Error('Not logged in'));
-  });
-  const notifications = resource(
-    () => api.notifications(),
-    (id: string) => api.markNotificationRead(id),
-  );
-  const topics = resource(
-    () => api.topics(),
-    (change: TopicChange) =>
-      change.kind === 'rename' ? api.renameTopic(change.id, change.title) : api.deleteTopic(change.id),
-  );
-
   session.on('navigate', ({ to, replace }) => env.navigate(to, { replace }));
-  // The next user must not see the last one's balance, notifications, topics or account feedback.
+  // The next user must not see the last one's account feedback.
   session.subscribe((snapshot) => {
-    if (!snapshot.matches({ auth: 'loggedOut' })) return;
-    for (const data of [billing, notifications, topics]) data.send({ type: 'RESET' });
-    account.send({ type: 'SESSION_ENDED' });
+    if (snapshot.matches({ auth: 'loggedOut' })) account.send({ type: 'SESSION_ENDED' });
   });
+
+  let workspace: Promise<Workspace> | null = null;
+  /**
+   * The logged-in half of the composition root (side panel, balance, notifications, conversations,
+   * colour scheme, chat effects) comes with the first logged-in screen, so the landing page does not
+   * carry it; it is started once.
+   */
+  const loadWorkspace = () => {
+    workspace ??= import('./createWorkspaceActors').then(({ createWorkspaceActors }) =>
+      createWorkspaceActors({ http, env, stored, session, bots, inspect }),
+    );
+    return workspace;
+  };
 
   const actors = {
     session,
@@ -216,25 +199,9 @@ export function createAppActors(env: AppEnvironment) {
     language,
     translation,
     worker,
-    sidePanel,
-    billing,
-    notifications,
-    topics,
-    api,
+    workspace: loadWorkspace,
   };
-  for (const actor of [
-    bots,
-    session,
-    account,
-    organization,
-    language,
-    translation,
-    worker,
-    sidePanel,
-    billing,
-    notifications,
-    topics,
-  ])
+  for (const actor of [bots, session, account, organization, language, translation, worker])
     (actor as Actor<never>).start();
   return actors;
 }

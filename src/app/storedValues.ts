@@ -21,13 +21,15 @@ function stored<T>(storage: Storage, key: string, parse: (raw: string) => T, for
 
 const text = (raw: string) => raw;
 
-/** The client values of seed-spec §3: token, language, currentUser, currentOrganization. */
+/** The client values of seed-spec §3 (token, language, currentUser, currentOrganization), and the colour scheme. */
 export function createStoredValues(storage: Storage) {
   return {
     token: stored<string>(storage, 'token', text, text),
     language: stored<string>(storage, 'language', text, text),
     currentUser: stored<User>(storage, 'currentUser', JSON.parse, JSON.stringify),
     currentOrganization: stored<Organization>(storage, 'currentOrganization', JSON.parse, JSON.stringify),
+    /** Read before the first paint by public/theme.js too, under the same name. */
+    theme: stored<string>(storage, 'theme', text, text),
   };
 }
 

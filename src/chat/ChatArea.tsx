@@ -1,82 +1,63 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect } from 'react';
-import { Link, useSearch } from 'wouter';
-import { navigate } from 'wouter/use-browser-location';
-import { fromPromise } from 'xstate';
-import { type TopicRecord, topicMachine } from '../../machines/topic';
-import { useActors } from '../app/ActorsContext';
-import { AppHeader } from '../components/AppHeader';
+import { useSearch } from 'wouter';
+import { useWorkspace } from '../app/useWorkspace';
 import { Loading } from '../components/Loading';
-import { T } from '../i18n/T';
-import { useT } from '../i18n/useT';
+import { ChatBar } from './ChatBar';
 import { ChatProblem } from './ChatProblem';
 import { Composer } from './Composer';
+import { DraftIntro } from './DraftIntro';
 import { MessageList } from './MessageList';
-import { createStreamReply } from './streamReply';
 
-/** The chat screen: `topics/new?bot=ID` starts a topic, `topics/:id` resumes one. */
+const loadingStates = ['starting', 'checkingBot', 'loading'] as const;
+
+/** The chat screen: `topics/new?bot=ID` shows the bot's empty chat, `topics/:id` resumes a conversation. */
 export default function ChatArea({ topicId }: { topicId: string }) {
-  const { api, billing, topics } = useActors();
-  const t = useT();
+  const { chat: chatMachine, conversations } = useWorkspace();
   const botId = new URLSearchParams(useSearch()).get('bot');
-  const chat = useActorRef(
-    topicMachine.provide({
-      actors: {
-        createTopic: fromPromise(({ input }) => api.createTopic(input.botId) as Promise<TopicRecord>),
-        loadTopic: fromPromise(({ input }) => api.topic(input.topicId) as Promise<TopicRecord>),
-        streamReply: createStreamReply(api),
-      },
-    }),
-    { input: topicId === 'new' ? { botId, topicId: null } : { botId: null, topicId } },
-  );
+  const address = topicId === 'new' ? { botId, topicId: null } : { botId: null, topicId };
+  const chat = useActorRef(chatMachine, { input: address });
 
+  // Another conversation chosen in the sidebar starts afresh; the one this chat just created goes on.
   useEffect(() => {
-    const navigation = chat.on('navigate', ({ to, replace }) => navigate(to, { replace }));
-    const charges = chat.on('charged', () => {
-      billing.send({ type: 'RELOAD' });
-      topics.send({ type: 'RELOAD' });
-    });
-    return () => {
-      navigation.unsubscribe();
-      charges.unsubscribe();
-    };
-  }, [chat, billing, topics]);
+    chat.send({ type: 'OPEN', botId: address.botId, topicId: address.topicId });
+  }, [chat, address.botId, address.topicId]);
 
-  const state = useSelector(chat, (snapshot) => snapshot);
-  const title = state.context.topic?.title || state.context.topic?.bot.name || t('Chat');
-  const streaming = state.matches('replying');
+  // The sidebar highlights the conversation on screen, and its menu and the chat's act on the same one.
+  const shownId = useSelector(chat, (snapshot) => snapshot.context.topic?._id ?? null);
+  const shownTitle = useSelector(chat, (snapshot) => snapshot.context.topic?.title ?? '');
+  useEffect(() => {
+    if (!shownId) return;
+    conversations.send({ type: 'SHOW', conversation: { _id: shownId, title: shownTitle } });
+    return () => conversations.send({ type: 'SHOW', conversation: null });
+  }, [conversations, shownId, shownTitle]);
+
+  const view = useSelector(chat, (snapshot) => {
+    if (loadingStates.some((state) => snapshot.matches(state))) return 'loading';
+    if (snapshot.matches('unavailable') || snapshot.matches('botUnavailable')) return 'problem';
+    return snapshot.matches('draft') ? 'draft' : 'conversation';
+  });
+  const replying = useSelector(
+    chat,
+    (snapshot) => snapshot.matches('replying') || snapshot.matches('creating'),
+  );
+  const broke = useSelector(chat, (snapshot) => snapshot.matches('insufficientBalance'));
 
   return (
-    <>
-      <AppHeader />
-      <div className="chat">
-        <div className="chat-header">
-          <Link href="/list" className="button small">
-            <T>Back</T>
-          </Link>
-          <h1>{title}</h1>
-        </div>
-        {(state.matches('starting') || state.matches('creating') || state.matches('loading')) && <Loading />}
-        {state.matches('unavailable') && <ChatProblem chat={chat} />}
-        {state.context.topic && (
-          <>
-            <MessageList
-              botName={state.context.topic.bot.name}
-              messages={state.context.messages}
-              streamingText={streaming ? state.context.draft : null}
-            />
-            {(state.matches('replyFailed') || state.matches('insufficientBalance')) && (
-              <ChatProblem chat={chat} />
-            )}
-            <Composer
-              streaming={streaming}
-              disabled={state.matches('insufficientBalance')}
-              onSend={(text) => chat.send({ type: 'SEND', text })}
-              onStop={() => chat.send({ type: 'STOP' })}
-            />
-          </>
-        )}
-      </div>
-    </>
+    <div className="chat">
+      <ChatBar chat={chat} />
+      {view === 'loading' && <Loading />}
+      {view === 'problem' && <ChatProblem chat={chat} />}
+      {view === 'draft' && <DraftIntro chat={chat} />}
+      {view === 'conversation' && <MessageList chat={chat} />}
+      {(view === 'draft' || view === 'conversation') && (
+        <Composer
+          streaming={replying}
+          disabled={broke}
+          onSend={(text) => chat.send({ type: 'SEND', text })}
+          onStop={() => chat.send({ type: 'STOP' })}
+        />
+      )}
+    </div>
   );
 }

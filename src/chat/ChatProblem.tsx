@@ -2,16 +2,21 @@ import { useSelector } from '@xstate/react';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import type { topicMachine } from '../../machines/topic';
-import { formatMoney } from '../home/formatMoney';
 import { useBilling } from '../home/useBilling';
 import { T } from '../i18n/T';
+import { useFormat } from '../i18n/useFormat';
 import { useT } from '../i18n/useT';
 
-/** What went wrong in the chat, in words, with the way forward: retry, or the balance that is short. */
+/**
+ * What went wrong in the chat, in words, with the way forward: Retry when it can help, the balance
+ * that is short, or the catalogue when the bot cannot be chatted with.
+ */
 export function ChatProblem({ chat }: { chat: ActorRefFrom<typeof topicMachine> }) {
   const t = useT();
+  const format = useFormat();
   const error = useSelector(chat, (snapshot) => snapshot.context.error);
   const insufficient = useSelector(chat, (snapshot) => snapshot.matches('insufficientBalance'));
+  const botUnavailable = useSelector(chat, (snapshot) => snapshot.matches('botUnavailable'));
   const canRetry = useSelector(chat, (snapshot) => snapshot.can({ type: 'RETRY' }));
   const { billing } = useBilling();
   return (
@@ -19,10 +24,7 @@ export function ChatProblem({ chat }: { chat: ActorRefFrom<typeof topicMachine> 
       <span>{t(error?.message ?? 'Something went wrong')}</span>
       {insufficient && billing && (
         <span>
-          <T>Your balance</T>:{' '}
-          <strong>
-            {formatMoney(billing.balance, billing.currency, document.documentElement.lang || 'en')}
-          </strong>
+          <T>Your balance</T>: <strong>{format.money(billing.balance, billing.currency)}</strong>
         </span>
       )}
       {canRetry && (
@@ -30,7 +32,7 @@ export function ChatProblem({ chat }: { chat: ActorRefFrom<typeof topicMachine> 
           <T>Retry</T>
         </button>
       )}
-      {error?.code === 'NO_BOT' && (
+      {botUnavailable && (
         <Link href="/list" className="button small">
           <T>Choose a bot</T>
         </Link>

@@ -1,4 +1,4 @@
-import { type FormEvent, type KeyboardEvent, useId, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
 import { T } from '../i18n/T';
 import { useT } from '../i18n/useT';
 
@@ -9,11 +9,23 @@ interface ComposerProps {
   onStop: () => void;
 }
 
-/** The message box: Enter sends, Shift+Enter starts a new line; Stop while a reply streams. */
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line; Stop while a reply streams. It grows
+ * with its text up to a limit (set in CSS), then scrolls.
+ */
 export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps) {
   const t = useT();
   const id = useId();
+  const box = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState('');
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the text is the trigger, the height its measure
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    element.style.height = 'auto';
+    element.style.height = `${element.scrollHeight}px`;
+  }, [text]);
 
   const send = () => {
     if (!text.trim() || disabled || streaming) return;
@@ -37,14 +49,20 @@ export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps)
         <T>Message</T>
       </label>
       <textarea
+        ref={box}
         id={id}
-        rows={2}
+        rows={1}
+        dir="auto"
         value={text}
-        placeholder={t('Write a message… (Enter to send, Shift+Enter for a new line)')}
+        placeholder={t('Write a message…')}
+        aria-describedby={`${id}-keys`}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
         disabled={disabled}
       />
+      <span id={`${id}-keys`} className="visually-hidden">
+        <T>Enter sends, Shift+Enter starts a new line.</T>
+      </span>
       {streaming ? (
         <button type="button" className="button" onClick={onStop}>
           <T>Stop</T>

@@ -1,20 +1,23 @@
-import { type RefObject, useEffect, useRef } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 
 /** How close to the bottom (px) still counts as "following" the conversation. */
 const followThreshold = 48;
 
 /**
- * Keeps a scrolling container pinned to its newest content while the user follows along, and
- * leaves it alone once they scroll up to read something earlier.
+ * Keeps a scrolling container pinned to its newest content while the user follows along, and leaves
+ * it alone once they scroll up to read something earlier; `jumpToLatest` pins it again.
  */
 export function useAutoScroll(container: RefObject<HTMLElement | null>, content: unknown) {
-  const following = useRef(true);
+  const followingNow = useRef(true);
+  const [following, setFollowing] = useState(true);
 
   useEffect(() => {
     const element = container.current;
     if (!element) return;
     const onScroll = () => {
-      following.current = element.scrollHeight - element.scrollTop - element.clientHeight <= followThreshold;
+      followingNow.current =
+        element.scrollHeight - element.scrollTop - element.clientHeight <= followThreshold;
+      setFollowing(followingNow.current);
     };
     element.addEventListener('scroll', onScroll, { passive: true });
     return () => element.removeEventListener('scroll', onScroll);
@@ -23,6 +26,16 @@ export function useAutoScroll(container: RefObject<HTMLElement | null>, content:
   // biome-ignore lint/correctness/useExhaustiveDependencies: content is the trigger, not an input
   useEffect(() => {
     const element = container.current;
-    if (element && following.current) element.scrollTop = element.scrollHeight;
+    if (element && followingNow.current) element.scrollTop = element.scrollHeight;
   }, [content, container]);
+
+  const jumpToLatest = useCallback(() => {
+    const element = container.current;
+    if (!element) return;
+    followingNow.current = true;
+    setFollowing(true);
+    element.scrollTop = element.scrollHeight;
+  }, [container]);
+
+  return { following, jumpToLatest };
 }

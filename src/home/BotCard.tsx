@@ -1,23 +1,28 @@
 import { Link } from 'wouter';
-import type { Bot } from '../api/types';
+import type { BotRecord } from '../../machines/bots';
+import { Bdi } from '../components/Bdi';
 import { T } from '../i18n/T';
+import { useFormat } from '../i18n/useFormat';
 import { useT } from '../i18n/useT';
-import { formatMoney } from './formatMoney';
 
 interface BotCardProps {
-  bot: Bot;
+  bot: BotRecord;
   currency: string;
-  language: string;
-  onShowDetails: (bot: Bot) => void;
+  onShowDetails: (bot: BotRecord) => void;
 }
 
 /** One bot of the catalogue: what it is, what it costs, and the way to chat with it. */
-export function BotCard({ bot, currency, language, onShowDetails }: BotCardProps) {
+export function BotCard({ bot, currency, onShowDetails }: BotCardProps) {
   const t = useT();
+  const format = useFormat();
   return (
     <li className="bot-card">
-      <h4>{bot.name}</h4>
-      <p className="bot-description">{bot.description}</p>
+      <h4>
+        <Bdi text={bot.name} />
+      </h4>
+      <p className="bot-description" dir="auto">
+        {bot.description}
+      </p>
       <ul className="chips" aria-label={t('Categories')}>
         {bot.categories.map((category) => (
           <li key={category._id} className="chip">
@@ -28,7 +33,7 @@ export function BotCard({ bot, currency, language, onShowDetails }: BotCardProps
       <p className="bot-price">
         {bot.price > 0 ? (
           <>
-            {formatMoney(bot.price, currency, language)} <T>per reply</T>
+            {format.money(bot.price, currency)} <T>per reply</T>
           </>
         ) : (
           <T>Free</T>

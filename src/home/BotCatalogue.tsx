@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { useId, useMemo, useState } from 'react';
 import { filterBots, groupByPlatform } from '../../machines/bots';
-import type { Bot } from '../api/types';
 import { useActors } from '../app/ActorsContext';
+import { useWorkspace } from '../app/useWorkspace';
 import { T } from '../i18n/T';
 import { useT } from '../i18n/useT';
 import { BotCard } from './BotCard';
@@ -13,14 +13,14 @@ import { useBilling } from './useBilling';
 
 /** The catalogue: active bots, narrowed by category and name, grouped by platform. */
 export function BotCatalogue() {
-  const { bots, sidePanel, language } = useActors();
+  const { bots } = useActors();
+  const { sidePanel } = useWorkspace();
   const t = useT();
   const searchId = useId();
   const status = useSelector(bots, (snapshot) => snapshot.value);
-  const all = useSelector(bots, (snapshot) => snapshot.context.bots) as Bot[];
+  const all = useSelector(bots, (snapshot) => snapshot.context.bots);
   const categoryIds = useSelector(bots, (snapshot) => snapshot.context.categoryIds);
   const error = useSelector(bots, (snapshot) => snapshot.context.error);
-  const languageCode = useSelector(language, (snapshot) => snapshot.context.language);
   const currency = useBilling().billing?.currency ?? 'EUR';
   const [query, setQuery] = useState('');
 
@@ -89,7 +89,6 @@ export function BotCatalogue() {
                 key={bot._id}
                 bot={bot}
                 currency={currency}
-                language={languageCode}
                 onShowDetails={(chosen) =>
                   sidePanel.send({ type: 'CHANGE_VIEW', view: 'bot', botId: chosen._id })
                 }

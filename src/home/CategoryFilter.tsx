@@ -1,9 +1,9 @@
-import type { Category } from '../api/types';
+import type { BotCategory } from '../../machines/bots';
 import { T } from '../i18n/T';
 import { useT } from '../i18n/useT';
 
 interface CategoryFilterProps {
-  categories: Category[];
+  categories: BotCategory[];
   selected: string[];
   onChange: (selected: string[]) => void;
 }

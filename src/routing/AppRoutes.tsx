@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Loading } from '../components/Loading';
 import { ForgotPasswordScreen } from '../screens/ForgotPasswordScreen';
@@ -11,8 +11,25 @@ import { LoginCheck } from './LoginCheck';
 import { OrganizationCheck } from './OrganizationCheck';
 
 // The logged-in product loads on demand, so the landing page stays small (seed-spec §2: list is lazy).
+const Workspace = lazy(() => import('../workspace/Workspace'));
 const HomeArea = lazy(() => import('../home/HomeArea'));
 const ChatArea = lazy(() => import('../chat/ChatArea'));
+
+/**
+ * A logged-in screen, behind both checks, inside the workspace: the same element for home and chat,
+ * so the sidebar stays put (its scroll, its search) while the user moves between them.
+ */
+function LoggedIn({ children }: { children: ReactNode }) {
+  return (
+    <OrganizationCheck>
+      <LoginCheck>
+        <Suspense fallback={<Loading />}>
+          <Workspace>{children}</Workspace>
+        </Suspense>
+      </LoginCheck>
+    </OrganizationCheck>
+  );
+}
 
 /** Seed-spec §2 routes, each behind the checks it names. */
 export function AppRoutes() {
@@ -22,23 +39,15 @@ export function AppRoutes() {
         <Redirect to="/list" replace />
       </Route>
       <Route path="/list">
-        <OrganizationCheck>
-          <LoginCheck>
-            <Suspense fallback={<Loading />}>
-              <HomeArea />
-            </Suspense>
-          </LoginCheck>
-        </OrganizationCheck>
+        <LoggedIn>
+          <HomeArea />
+        </LoggedIn>
       </Route>
       <Route path="/topics/:id">
         {(params) => (
-          <OrganizationCheck>
-            <LoginCheck>
-              <Suspense fallback={<Loading />}>
-                <ChatArea topicId={params.id} />
-              </Suspense>
-            </LoginCheck>
-          </OrganizationCheck>
+          <LoggedIn>
+            <ChatArea topicId={params.id} />
+          </LoggedIn>
         )}
       </Route>
       <Route path="/landing">

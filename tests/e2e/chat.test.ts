@@ -54,11 +54,13 @@ describe('home and chat in Chromium against npm start', () => {
     await page.getByRole('complementary').getByRole('button', { name: 'ELIZA' }).click();
     await page.getByRole('heading', { name: 'Bot details' }).waitFor();
     await page.getByRole('complementary').getByRole('link', { name: 'Chat ELIZA' }).click();
-    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    // The bot's empty chat: nothing is created until the first message.
+    await page.waitForURL(/\/topics\/new\?bot=/);
   });
 
   it('streams ELIZA and the calculator, and keeps the balance current', async () => {
     await send('Men are all alike.');
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
     await expect.poll(() => lastReply().textContent()).toContain('In what way?');
     await send('My mother takes care of me.');
     // ELIZA's first remark about family, as in her script's order.
@@ -66,7 +68,7 @@ describe('home and chat in Chromium against npm start', () => {
 
     await page.goto(`${server.url}/list`);
     await page.getByRole('link', { name: 'Chat Calculator' }).click();
-    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await page.waitForURL(/\/topics\/new\?bot=/);
     await send('(1.5 + 2) × 4');
     await expect.poll(() => lastReply().textContent()).toContain('= 14');
     expect(await lastReply().locator('strong').textContent()).toBe('14');
@@ -77,8 +79,9 @@ describe('home and chat in Chromium against npm start', () => {
     model.script(() => ({ chunks: Array.from({ length: 300 }, (_, index) => `word${index} `), delayMs: 20 }));
     // Model bots are active because OPENAI_BASE_URL points at the double.
     await page.getByRole('link', { name: 'Chat Assistant' }).click();
-    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await page.waitForURL(/\/topics\/new\?bot=/);
     await send('Tell me a long story');
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
     await expect.poll(() => lastReply().textContent()).toContain('word3');
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.getByText('Stopped').waitFor();
@@ -92,17 +95,27 @@ describe('home and chat in Chromium against npm start', () => {
     await expect.poll(() => page.getByText('Stopped').count()).toBe(1);
   });
 
-  it('renames and deletes a conversation from the home area', async () => {
+  it('renames and deletes a conversation from the sidebar', async () => {
     await page.goto(`${server.url}/list`);
-    const recent = page.getByRole('region', { name: 'Recent conversations' });
-    await recent.getByRole('link', { name: /Men are all alike/ }).waitFor();
-    await recent.getByRole('button', { name: /Rename Men are all alike/ }).click();
-    await recent.getByLabel('New title').fill('Therapy session');
-    await recent.getByRole('button', { name: 'Save' }).click();
-    await recent.getByRole('link', { name: /Therapy session/ }).waitFor();
-    await recent.getByRole('button', { name: /Delete Therapy session/ }).click();
-    await recent.getByRole('button', { name: 'Yes, delete' }).click();
-    await expect.poll(() => recent.getByRole('link', { name: /Therapy session/ }).count()).toBe(0);
+    const sidebar = page.getByRole('navigation', { name: 'Conversations' });
+    await sidebar.getByRole('link', { name: /Men are all alike/ }).waitFor();
+    await sidebar.getByRole('button', { name: /Conversation actions: Men are all alike/ }).click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename conversation' });
+    await rename.getByLabel('New title').fill('Therapy session');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await sidebar.getByRole('link', { name: /Therapy session/ }).waitFor();
+    // Focus is back on the menu button the dialog came from.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(
+      /^Conversation actions: /,
+    );
+    await sidebar.getByRole('button', { name: /Conversation actions: Therapy session/ }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete this conversation?' })
+      .getByRole('button', { name: 'Yes, delete' })
+      .click();
+    await expect.poll(() => sidebar.getByRole('link', { name: /Therapy session/ }).count()).toBe(0);
   });
 
   it('shows the five side panel views and reopens the last one', async () => {
@@ -161,7 +174,7 @@ describe('home and chat in Chromium against npm start', () => {
     model.script(() => ({ chunks: payloads.map((payload) => `${payload}\n\n`) }));
     await page.goto(`${server.url}/list`);
     await page.getByRole('link', { name: 'Chat Assistant' }).click();
-    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await page.waitForURL(/\/topics\/new\?bot=/);
     await send('show me html');
     await expect.poll(() => lastReply().textContent()).toContain('a safe link');
     await page.waitForTimeout(300);
@@ -172,5 +185,56 @@ describe('home and chat in Chromium against npm start', () => {
     expect(await reply.locator('a[href^="javascript"]').count()).toBe(0);
     expect(await reply.getByRole('link', { name: 'a safe link' }).getAttribute('rel')).toContain('noopener');
     model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
+  });
+  it('shows the bot typing, offers Jump to latest when scrolled up, and keeps a failed reply with Retry', async () => {
+    await page.setViewportSize({ width: 700, height: 520 });
+    await page.goto(`${server.url}/list`);
+    // A pause before the first words, then a reply taller than the conversation's pane.
+    model.script(() => ({
+      chunks: ['', ...Array.from({ length: 50 }, (_, index) => `Paragraph ${index}.\n\n`)],
+      delayMs: 120,
+    }));
+    await page.getByRole('link', { name: 'Chat Assistant' }).click();
+    await page.waitForURL(/\/topics\/new\?bot=/);
+    await send('Tell me everything');
+    await page.locator('.typing').getByText('Typing…').waitFor();
+    await lastReply().getByText('Paragraph 8.').waitFor();
+    // The sidebar (a closed drawer at this width) marks the conversation whose reply is being written.
+    const writing = page
+      .locator('#conversation-sidebar')
+      .getByRole('img', { name: 'Replying…', includeHidden: true });
+    await expect.poll(() => writing.count(), { timeout: 5000 }).toBe(1);
+    expect(await page.locator('.typing').count()).toBe(0);
+    const log = page.getByRole('log');
+    const jump = page.getByRole('button', { name: 'Jump to latest' });
+    expect(await jump.count()).toBe(0);
+    await log.evaluate((element) => {
+      element.scrollTop = 0;
+    });
+    await jump.waitFor();
+    await jump.click();
+    await expect
+      .poll(() => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight))
+      .toBeLessThan(48);
+    await expect.poll(() => jump.count()).toBe(0);
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => writing.count(), { timeout: 5000 }).toBe(0);
+    // Each message says when, the exact time in its tooltip.
+    const time = page.locator('.message.user time').last();
+    expect(await time.textContent()).toBe('now');
+    expect(await time.getAttribute('title')).toMatch(/\d{4}/);
+
+    // Cut off by the model server: what arrived stays, marked failed, with the error and Retry.
+    model.script(() => ({ chunks: ['A partial ', 'answer'], end: 'drop' }));
+    await send('And then?');
+    const problem = page.getByRole('alert').filter({ has: page.getByRole('button', { name: 'Retry' }) });
+    await problem.waitFor();
+    await lastReply().getByText('Failed').waitFor();
+    expect(await lastReply().textContent()).toContain('A partial answer');
+    model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
+    await problem.getByRole('button', { name: 'Retry' }).click();
+    await lastReply().getByText('You said: And then?').waitFor();
+    expect(await problem.count()).toBe(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 });

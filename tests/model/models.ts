@@ -2,16 +2,19 @@ import { expect } from 'vitest';
 import { type AnyMachineSnapshot, fromCallback, fromPromise } from 'xstate';
 import { accountMachine } from '../../machines/account';
 import { botsMachine } from '../../machines/bots';
+import { conversationsMachine } from '../../machines/conversations';
 import { knownLanguages, languageMachine } from '../../machines/language';
 import { organizationMachine } from '../../machines/organization';
 import { resourceMachine } from '../../machines/resource';
 import { isSameSitePath, sessionMachine } from '../../machines/session';
 import { sidePanelMachine } from '../../machines/sidePanel';
+import { themeMachine } from '../../machines/theme';
 import { topicMachine } from '../../machines/topic';
 import { translationMachine } from '../../machines/translation';
 import { workerMachine } from '../../machines/worker';
 import { languageActions, organizationActions, sessionActions } from '../../src/app/machineActions';
 import { createStoredValues } from '../../src/app/storedValues';
+import { themeActions } from '../../src/app/themeActions';
 import type { MachineModel, ModelEvent, World } from './harness';
 
 // Invoked actors never settle on their own in these paths: the generated events say how they end.
@@ -424,28 +427,61 @@ export const translationModel: MachineModel = {
   },
 };
 
-const topicRecord = { _id: 't1', title: '', bot: { _id: 'b1', name: 'ELIZA' }, messages: [] };
+const topicRecord = { _id: 't1', title: '', bot: { _id: 'b1', name: 'ELIZA' }, head: null, messages: [] };
+/** A topic with two branches: the one on screen ends at m4, so m2 (the other reply) is not shown. */
+const branchedTopic = {
+  ...topicRecord,
+  head: 'm4',
+  messages: [
+    { _id: 'm1', parent: null, role: 'user', text: 'Hello', status: 'complete' },
+    { _id: 'm2', parent: 'm1', role: 'bot', text: 'Hi!', status: 'complete' },
+    { _id: 'm3', parent: 'm1', role: 'bot', text: 'Hello there.', status: 'complete' },
+    { _id: 'm4', parent: 'm3', role: 'user', text: 'How are you?', status: 'complete' },
+  ],
+};
+const unknownBot = (id: string): ModelEvent => ({
+  type: `xstate.error.actor.${id}`,
+  error: Object.assign(new Error('This bot does not exist.'), { code: 'BOT_NOT_FOUND' }),
+});
+const stamp = '2026-01-02T03:04:05.000Z';
 
 export const topicModel: MachineModel = {
   name: 'topic',
-  provide: () =>
-    topicMachine.provide({ actors: { createTopic: pending(), loadTopic: pending(), streamReply: silent() } }),
+  provide: (world) =>
+    topicMachine.provide({
+      actors: {
+        checkBot: recording(world, 'checkBot'),
+        createTopic: recording(world, 'createTopic'),
+        loadTopic: pending(),
+        streamReply: silent(),
+      },
+      actions: {
+        navigateToTopic: (_, { topicId }) => world.calls.push(`navigate /topics/${topicId}`),
+        announceCharge: (_, { balance }) => world.calls.push(`charged ${balance}`),
+        announceConversationChange: () => world.calls.push('conversation changed'),
+      },
+    }),
   inputs: [
     { botId: 'b1', topicId: null },
     { botId: null, topicId: 't1' },
     { botId: null, topicId: null },
   ],
   events: [
+    done('checkBot'),
+    failed('checkBot'),
+    unknownBot('checkBot'),
     done('createTopic', topicRecord),
     failed('createTopic'),
+    unknownBot('createTopic'),
     done('loadTopic', topicRecord),
+    done('loadTopic', branchedTopic),
     failed('loadTopic'),
     { type: 'RETRY' },
     { type: 'SEND', text: 'Men are all alike.' },
     { type: 'SEND', text: '   ' },
-    { type: 'STORED', userMessageId: 'm1' },
+    { type: 'STORED', userMessageId: 'm1', createdAt: stamp },
     { type: 'TOKEN', text: 'In what way?' },
-    { type: 'DONE', botMessageId: 'm2', cost: 0.01, balance: 9.99 },
+    { type: 'DONE', botMessageId: 'm2', cost: 0.01, balance: 9.99, createdAt: stamp },
     { type: 'STOP' },
     { type: 'FAILED', error: { message: 'Insufficient balance', code: 'INSUFFICIENT_BALANCE' } },
     {
@@ -453,37 +489,254 @@ export const topicModel: MachineModel = {
       error: { message: 'The model server cannot be reached.', code: 'PROVIDER_UNREACHABLE' },
       botMessageId: 'm3',
     },
+    { type: 'OPEN', topicId: 't1', botId: null },
+    { type: 'OPEN', topicId: 't2', botId: null },
+    { type: 'OPEN', topicId: null, botId: 'b1' },
   ],
   serialize: (snapshot) => {
-    const { messages, draft, topic, error } = snapshot.context;
+    const { messages, draft, topic, error, topicId, botId } = snapshot.context;
     return JSON.stringify([
       snapshot.value,
       Math.min(messages.length, 3),
       draft !== '',
       !!topic,
       error?.code ?? null,
+      topicId,
+      botId,
     ]);
   },
   check: (snapshot, world, event) => {
     const { context } = snapshot;
+    const calls = (prefix: string) => world.calls.filter((call) => call.startsWith(prefix));
     if (snapshot.matches('replying')) expect(context.lastText).toBe('Men are all alike.');
     if (
       snapshot.matches('unavailable') ||
+      snapshot.matches('botUnavailable') ||
+      snapshot.matches('creationFailed') ||
       snapshot.matches('replyFailed') ||
       snapshot.matches('insufficientBalance')
     )
       expect(context.error).not.toBeNull();
     if (snapshot.matches('insufficientBalance')) expect(context.error.code).toBe('INSUFFICIENT_BALANCE');
-    if (event?.type === 'xstate.done.actor.createTopic')
-      expect(lastEmitted(world)).toEqual({ type: 'navigate', to: '/topics/t1', replace: true });
+    // No empty conversations: opening a bot creates nothing; the first message creates the topic, once.
+    if (snapshot.matches('draft') || snapshot.matches('checkingBot')) expect(context.topicId).toBeNull();
+    if (!world.sent.some((sent) => sent.type === 'SEND')) expect(calls('createTopic')).toEqual([]);
+    if (snapshot.matches('creating')) {
+      expect(calls('createTopic').at(-1)).toBe('createTopic {"botId":"b1"}');
+      expect(context.messages.map((message: { text: string }) => message.text)).toEqual([
+        'Men are all alike.',
+      ]);
+    }
+    if (snapshot.matches('botUnavailable')) expect(snapshot.can({ type: 'RETRY' })).toBe(false);
+    if (event?.type === 'xstate.done.actor.createTopic') {
+      expect(calls('navigate').at(-1)).toBe('navigate /topics/t1');
+      expect(snapshot.matches('replying')).toBe(true);
+      expect(context.messages).toHaveLength(1);
+    }
+    if (event?.type === 'xstate.done.actor.loadTopic' && context.topic?.head === 'm4')
+      expect(context.messages.map((message: { _id: string }) => message._id)).toEqual(['m1', 'm3', 'm4']);
+    if (event?.type === 'STORED' && snapshot.matches('replying'))
+      expect(context.messages.at(-1)).toMatchObject({ _id: 'm1', createdAt: stamp });
     if (event?.type === 'DONE') {
       expect(context.messages.at(-1)).toMatchObject({ _id: 'm2', role: 'bot', status: 'complete' });
-      expect(lastEmitted(world)).toEqual({ type: 'charged', balance: 9.99 });
+      expect(calls('charged').at(-1)).toBe('charged 9.99');
+      expect(world.calls.at(-1)).toBe('conversation changed');
     }
     if (event?.type === 'STOP' && context.messages.at(-1)?.role === 'bot')
       expect(context.messages.at(-1).status).toBe('stopped');
     if (event?.type === 'SEND' && (event as unknown as { text: string }).text.trim() === '')
-      expect(snapshot.matches('replying')).toBe(false);
+      expect(snapshot.matches('replying') || snapshot.matches('creating')).toBe(false);
+    // Another conversation starts afresh; the one this chat created keeps its chat.
+    if (event?.type === 'OPEN') {
+      const opened = event as unknown as { topicId: string | null; botId: string | null };
+      expect(context.topicId).toBe(opened.topicId ?? context.topicId);
+      if (opened.topicId === null) expect(context.botId).toBe(opened.botId);
+    }
+  },
+};
+
+const conversation = (id: string, preview: string | null = 'Hello') => ({
+  _id: id,
+  title: `Conversation ${id}`,
+  bot: { _id: 'b1', name: 'ELIZA' },
+  preview,
+  streaming: false,
+  createdAt: stamp,
+  updatedAt: stamp,
+});
+const firstPage = {
+  items: [conversation('c1'), conversation('c2'), conversation('c0', null)],
+  next: 'cursor-2',
+};
+const lastPage = { items: [conversation('c2'), conversation('c3')], next: null };
+const afterSearchDelay = 'xstate.after.searchDelay.conversations.list.debouncing';
+
+const c1 = { _id: 'c1', title: 'Conversation c1' };
+const conversationsRegions = {
+  list: {
+    resting: ['idle', 'loaded'],
+    events: [
+      { type: 'LOAD' },
+      { type: 'REFRESH' },
+      { type: 'LOAD_MORE' },
+      { type: 'RETRY' },
+      { type: 'SEARCH', query: 'elizA' },
+      { type: 'SEARCH', query: ' ' },
+      { type: afterSearchDelay },
+      done('fetchPage', firstPage),
+      failed('fetchPage'),
+      done('fetchMore', lastPage),
+      failed('fetchMore'),
+    ],
+  },
+  edit: {
+    resting: ['idle'],
+    events: [
+      { type: 'START_RENAME', conversation: c1 },
+      { type: 'ASK_DELETE', conversation: c1 },
+      { type: 'RENAME', title: '  Therapy  ' },
+      { type: 'RENAME', title: ' ' },
+      { type: 'DELETE' },
+      { type: 'CANCEL' },
+      done('renameConversation', 'Therapy'),
+      failed('renameConversation'),
+      done('deleteConversation'),
+      failed('deleteConversation'),
+    ],
+  },
+  export: {
+    resting: ['idle'],
+    events: [{ type: 'EXPORT', conversation: c1 }, done('exportConversation'), failed('exportConversation')],
+  },
+  drawer: { resting: ['closed'], events: [{ type: 'OPEN_DRAWER' }, { type: 'CLOSE_DRAWER' }] },
+} satisfies Record<string, { resting: string[]; events: ModelEvent[] }>;
+type ConversationsRegion = keyof typeof conversationsRegions;
+
+export const conversationsModel: MachineModel = {
+  name: 'conversations',
+  provide: (world) =>
+    conversationsMachine.provide({
+      actors: {
+        fetchPage: recording(world, 'fetchPage'),
+        renameConversation: recording(world, 'renameConversation'),
+        deleteConversation: recording(world, 'deleteConversation'),
+        exportConversation: recording(world, 'exportConversation'),
+      },
+      actions: {
+        leaveConversation: () => world.calls.push('leaveConversation'),
+        closeSidePanel: () => world.calls.push('closeSidePanel'),
+      },
+    }),
+  inputs: [undefined],
+  // The regions are independent: one of them at a time leaves its resting state, which keeps the graph
+  // small; RESET, which concerns them all, is offered everywhere.
+  events: (snapshot) => {
+    const value = snapshot.value as Record<ConversationsRegion, string>;
+    const away = (Object.keys(conversationsRegions) as ConversationsRegion[]).filter(
+      (region) => !conversationsRegions[region].resting.includes(value[region]),
+    );
+    return [
+      { type: 'RESET' },
+      ...(away.length === 0
+        ? [
+            { type: 'SHOW', conversation: c1 },
+            { type: 'SHOW', conversation: null },
+          ]
+        : []),
+      ...(Object.keys(conversationsRegions) as ConversationsRegion[])
+        .filter((region) => away.length === 0 || away.includes(region))
+        .flatMap((region) => conversationsRegions[region].events),
+    ];
+  },
+  serialize: (snapshot) => {
+    const { items, next, query, shownQuery, error, open, target, editError, exportError } = snapshot.context;
+    return JSON.stringify([
+      snapshot.value,
+      items.map((item: { _id: string; title: string }) => `${item._id}:${item.title}`),
+      next,
+      query,
+      shownQuery,
+      !!error,
+      open?.title ?? null,
+      target?._id ?? null,
+      !!editError,
+      !!exportError,
+    ]);
+  },
+  check: (snapshot, world, event) => {
+    const { context } = snapshot;
+    const fetches = world.calls.filter((call) => call.startsWith('fetchPage'));
+    // Conversations without a message are never listed, and none twice.
+    expect(context.items.some((item: { preview: string | null }) => item.preview === null)).toBe(false);
+    const ids = context.items.map((item: { _id: string }) => item._id);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Typing sends nothing until the pause; an emptied box lists everything at once.
+    if (event?.type === 'SEARCH') {
+      const query = (event as unknown as { query: string }).query;
+      expect(context.query).toBe(query);
+      if (query.trim()) expect(snapshot.matches({ list: 'debouncing' })).toBe(true);
+      else expect(fetches.at(-1)).toBe('fetchPage {"query":"","cursor":""}');
+    }
+    if (event?.type === afterSearchDelay)
+      expect(fetches.at(-1)).toBe('fetchPage {"query":"elizA","cursor":""}');
+    if (snapshot.matches({ list: 'loadingMore' }))
+      expect(fetches.at(-1)).toBe(`fetchPage {"query":"${context.shownQuery}","cursor":"cursor-2"}`);
+    if (event?.type === 'xstate.done.actor.fetchMore') expect(ids).toContain('c3');
+    if (snapshot.matches({ list: 'failed' })) expect(context.error).toBe('fetchPage failed');
+    if (event?.type === 'LOAD_MORE' && context.next === null)
+      expect(snapshot.matches({ list: 'loadingMore' })).toBe(false);
+    // Renames are trimmed and refused when empty; the new title shows wherever the conversation does.
+    if (event?.type === 'RENAME' && snapshot.matches({ edit: 'savingTitle' }))
+      expect(world.calls.at(-1)).toBe('renameConversation {"id":"c1","title":"Therapy"}');
+    if (event?.type === 'xstate.done.actor.renameConversation') {
+      expect(context.items.find((item: { _id: string }) => item._id === 'c1')?.title ?? 'Therapy').toBe(
+        'Therapy',
+      );
+      if (context.open?._id === 'c1') expect(context.open.title).toBe('Therapy');
+    }
+    if (event?.type === 'xstate.done.actor.deleteConversation') {
+      expect(ids).not.toContain('c1');
+      const left = world.calls.at(-1) === 'leaveConversation';
+      expect(left).toBe(context.open?._id === 'c1');
+    }
+    if (event?.type?.startsWith('xstate.error.actor.') && event.type.includes('Conversation')) {
+      if (event.type.endsWith('exportConversation'))
+        expect(context.exportError).toBe('exportConversation failed');
+      else expect(context.editError).toMatch(/Conversation failed$/);
+    }
+    if (snapshot.matches({ edit: 'idle' })) expect(context.target).toBeNull();
+    if (event?.type === 'OPEN_DRAWER') expect(world.calls.at(-1)).toBe('closeSidePanel');
+    if (event?.type === 'RESET') {
+      expect(context).toMatchObject({ items: [], query: '', open: null, target: null });
+      expect(snapshot.matches({ list: 'idle', drawer: 'closed' })).toBe(true);
+    }
+  },
+};
+
+export const themeModel: MachineModel = {
+  name: 'theme',
+  provide: (world) =>
+    themeMachine.provide({
+      actions: themeActions(createStoredValues(world.storage), (choice) =>
+        world.calls.push(`apply ${choice}`),
+      ),
+    }),
+  inputs: [{ stored: null }, { stored: 'dark' }, { stored: 'light' }, { stored: 'sepia' }],
+  events: [
+    { type: 'CHOOSE', choice: 'light' },
+    { type: 'CHOOSE', choice: 'dark' },
+    { type: 'CHOOSE', choice: 'system' },
+  ],
+  check: (snapshot, world, event) => {
+    const { stored } = snapshot.context;
+    if (!event) expect(snapshot.value).toBe(stored === 'light' || stored === 'dark' ? stored : 'system');
+    if (event) {
+      // A choice is shown at once and kept for the next visit; "system" is no stored choice at all.
+      const { choice } = event as unknown as { choice: string };
+      expect(snapshot.value).toBe(choice);
+      expect(world.calls.at(-1)).toBe(`apply ${choice}`);
+      expect(world.storage.getItem('theme')).toBe(choice === 'system' ? null : choice);
+    }
   },
 };
 
@@ -675,5 +928,7 @@ export const models = [
   languageModel,
   workerModel,
   topicModel,
+  conversationsModel,
+  themeModel,
   resourceModel,
 ];

@@ -29,7 +29,8 @@ export function CodeBlock({ code, language, t }: CodeBlockProps) {
           {copied ? t('Copied') : t('Copy')}
         </button>
       </figcaption>
-      <pre>
+      {/* Code reads left to right whatever the page's direction. */}
+      <pre dir="ltr">
         <code>{code}</code>
       </pre>
     </figure>

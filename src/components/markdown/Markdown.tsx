@@ -1,5 +1,6 @@
 import type { Token, Tokens } from 'marked';
 import { memo } from 'react';
+import { textDir } from '../../i18n/bidi';
 import { CodeBlock } from './CodeBlock';
 import { markdown } from './parser';
 import { sanitize } from './sanitize';
@@ -22,8 +23,10 @@ const Block = memo(
       return <CodeBlock code={code.text} language={code.lang ?? ''} t={t} />;
     }
     const html = sanitize(markdown.parser([token] as Token[] as never));
+    // Each block takes its own direction: a reply may mix an Arabic paragraph with an English one.
+    const dir = textDir(token.raw);
     // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized by DOMPurify just above
-    return <div className="markdown-block" dangerouslySetInnerHTML={{ __html: html }} />;
+    return <div className="markdown-block" dir={dir} dangerouslySetInnerHTML={{ __html: html }} />;
   },
   (previous, next) => previous.token.raw === next.token.raw && previous.t === next.t,
 );

@@ -1,12 +1,14 @@
 import { useSelector } from '@xstate/react';
 import { activeBots } from '../../../machines/bots';
-import type { Bot } from '../../api/types';
 import { useActors } from '../../app/ActorsContext';
+import { useWorkspace } from '../../app/useWorkspace';
+import { Bdi } from '../../components/Bdi';
 
 /** Quick switch: every active bot, one tap from its details. */
 export function BotListView() {
-  const { sidePanel, bots } = useActors();
-  const all = useSelector(bots, (snapshot) => snapshot.context.bots) as Bot[];
+  const { bots } = useActors();
+  const { sidePanel } = useWorkspace();
+  const all = useSelector(bots, (snapshot) => snapshot.context.bots);
   return (
     <ul className="bot-switch">
       {activeBots(all).map((bot) => (
@@ -16,7 +18,7 @@ export function BotListView() {
             className="button small"
             onClick={() => sidePanel.send({ type: 'CHANGE_VIEW', view: 'bot', botId: bot._id })}
           >
-            {bot.name}
+            <Bdi text={bot.name} />
           </button>
         </li>
       ))}

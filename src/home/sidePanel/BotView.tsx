@@ -1,19 +1,19 @@
 import { useSelector } from '@xstate/react';
 import { Link } from 'wouter';
-import type { Bot } from '../../api/types';
 import { useActors } from '../../app/ActorsContext';
+import { useWorkspace } from '../../app/useWorkspace';
+import { Bdi } from '../../components/Bdi';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
 import { platformLabel } from '../platformLabel';
 
 /** The selected bot's details and the way to chat with it. */
 export function BotView() {
-  const { sidePanel, bots } = useActors();
+  const { bots } = useActors();
+  const { sidePanel } = useWorkspace();
   const t = useT();
   const botId = useSelector(sidePanel, (snapshot) => snapshot.context.botId);
-  const bot = useSelector(bots, (snapshot) =>
-    (snapshot.context.bots as Bot[]).find((item) => item._id === botId),
-  );
+  const bot = useSelector(bots, (snapshot) => snapshot.context.bots.find((item) => item._id === botId));
   if (!bot) {
     return (
       <p className="empty">
@@ -23,8 +23,10 @@ export function BotView() {
   }
   return (
     <div className="panel-view">
-      <h3>{bot.name}</h3>
-      <p>{bot.description}</p>
+      <h3>
+        <Bdi text={bot.name} />
+      </h3>
+      <p dir="auto">{bot.description}</p>
       <p>
         <T>Platform</T>: {t(platformLabel(bot.platform.name))}
       </p>

@@ -1,15 +1,18 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
-import type { Notification } from '../../api/types';
-import { useActors } from '../../app/ActorsContext';
+import type { NotificationRecord } from '../../../machines/resource';
+import { useWorkspace } from '../../app/useWorkspace';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
 
 /** The user's notifications, newest first, each marked read on request. */
 export function NotificationsView() {
-  const { notifications } = useActors();
+  const { notifications } = useWorkspace();
   const t = useT();
-  const items = useSelector(notifications, (snapshot) => snapshot.context.data as Notification[] | null);
+  const items = useSelector(
+    notifications,
+    (snapshot) => snapshot.context.data as NotificationRecord[] | null,
+  );
   const failed = useSelector(notifications, (snapshot) => snapshot.matches('failed'));
   useEffect(() => {
     notifications.send({ type: 'RELOAD' });

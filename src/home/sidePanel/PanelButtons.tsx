@@ -1,22 +1,24 @@
 import { useSelector } from '@xstate/react';
+import type { NotificationRecord } from '../../../machines/resource';
 import type { SidePanelView } from '../../../machines/sidePanel';
-import type { Notification } from '../../api/types';
-import { useActors } from '../../app/ActorsContext';
+import { useWorkspace } from '../../app/useWorkspace';
 import { Icon } from '../../components/Icon';
+import { useFormat } from '../../i18n/useFormat';
 import { useT } from '../../i18n/useT';
 
 /** Header buttons that open the side panel on one of its views. */
 export function PanelButtons() {
-  const { sidePanel, notifications } = useActors();
+  const { sidePanel, notifications } = useWorkspace();
   const t = useT();
+  const format = useFormat();
   const unread = useSelector(
     notifications,
     (snapshot) =>
-      ((snapshot.context.data as Notification[] | null) ?? []).filter((item) => !item.read).length,
+      ((snapshot.context.data as NotificationRecord[] | null) ?? []).filter((item) => !item.read).length,
   );
   const open = (view: SidePanelView) => sidePanel.send({ type: 'CHANGE_VIEW', view });
   const notificationsLabel =
-    unread > 0 ? `${t('Notifications')} (${unread} ${t('unread')})` : t('Notifications');
+    unread > 0 ? `${t('Notifications')} (${format.number(unread)} ${t('unread')})` : t('Notifications');
   return (
     <nav className="panel-buttons" aria-label={t('Side panel')}>
       <button
@@ -44,7 +46,7 @@ export function PanelButtons() {
         <Icon name="bell" />
         {unread > 0 && (
           <span className="badge" aria-hidden="true">
-            {unread}
+            {format.number(unread)}
           </span>
         )}
       </button>

@@ -1,29 +1,36 @@
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { useActors } from '../../app/ActorsContext';
+import { useWorkspace } from '../../app/useWorkspace';
+import { Bdi } from '../../components/Bdi';
 import { T } from '../../i18n/T';
+import { useFormat } from '../../i18n/useFormat';
 import { useT } from '../../i18n/useT';
 import { AccountActions } from '../account/AccountActions';
 import { PasswordForm } from '../account/PasswordForm';
 import { ProfileForm } from '../account/ProfileForm';
-import { formatMoney } from '../formatMoney';
 import { useBilling } from '../useBilling';
+import { ThemeChoice } from './ThemeChoice';
 
 /** The user, the balance behind its flag, the order history and currency, and the account's own settings. */
 export function ProfileView() {
-  const { session, sidePanel, language } = useActors();
+  const { session } = useActors();
+  const { sidePanel } = useWorkspace();
   const t = useT();
   const currencyId = useId();
   const user = useSelector(session, (snapshot) => snapshot.context.user);
   const flags = useSelector(sidePanel, (snapshot) => snapshot.context);
-  const languageCode = useSelector(language, (snapshot) => snapshot.context.language);
   const { billing, failed, retry } = useBilling();
-  const money = (amount: number) => formatMoney(amount, billing?.currency ?? 'EUR', languageCode);
+  const format = useFormat();
+  const money = (amount: number) => format.money(amount, billing?.currency ?? 'EUR');
 
   return (
     <div className="panel-view">
       <p>
-        <strong>{user?.displayName}</strong> <span className="muted">@{user?.username}</span>
+        <strong>
+          <Bdi text={user?.displayName ?? ''} />
+        </strong>{' '}
+        <span className="muted">@{user?.username}</span>
       </p>
       <div className="panel-section">
         <button
@@ -104,6 +111,7 @@ export function ProfileView() {
           </div>
         )}
       </div>
+      <ThemeChoice />
       <ProfileForm />
       <PasswordForm />
       <AccountActions />

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import type { SidePanelView } from '../../../machines/sidePanel';
-import { useActors } from '../../app/ActorsContext';
+import { useWorkspace } from '../../app/useWorkspace';
 import { Icon } from '../../components/Icon';
 import { useT } from '../../i18n/useT';
 import { BotFilterView } from './BotFilterView';
@@ -27,7 +27,7 @@ const views: Record<SidePanelView, () => React.JSX.Element> = {
 
 /** The side panel (seed-spec §2): one of five views, or nothing while closed. */
 export function SidePanel() {
-  const { sidePanel } = useActors();
+  const { sidePanel } = useWorkspace();
   const t = useT();
   const view = useSelector(sidePanel, (snapshot) =>
     snapshot.matches('open') ? ((snapshot.value as { open: SidePanelView }).open ?? null) : null,

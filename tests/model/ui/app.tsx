@@ -48,6 +48,10 @@ export async function renderApp(
       window.history.replaceState(null, '', url.href);
     },
     saveFile: (name, contents, type) => savedFiles.push({ name, contents, type }),
+    applyTheme: (choice) => {
+      if (choice === 'system') delete document.documentElement.dataset.theme;
+      else document.documentElement.dataset.theme = choice;
+    },
     registerWorker: async () => undefined,
     log: () => {},
     ...overrides,

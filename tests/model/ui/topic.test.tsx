@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getShortestPaths } from 'xstate/graph';
 import { topicMachine } from '../../../machines/topic';
@@ -29,13 +29,14 @@ describe('chat: paths generated from the topic machine drive the rendered app ag
 
   // What the user does, and what the real server answers (ELIZA streams a reply word by word).
   const events: Step[] = [
+    { type: 'xstate.done.actor.checkBot' },
+    { type: 'SEND', text: 'Men are all alike.' },
     {
       type: 'xstate.done.actor.createTopic',
-      output: { _id: 't', title: '', bot: { _id: 'b', name: 'ELIZA' }, messages: [] },
+      output: { _id: 't', title: '', bot: { _id: 'b', name: 'ELIZA' }, head: null, messages: [] },
     },
-    { type: 'SEND', text: 'Men are all alike.' },
     { type: 'TOKEN', text: 'In ' },
-    { type: 'DONE', botMessageId: 'm', cost: 0.01, balance: 9.99 },
+    { type: 'DONE', botMessageId: 'm', cost: 0.01, balance: 9.99, createdAt: '2026-01-01T00:00:00Z' },
     { type: 'STOP' },
     { type: 'FAILED', error: { message: 'Insufficient balance', code: 'INSUFFICIENT_BALANCE' } },
   ];
@@ -51,10 +52,18 @@ describe('chat: paths generated from the topic machine drive the rendered app ag
     serializeState: topicModel.serialize as never,
   }).filter(
     (path) =>
-      ['ready', 'insufficientBalance'].includes(path.state.value as string) &&
-      path.steps.length <= 6 &&
+      ['draft', 'ready', 'insufficientBalance'].includes(path.state.value as string) &&
+      path.steps.length <= 7 &&
       affordable(path),
   );
+
+  /** The user's conversations as the server lists them. */
+  const conversationsOf = async (api: RunningServer) => {
+    const answer = await fetch(`${api.url}/api/v1/topic`, {
+      headers: { authorization: `Bearer ${localStorage.getItem('token')}` },
+    });
+    return (await answer.json()) as { title: string }[];
+  };
 
   it.each(
     paths.map(
@@ -78,12 +87,18 @@ describe('chat: paths generated from the topic machine drive the rendered app ag
       await renderApp(api, '/list');
       fireEvent.click(await screen.findByRole('link', { name: 'Chat ELIZA' }));
       for (const [index, event] of steps.entries()) {
-        if (event.type === 'xstate.done.actor.createTopic')
-          await waitFor(() => expect(window.location.pathname).toMatch(/^\/topics\/[0-9a-f-]{36}$/));
+        if (event.type === 'xstate.done.actor.checkBot') {
+          // The bot's empty chat: its name, description and prompts to try; nothing is created.
+          await screen.findByRole('heading', { name: 'ELIZA', level: 2 });
+          expect(window.location.pathname).toBe('/topics/new');
+          expect(screen.getByRole('button', { name: 'Men are all alike.' })).toBeTruthy();
+        }
         if (event.type === 'SEND') {
           fireEvent.change(await screen.findByLabelText('Message'), { target: { value: event.text } });
           fireEvent.keyDown(screen.getByLabelText('Message'), { key: 'Enter' });
         }
+        if (event.type === 'xstate.done.actor.createTopic')
+          await waitFor(() => expect(window.location.pathname).toMatch(/^\/topics\/[0-9a-f-]{36}$/));
         if (event.type === 'TOKEN')
           await waitFor(() => expect(screen.getByRole('log').textContent).toContain('In'));
         if (event.type === 'STOP') fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
@@ -94,6 +109,11 @@ describe('chat: paths generated from the topic machine drive the rendered app ag
       }
       // What the final state shows on screen.
       const value = path.state.value as string;
+      if (value === 'draft') {
+        expect(screen.getByLabelText('Message')).toBeTruthy();
+        expect(await conversationsOf(api)).toEqual([]);
+        return;
+      }
       if (value === 'insufficientBalance') {
         const alert = await screen.findByRole('alert');
         expect(alert.textContent).toContain('Insufficient balance');
@@ -105,6 +125,9 @@ describe('chat: paths generated from the topic machine drive the rendered app ag
       expect(screen.getByRole('button', { name: 'Send' })).toBeTruthy();
       // A reply stopped after some of it arrived is kept, marked stopped.
       if (steps.at(-1)?.type === 'STOP' && steps.at(-2)?.type === 'TOKEN') await screen.findByText('Stopped');
+      // The conversation is in the sidebar once its first message is stored, titled by it.
+      const sidebar = screen.getByRole('navigation', { name: 'Conversations' });
+      await within(sidebar).findByRole('link', { name: /Men are all alike/ });
     },
     30_000,
   );

@@ -1,0 +1,381 @@
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+
+/** Where a search found its words: a passage of plain text and the [start, end) ranges to mark in it. */
+export interface SearchSnippet {
+  text: string;
+  highlights: [number, number][];
+}
+
+/** One of the user's conversations, as the sidebar lists it. */
+export interface ConversationSummary {
+  _id: string;
+  title: string;
+  bot: { _id: string; name: string };
+  /** The last message as plain text (markdown stripped); null while the conversation has none. */
+  preview: string | null;
+  /** A reply is being written in it right now. */
+  streaming: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** Search results only: the best matching passage. */
+  snippet?: SearchSnippet;
+}
+
+/** A page of conversations; `next` continues the list, null at its end. */
+export interface ConversationPage {
+  items: ConversationSummary[];
+  next: string | null;
+}
+
+/** A conversation named by its id and title: the one on screen, or the one a dialog is about. */
+export interface ConversationRef {
+  _id: string;
+  title: string;
+}
+
+export interface ConversationsContext {
+  items: ConversationSummary[];
+  next: string | null;
+  /** What the search box holds. */
+  query: string;
+  /** The search the listed items answer; '' for all conversations. */
+  shownQuery: string;
+  error: string | null;
+  /** The conversation the chat shows now, if any. */
+  open: ConversationRef | null;
+  /** The conversation being renamed or deleted. */
+  target: ConversationRef | null;
+  editError: string | null;
+  exportError: string | null;
+}
+
+export type ConversationsEvent =
+  | { type: 'LOAD' }
+  /** Something changed a conversation elsewhere (a message stored, a reply ended): list it afresh. */
+  | { type: 'REFRESH' }
+  | { type: 'LOAD_MORE' }
+  | { type: 'RETRY' }
+  | { type: 'SEARCH'; query: string }
+  | { type: 'SHOW'; conversation: ConversationRef | null }
+  | { type: 'START_RENAME'; conversation: ConversationRef }
+  | { type: 'RENAME'; title: string }
+  | { type: 'ASK_DELETE'; conversation: ConversationRef }
+  | { type: 'DELETE' }
+  | { type: 'CANCEL' }
+  | { type: 'EXPORT'; conversation: ConversationRef }
+  | { type: 'OPEN_DRAWER' }
+  | { type: 'CLOSE_DRAWER' }
+  | { type: 'RESET' };
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
+
+/**
+ * Older clients created a conversation on opening a bot; one without a single message is nobody's
+ * conversation, so it is not listed.
+ */
+const withMessages = (items: ConversationSummary[]) => items.filter((item) => item.preview !== null);
+
+const forgotten = {
+  items: [],
+  next: null,
+  query: '',
+  shownQuery: '',
+  error: null,
+  open: null,
+  target: null,
+  editError: null,
+  exportError: null,
+} satisfies ConversationsContext;
+
+export const conversationsMachine = setup({
+  types: {
+    context: {} as ConversationsContext,
+    events: {} as ConversationsEvent,
+  },
+  actors: {
+    /** One page of the user's conversations, or of those matching `query`; stopping it cancels the request. */
+    fetchPage: fromPromise<ConversationPage, { query: string; cursor: string }>(async () => {
+      throw new Error('fetchPage is provided by the app');
+    }),
+    /** Renames a conversation; answers the title as the server stored it. */
+    renameConversation: fromPromise<string, { id: string; title: string }>(async () => {
+      throw new Error('renameConversation is provided by the app');
+    }),
+    deleteConversation: fromPromise<unknown, { id: string }>(async () => {
+      throw new Error('deleteConversation is provided by the app');
+    }),
+    /** Downloads the conversation as a Markdown file. */
+    exportConversation: fromPromise<unknown, { id: string }>(async () => {
+      throw new Error('exportConversation is provided by the app');
+    }),
+  },
+  delays: {
+    /** Typing pauses this long before the search goes out: one request per pause, not per key. */
+    searchDelay: 300,
+  },
+  guards: {
+    hasMore: ({ context }) => context.next !== null,
+    isClearingSearch: ({ event }) => event.type === 'SEARCH' && event.query.trim() === '',
+    hasTitle: ({ event }) => event.type === 'RENAME' && event.title.trim() !== '',
+    targetIsOpen: ({ context }) => !!context.target && context.target._id === context.open?._id,
+  },
+  actions: {
+    /** Effects the app provides: the chat of a deleted conversation is left for the home area… */
+    leaveConversation: () => {},
+    /** …and the drawer never shares the small screen with the side panel. */
+    closeSidePanel: () => {},
+    assignQuery: assign({ query: (_, params: { query: string }) => params.query }),
+    assignFirstPage: assign(({ context }, params: { page: ConversationPage }) => ({
+      items: withMessages(params.page.items),
+      next: params.page.next,
+      shownQuery: context.query.trim(),
+      error: null,
+    })),
+    appendPage: assign(({ context }, params: { page: ConversationPage }) => ({
+      // A conversation that moved up while the pages were read is listed once, where it was first seen.
+      items: [
+        ...context.items,
+        ...withMessages(params.page.items).filter(
+          (item) => !context.items.some((listed) => listed._id === item._id),
+        ),
+      ],
+      next: params.page.next,
+      error: null,
+    })),
+    assignError: assign({ error: (_, params: { error: unknown }) => messageOf(params.error) }),
+    assignOpen: assign({
+      open: (_, params: { conversation: ConversationRef | null }) => params.conversation,
+    }),
+    assignTarget: assign({
+      target: (_, params: { conversation: ConversationRef }) => params.conversation,
+      editError: null,
+    }),
+    clearTarget: assign({ target: null, editError: null }),
+    applyRename: assign(({ context }, params: { title: string }) => {
+      const id = context.target?._id;
+      return {
+        items: context.items.map((item) => (item._id === id ? { ...item, title: params.title } : item)),
+        open:
+          context.open && context.open._id === id ? { ...context.open, title: params.title } : context.open,
+        target: null,
+        editError: null,
+      };
+    }),
+    removeTarget: assign(({ context }) => ({
+      items: context.items.filter((item) => item._id !== context.target?._id),
+      target: null,
+      editError: null,
+    })),
+    assignEditError: assign({ editError: (_, params: { error: unknown }) => messageOf(params.error) }),
+    assignExportError: assign({ exportError: (_, params: { error: unknown }) => messageOf(params.error) }),
+    clearExportError: assign({ exportError: null }),
+    forgetAll: assign(forgotten),
+  },
+}).createMachine({
+  id: 'conversations',
+  description:
+    "The user's conversations in the sidebar: pages, search, rename, delete, export, and the drawer on phones.",
+  type: 'parallel',
+  context: forgotten,
+  on: {
+    SHOW: {
+      actions: { type: 'assignOpen', params: ({ event }) => ({ conversation: event.conversation }) },
+    },
+    // Logged out: the next user sees nothing of this one's conversations.
+    RESET: {
+      target: ['.list.idle', '.edit.idle', '.export.idle', '.drawer.closed'],
+      actions: 'forgetAll',
+    },
+  },
+  states: {
+    list: {
+      description: 'The conversations listed: newest first, or best match first while searching.',
+      initial: 'idle',
+      on: {
+        SEARCH: [
+          // An emptied box shows every conversation again at once: there is nothing to wait for.
+          {
+            guard: 'isClearingSearch',
+            target: '.loading',
+            actions: { type: 'assignQuery', params: ({ event }) => ({ query: event.query }) },
+          },
+          {
+            target: '.debouncing',
+            actions: { type: 'assignQuery', params: ({ event }) => ({ query: event.query }) },
+          },
+        ],
+      },
+      states: {
+        idle: {
+          description: 'Nothing listed yet; the sidebar asks for the first page when it appears.',
+          on: { LOAD: 'loading' },
+        },
+        debouncing: {
+          description: 'The user is typing a search; it goes out once they pause.',
+          after: { searchDelay: 'loading' },
+        },
+        loading: {
+          description: 'Fetches the first page; a newer search or a refresh cancels this request.',
+          invoke: {
+            id: 'fetchPage',
+            src: 'fetchPage',
+            input: ({ context }) => ({ query: context.query.trim(), cursor: '' }),
+            onDone: {
+              target: 'loaded',
+              actions: { type: 'assignFirstPage', params: ({ event }) => ({ page: event.output }) },
+            },
+            onError: {
+              target: 'failed',
+              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+          on: { REFRESH: { target: 'loading', reenter: true } },
+        },
+        loaded: {
+          description: 'Listed; scrolling to the end asks for the next page.',
+          on: {
+            LOAD_MORE: { guard: 'hasMore', target: 'loadingMore' },
+            REFRESH: 'loading',
+          },
+        },
+        loadingMore: {
+          description: 'Fetches the page after the last one listed.',
+          invoke: {
+            id: 'fetchMore',
+            src: 'fetchPage',
+            input: ({ context }) => ({ query: context.shownQuery, cursor: context.next ?? '' }),
+            onDone: {
+              target: 'loaded',
+              actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
+            },
+            onError: {
+              target: 'loaded',
+              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+          on: { REFRESH: 'loading' },
+        },
+        failed: {
+          description: 'The first page could not be loaded; the user can retry.',
+          on: { RETRY: 'loading', REFRESH: 'loading' },
+        },
+      },
+    },
+    edit: {
+      description: 'Renaming or deleting one conversation, each in its own dialog.',
+      initial: 'idle',
+      states: {
+        idle: {
+          description: 'No dialog open.',
+          on: {
+            START_RENAME: {
+              target: 'renaming',
+              actions: {
+                type: 'assignTarget',
+                params: ({ event }) => ({ conversation: event.conversation }),
+              },
+            },
+            ASK_DELETE: {
+              target: 'confirmingDelete',
+              actions: {
+                type: 'assignTarget',
+                params: ({ event }) => ({ conversation: event.conversation }),
+              },
+            },
+          },
+        },
+        renaming: {
+          description: 'The rename dialog asks for the new title.',
+          on: {
+            RENAME: { guard: 'hasTitle', target: 'savingTitle' },
+            CANCEL: { target: 'idle', actions: 'clearTarget' },
+          },
+        },
+        savingTitle: {
+          description: 'Stores the new title (PATCH: a 401 goes to welcome).',
+          invoke: {
+            id: 'renameConversation',
+            src: 'renameConversation',
+            input: ({ context, event }) => {
+              assertEvent(event, 'RENAME');
+              return { id: context.target?._id ?? '', title: event.title.trim() };
+            },
+            onDone: {
+              target: 'idle',
+              actions: { type: 'applyRename', params: ({ event }) => ({ title: event.output }) },
+            },
+            onError: {
+              target: 'renaming',
+              actions: { type: 'assignEditError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        confirmingDelete: {
+          description: 'The delete dialog asks to confirm.',
+          on: {
+            DELETE: 'deleting',
+            CANCEL: { target: 'idle', actions: 'clearTarget' },
+          },
+        },
+        deleting: {
+          description: 'Deletes the conversation (DELETE: a 401 goes to welcome); its open chat is left.',
+          invoke: {
+            id: 'deleteConversation',
+            src: 'deleteConversation',
+            input: ({ context }) => ({ id: context.target?._id ?? '' }),
+            onDone: [
+              { guard: 'targetIsOpen', target: 'idle', actions: ['leaveConversation', 'removeTarget'] },
+              { target: 'idle', actions: 'removeTarget' },
+            ],
+            onError: {
+              target: 'confirmingDelete',
+              actions: { type: 'assignEditError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+      },
+    },
+    export: {
+      description: 'Downloading a conversation as Markdown.',
+      initial: 'idle',
+      states: {
+        idle: {
+          description: 'No download under way.',
+          on: { EXPORT: 'exporting' },
+        },
+        exporting: {
+          description: 'Fetches the Markdown file and hands it to the browser to save.',
+          entry: 'clearExportError',
+          invoke: {
+            id: 'exportConversation',
+            src: 'exportConversation',
+            input: ({ event }) => {
+              assertEvent(event, 'EXPORT');
+              return { id: event.conversation._id };
+            },
+            onDone: 'idle',
+            onError: {
+              target: 'idle',
+              actions: { type: 'assignExportError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+      },
+    },
+    drawer: {
+      description: 'On a phone the sidebar is a drawer over the page.',
+      initial: 'closed',
+      states: {
+        closed: {
+          description: 'Hidden behind the header button.',
+          on: { OPEN_DRAWER: 'open' },
+        },
+        open: {
+          description: 'Shown over the page; Escape, the scrim or choosing a conversation closes it.',
+          entry: 'closeSidePanel',
+          on: { CLOSE_DRAWER: 'closed' },
+        },
+      },
+    },
+  },
+});

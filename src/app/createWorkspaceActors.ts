@@ -1,0 +1,136 @@
+import { type ActorRefFrom, createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
+import { activeBots, type botsMachine } from '../../machines/bots';
+import { conversationsMachine } from '../../machines/conversations';
+import { resourceMachine } from '../../machines/resource';
+import type { sessionMachine } from '../../machines/session';
+import { sidePanelMachine } from '../../machines/sidePanel';
+import { themeMachine } from '../../machines/theme';
+import { topicMachine } from '../../machines/topic';
+import type { HttpClient } from '../api/http';
+import { createWorkspaceEndpoints } from '../api/workspaceEndpoints';
+import type { AppEnvironment } from './createAppActors';
+import type { StoredValues } from './storedValues';
+import { createStreamReply } from './streamReply';
+import { themeActions } from './themeActions';
+
+export interface WorkspaceDependencies {
+  http: HttpClient;
+  env: Pick<AppEnvironment, 'navigate' | 'saveFile' | 'applyTheme'>;
+  stored: StoredValues;
+  session: ActorRefFrom<typeof sessionMachine>;
+  bots: Bots;
+  inspect?: Observer<InspectionEvent>;
+}
+
+/** An error the chat tells apart by its code, as it does the server's. */
+const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
+
+type Bots = ActorRefFrom<typeof botsMachine>;
+
+/** The catalogue once loaded (or failed): loaded once and reused, a list that failed is asked for again. */
+function loadedBots(bots: Bots): Promise<ReturnType<Bots['getSnapshot']>> {
+  bots.send({ type: 'LOAD' });
+  return new Promise((resolve) => {
+    const settled = (snapshot: ReturnType<Bots['getSnapshot']>) =>
+      snapshot.matches('loaded') || snapshot.matches('failed');
+    if (settled(bots.getSnapshot())) return resolve(bots.getSnapshot());
+    const subscription = bots.subscribe((snapshot) => {
+      if (!settled(snapshot)) return;
+      subscription.unsubscribe();
+      resolve(snapshot);
+    });
+  });
+}
+
+/** Settles once the catalogue has the bot, active; else fails with the reason. */
+async function checkBot(bots: Bots, botId: string) {
+  const snapshot = await loadedBots(bots);
+  if (snapshot.matches('failed')) throw new Error(snapshot.context.error ?? 'Could not load the bots');
+  const bot = snapshot.context.bots.find((item) => item._id === botId);
+  if (!bot) throw coded('This bot does not exist.', 'BOT_NOT_FOUND');
+  if (!activeBots([bot]).length) throw coded('This bot is not available right now.', 'BOT_INACTIVE');
+}
+
+/**
+ * The logged-in half of the composition root: the side panel, the balance and notifications it shows,
+ * the conversations of the sidebar, the colour scheme, and the chat's machine with its effects.
+ * Created once, with the first logged-in screen.
+ */
+export function createWorkspaceActors({ http, env, stored, session, bots, inspect }: WorkspaceDependencies) {
+  const api = createWorkspaceEndpoints(http);
+  const sidePanel = createActor(sidePanelMachine, { inspect });
+
+  /** Server data the side panel shows and changes, each behind the same small machine. */
+  const resource = (fetch: () => Promise<unknown>, change: (request: never) => Promise<unknown> = fetch) =>
+    createActor(
+      resourceMachine.provide({
+        actors: {
+          fetch: fromPromise(fetch),
+          change: fromPromise(({ input }) => change(input.change as never)),
+        },
+      }),
+      { inspect },
+    );
+  const billing = resource(() => {
+    const user = session.getSnapshot().context.user;
+    return user ? api.billing(user._id) : Promise.reject(new Error('Not logged in'));
+  });
+  const notifications = resource(
+    () => api.notifications(),
+    (id: string) => api.markNotificationRead(id),
+  );
+  const conversations = createActor(
+    conversationsMachine.provide({
+      actors: {
+        fetchPage: fromPromise(({ input, signal }) => api.topicPage(input.query, input.cursor, signal)),
+        renameConversation: fromPromise(
+          async ({ input }) => (await api.renameTopic(input.id, input.title)).title,
+        ),
+        deleteConversation: fromPromise(({ input }) => api.deleteTopic(input.id)),
+        exportConversation: fromPromise(async ({ input }) => {
+          const file = await api.exportTopic(input.id);
+          env.saveFile(file.name ?? 'conversation.md', file.contents, file.type);
+        }),
+      },
+      actions: {
+        leaveConversation: () => env.navigate('/list', { replace: true }),
+        closeSidePanel: () => sidePanel.send({ type: 'CLOSE' }),
+      },
+    }),
+    { inspect },
+  );
+  // The drawer and the side panel never cover the page together: opening the panel closes the drawer.
+  sidePanel.subscribe((snapshot) => {
+    if (snapshot.matches('open')) conversations.send({ type: 'CLOSE_DRAWER' });
+  });
+  // The next user must not see the last one's balance, notifications or conversations.
+  session.subscribe((snapshot) => {
+    if (!snapshot.matches({ auth: 'loggedOut' })) return;
+    for (const data of [billing, notifications, conversations]) data.send({ type: 'RESET' });
+  });
+
+  const theme = createActor(themeMachine.provide({ actions: themeActions(stored, env.applyTheme) }), {
+    input: { stored: stored.theme.get() },
+    inspect,
+  });
+
+  /** The chat's machine with its effects: each chat screen runs its own actor of it. */
+  const chat = topicMachine.provide({
+    actors: {
+      checkBot: fromPromise(({ input }) => checkBot(bots, input.botId)),
+      createTopic: fromPromise(({ input }) => api.createTopic(input.botId)),
+      loadTopic: fromPromise(({ input }) => api.topic(input.topicId)),
+      streamReply: createStreamReply(api, () => conversations.send({ type: 'REFRESH' })),
+    },
+    actions: {
+      navigateToTopic: (_, { topicId }) => env.navigate(`/topics/${topicId}`, { replace: true }),
+      announceCharge: () => billing.send({ type: 'RELOAD' }),
+      announceConversationChange: () => conversations.send({ type: 'REFRESH' }),
+    },
+  });
+
+  for (const actor of [sidePanel, billing, notifications, conversations, theme]) actor.start();
+  return { sidePanel, billing, notifications, conversations, theme, chat };
+}
+
+export type Workspace = ReturnType<typeof createWorkspaceActors>;

@@ -1,0 +1,69 @@
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import type { topicMachine } from '../../machines/topic';
+import { useWorkspace } from '../app/useWorkspace';
+import { Bdi } from '../components/Bdi';
+import { Menu } from '../components/Menu';
+import { useBilling } from '../home/useBilling';
+import { useFormat } from '../i18n/useFormat';
+import { useT } from '../i18n/useT';
+import { useChatBot } from './useChatBot';
+
+/** The chat's own bar: the conversation's title, its bot and price per reply, and its menu. */
+export function ChatBar({ chat }: { chat: ActorRefFrom<typeof topicMachine> }) {
+  const { conversations } = useWorkspace();
+  const t = useT();
+  const format = useFormat();
+  const currency = useBilling().billing?.currency ?? 'EUR';
+  const { bot, name } = useChatBot(chat);
+  const topic = useSelector(chat, (snapshot) => snapshot.context.topic);
+  const firstMessage = useSelector(
+    chat,
+    (snapshot) => snapshot.context.messages.find((message) => message.role === 'user')?.text ?? '',
+  );
+  // Renamed from a menu: the conversations know the new title first.
+  const renamed = useSelector(conversations, (snapshot) =>
+    snapshot.context.open && snapshot.context.open._id === topic?._id ? snapshot.context.open.title : '',
+  );
+  const exportError = useSelector(conversations, (snapshot) => snapshot.context.exportError);
+  const title = renamed || topic?.title || firstMessage || t('New chat');
+  const conversation = topic && { _id: topic._id, title };
+
+  return (
+    <div className="chat-bar">
+      <div className="chat-bar-text">
+        <h1>
+          <Bdi text={title} />
+        </h1>
+        {name && (
+          <p className="chat-bar-bot">
+            <Bdi text={name} />
+            {bot &&
+              ` · ${bot.price > 0 ? `${format.money(bot.price, currency)} ${t('per reply')}` : t('Free')}`}
+          </p>
+        )}
+      </div>
+      {conversation && (
+        <Menu
+          label={t('Conversation actions')}
+          items={[
+            {
+              label: t('Rename'),
+              onSelect: () => conversations.send({ type: 'START_RENAME', conversation }),
+            },
+            {
+              label: t('Export as Markdown'),
+              onSelect: () => conversations.send({ type: 'EXPORT', conversation }),
+            },
+            { label: t('Delete'), onSelect: () => conversations.send({ type: 'ASK_DELETE', conversation }) },
+          ]}
+        />
+      )}
+      {exportError && (
+        <p className="field-error chat-bar-error" role="alert">
+          {t(exportError)}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { type KeyboardEvent, type RefObject, useEffect } from 'react';
+
+const focusable =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+interface FocusTrapOptions {
+  /** Whether the trap holds now (a drawer traps focus only while it is open). */
+  active: boolean;
+  /** Escape asks to close. */
+  onEscape: () => void;
+  /** Where focus goes back when the trap ends; by default, wherever it was when it began. */
+  returnFocus?: RefObject<HTMLElement | null>;
+}
+
+/**
+ * Keeps keyboard focus inside `box` while active, as a modal needs: focus moves into it, Tab and
+ * Shift+Tab cycle within it, Escape closes it, and focus goes back afterwards. Returns the key handler.
+ */
+export function useFocusTrap(
+  box: RefObject<HTMLElement | null>,
+  { active, onEscape, returnFocus }: FocusTrapOptions,
+) {
+  useEffect(() => {
+    if (!active) return;
+    const previouslyFocused = document.activeElement as HTMLElement | null;
+    box.current?.querySelector<HTMLElement>(focusable)?.focus();
+    return () => (returnFocus?.current ?? previouslyFocused)?.focus?.();
+  }, [active, box, returnFocus]);
+
+  return (event: KeyboardEvent) => {
+    if (!active) return;
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      onEscape();
+    }
+    if (event.key !== 'Tab') return;
+    const items = [...(box.current?.querySelectorAll<HTMLElement>(focusable) ?? [])];
+    const [first, last] = [items[0], items.at(-1)];
+    if (!first || !last) return;
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  };
+}

@@ -1,0 +1,19 @@
+import { useSelector } from '@xstate/react';
+import { useMemo } from 'react';
+import { useActors } from '../app/ActorsContext';
+import { formatDateTime, formatMoney, formatNumber, formatRelativeTime } from './format';
+
+/** The Intl formats bound to the display language. */
+export function useFormat() {
+  const { language } = useActors();
+  const code = useSelector(language, (snapshot) => snapshot.context.language);
+  return useMemo(
+    () => ({
+      money: (amount: number, currency: string) => formatMoney(amount, currency, code),
+      number: (value: number) => formatNumber(value, code),
+      relativeTime: (date: Date, now: number) => formatRelativeTime(date, now, code),
+      dateTime: (date: Date) => formatDateTime(date, code),
+    }),
+    [code],
+  );
+}

@@ -1,0 +1,302 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, type TestServer } from '../server/support/app';
+import { launchBrowser } from './support/browser';
+import { type RunningServer, startServer } from './support/server';
+
+type Account = Awaited<ReturnType<typeof signUp>>;
+
+/** The page background at the first frame the browser draws, and any content security policy violation. */
+declare global {
+  interface Window {
+    firstFrame?: { background: string; theme: string | undefined };
+    violations: string[];
+  }
+}
+
+describe('the conversation workspace in Chromium against npm start', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ BUILTIN_TOKEN_DELAY_MS: '5', RATE_LIMIT_OTP_PER_IP_PER_HOUR: '1000' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** A new account, and a fresh browser (its own storage) logged in as it. */
+  async function loggedIn(options: BrowserContextOptions = {}) {
+    const account = await signUp(server as unknown as TestServer);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: `Hello, ${account.displayName}` }).waitFor();
+    return { account, page };
+  }
+  const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
+  const send = async (page: Page, text: string) => {
+    await page.getByLabel('Message').fill(text);
+    await page.getByLabel('Message').press('Enter');
+  };
+  const lastReply = (page: Page) => page.locator('.message.bot').last();
+  /** A new chat with the bot, its first message sent and answered (`answer` is in the reply). */
+  async function chat(page: Page, bot: string, text: string, answer: string) {
+    await page.goto(`${server.url}/list`);
+    await page.getByRole('link', { name: `Chat ${bot}` }).click();
+    await page.waitForURL(/\/topics\/new\?bot=/);
+    await send(page, text);
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await expect.poll(() => lastReply(page).textContent()).toContain(answer);
+  }
+  const conversationsOf = async (account: Account) =>
+    (await fetch(`${server.url}/api/v1/topic`, {
+      headers: { authorization: `Bearer ${account.token}` },
+    }).then((answer) => answer.json())) as { title: string }[];
+
+  it('lists a conversation in the sidebar after its first message, and none after a click on Chat alone', async () => {
+    const { account, page } = await loggedIn();
+    await sidebar(page).getByText('No conversations yet.').waitFor();
+    await page.getByRole('link', { name: 'Chat ELIZA' }).click();
+    await page.waitForURL(/\/topics\/new\?bot=/);
+    // The bot's empty chat: its name, description and prompts to try, and nothing stored.
+    await page.getByRole('heading', { name: 'ELIZA', level: 2 }).waitFor();
+    await page.getByText('Rogerian psychotherapist').waitFor();
+    await page.getByRole('button', { name: 'I am unhappy at work.' }).waitFor();
+    await page.getByRole('link', { name: 'New chat' }).click();
+    await page.waitForURL(/\/list$/);
+    await page.getByRole('link', { name: 'Chat Calculator' }).click();
+    await page.waitForURL(/\/topics\/new\?bot=/);
+    expect(await conversationsOf(account)).toEqual([]);
+    await expect.poll(() => sidebar(page).getByRole('link').count()).toBe(1);
+
+    // An example prompt is a first message: the conversation exists from then on, titled by it.
+    await page.getByRole('button', { name: '(2+3)*4^2 / 3' }).click();
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await expect.poll(() => lastReply(page).textContent()).toContain('26.666');
+    const row = sidebar(page).getByRole('link', { name: /\(2\+3\)\*4\^2 \/ 3/ });
+    await row.waitFor();
+    // The open conversation is the highlighted one, with its bot and last words.
+    expect(await row.getAttribute('aria-current')).toBe('page');
+    expect(await row.textContent()).toContain('Calculator');
+    expect(await sidebar(page).getByRole('heading', { name: 'Today' }).count()).toBe(1);
+    expect((await conversationsOf(account)).map((topic) => topic.title)).toEqual(['(2+3)*4^2 / 3']);
+    // The chat's header: the bot's name and its price per reply.
+    await page.getByText('Calculator · Free').waitFor();
+    // A bot that does not exist: said so, with the way back to the catalogue and no Retry.
+    await page.goto(`${server.url}/topics/new?bot=no-such-bot`);
+    await page.getByRole('alert').getByText('This bot does not exist.').waitFor();
+    await page.getByRole('alert').getByRole('link', { name: 'Choose a bot' }).click();
+    await page.waitForURL(/\/list$/);
+    expect((await conversationsOf(account)).length).toBe(1);
+    await page.context().close();
+  });
+
+  it('finds a conversation by a word of a bot reply, one request per pause in typing, the word marked', async () => {
+    const { page } = await loggedIn();
+    await chat(page, 'ELIZA', 'Men are all alike.', 'In what way?');
+    await chat(page, 'Calculator', '1 + 1', '2');
+    const searches: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/v1/topic' && url.searchParams.get('q'))
+        searches.push(url.searchParams.get('q') ?? '');
+    });
+    await sidebar(page).getByLabel('Search conversations').pressSequentially('WAY', { delay: 40 });
+    const result = sidebar(page).getByRole('link', { name: /Men are all alike/ });
+    await result.waitFor();
+    expect(await result.locator('mark').textContent()).toBe('way');
+    await expect.poll(() => sidebar(page).getByRole('link').count()).toBe(2);
+    expect(
+      await sidebar(page)
+        .getByRole('link', { name: /1 \+ 1/ })
+        .count(),
+    ).toBe(0);
+    expect(searches).toEqual(['WAY']);
+    // Emptied, the box lists every conversation again.
+    await sidebar(page).getByLabel('Search conversations').fill('');
+    await sidebar(page)
+      .getByRole('link', { name: /1 \+ 1/ })
+      .waitFor();
+    await page.context().close();
+  });
+
+  it('at 375 × 740: one-row header, the whole composer in view and growing, the sidebar a drawer', async () => {
+    const { page } = await loggedIn({ viewport: { width: 375, height: 740 } });
+    await chat(page, 'ELIZA', 'Men are all alike.', 'In what way?');
+    const header = await page.getByRole('banner').boundingBox();
+    expect(header?.height).toBeLessThan(60);
+    const box = page.getByLabel('Message');
+    const before = await box.boundingBox();
+    const send = await page.getByRole('button', { name: 'Send' }).boundingBox();
+    for (const shape of [before, send]) {
+      expect(shape?.y).toBeGreaterThan(0);
+      expect((shape?.y ?? 0) + (shape?.height ?? 0)).toBeLessThanOrEqual(740);
+    }
+    // Grows with its text, up to a limit, and stays in view.
+    await box.fill(Array.from({ length: 4 }, (_, line) => `line ${line}`).join('\n'));
+    const grown = await box.boundingBox();
+    expect(grown?.height).toBeGreaterThan((before?.height ?? 0) + 30);
+    await box.fill(Array.from({ length: 40 }, (_, line) => `line ${line}`).join('\n'));
+    const full = await box.boundingBox();
+    expect(full?.height).toBeLessThanOrEqual(740 * 0.3 + 1);
+    expect((full?.y ?? 0) + (full?.height ?? 0)).toBeLessThanOrEqual(740);
+    await box.fill('');
+
+    // The drawer: opened from the header, focus kept inside, Escape closes it and gives focus back.
+    const nav = sidebar(page);
+    expect(await nav.isVisible()).toBe(false);
+    const opener = page.getByRole('button', { name: 'Conversations', exact: true });
+    await opener.click();
+    await nav.getByRole('link', { name: 'New chat' }).waitFor();
+    expect(await opener.getAttribute('aria-expanded')).toBe('true');
+    const focusInside = () => nav.evaluate((element) => element.contains(document.activeElement));
+    expect(await focusInside()).toBe(true);
+    for (let press = 0; press < 8; press += 1) {
+      await page.keyboard.press('Tab');
+      expect(await focusInside()).toBe(true);
+    }
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusInside()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    expect(await opener.evaluate((element) => element === document.activeElement)).toBe(true);
+    // Choosing a conversation closes it too; the scrim as well.
+    await opener.click();
+    await nav.getByRole('link', { name: /Men are all alike/ }).click();
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    await opener.click();
+    await page.mouse.click(360, 400);
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    // Never together with the side panel: opening one closes the other.
+    await opener.click();
+    await page.getByRole('button', { name: 'Profile' }).click({ force: true });
+    await expect.poll(() => nav.isVisible()).toBe(false);
+    await page.getByRole('complementary').waitFor();
+    await opener.click();
+    await expect.poll(() => page.getByRole('complementary').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('is dark from the colour scheme at first paint, reloads without a white flash, and keeps a chosen scheme', async () => {
+    const context = await browser.newContext({ colorScheme: 'dark', viewport: { width: 1280, height: 900 } });
+    await context.addInitScript(() => {
+      window.violations = [];
+      document.addEventListener('securitypolicyviolation', (event) =>
+        window.violations.push(`${event.violatedDirective} ${event.blockedURI}`),
+      );
+      // The first frame the browser renders: what a user would see flash.
+      requestAnimationFrame(() => {
+        window.firstFrame = {
+          background: getComputedStyle(document.documentElement).backgroundColor,
+          theme: document.documentElement.dataset.theme,
+        };
+      });
+    });
+    const page = await context.newPage();
+    const firstFrame = async () => {
+      await page.waitForFunction(() => window.firstFrame !== undefined);
+      return page.evaluate(() => window.firstFrame);
+    };
+    const dark = 'rgb(20, 20, 31)';
+    const white = 'rgb(255, 255, 255)';
+    await page.goto(`${server.url}/landing`);
+    expect((await firstFrame())?.background).toBe(dark);
+    await page.getByRole('heading', { name: 'Parley', level: 1 }).waitFor();
+    await page.reload();
+    expect((await firstFrame())?.background).toBe(dark);
+
+    // The Profile view's choice: kept in local storage, applied before the first paint of the next load.
+    const account = await signUp(server as unknown as TestServer);
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: `Hello, ${account.displayName}` }).waitFor();
+    await page.getByRole('button', { name: 'Profile' }).click();
+    const appearance = page.getByRole('group', { name: 'Appearance' });
+    expect(await appearance.getByLabel('System').isChecked()).toBe(true);
+    await appearance.getByLabel('Light').check();
+    await expect
+      .poll(() => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor))
+      .toBe(white);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
+    await page.reload();
+    expect(await firstFrame()).toEqual({ background: white, theme: 'light' });
+    await page.getByRole('button', { name: 'Profile' }).click();
+    await appearance.getByLabel('Dark').check();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.reload();
+    expect(await firstFrame()).toEqual({ background: dark, theme: 'dark' });
+    await page.getByRole('button', { name: 'Profile' }).click();
+    await appearance.getByLabel('System').check();
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBeNull();
+    await page.reload();
+    expect((await firstFrame())?.background).toBe(white);
+    // The pre-paint script is the app's own file: the content security policy lets nothing else run.
+    expect(await page.evaluate(() => window.violations)).toEqual([]);
+    await context.close();
+  });
+
+  it('keeps "(2+3)*4^2 / 3" in order in Arabic, in the message and in the sidebar', async () => {
+    const { page } = await loggedIn();
+    await page.goto(`${server.url}/list?language=ar`);
+    await page.waitForURL(/\/list$/);
+    await expect.poll(() => page.getAttribute('html', 'dir')).toBe('rtl');
+    const formula = '(2+3)*4^2 / 3';
+    await page
+      .getByRole('link', { name: /Calculator/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/topics\/new\?bot=/);
+    await page.getByRole('textbox').fill(formula);
+    await page.getByRole('textbox').press('Enter');
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await expect.poll(() => lastReply(page).textContent()).toContain('26.666');
+    /** The characters of an element's text from left to right on screen. */
+    const onScreen = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((element) => {
+          const text = element.firstChild as Text;
+          const range = document.createRange();
+          return [...(text.textContent ?? '')]
+            .map((character, index) => {
+              range.setStart(text, index);
+              range.setEnd(text, index + 1);
+              return { character, x: range.getBoundingClientRect().left };
+            })
+            .filter(({ character }) => character !== ' ')
+            .sort((a, b) => a.x - b.x)
+            .map(({ character }) => character)
+            .join('');
+        });
+    const inOrder = formula.replaceAll(' ', '');
+    expect(await onScreen('.message.user .user-text')).toBe(inOrder);
+    expect(await onScreen('.conversation-title bdi')).toBe(inOrder);
+    expect(await onScreen('.message.bot code')).toBe(inOrder);
+    await page.context().close();
+  });
+
+  it('exports a conversation as Markdown with both sides of it', async () => {
+    const { page } = await loggedIn({ acceptDownloads: true });
+    await chat(page, 'ELIZA', 'Men are all alike.', 'In what way?');
+    await page.getByRole('button', { name: 'Conversation actions', exact: true }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('menuitem', { name: 'Export as Markdown' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.md$/);
+    const markdown = readFileSync((await download.path()) ?? '', 'utf8');
+    expect(markdown).toMatch(/^## You · .*\n\nMen are all alike\.$/m);
+    expect(markdown).toMatch(/^## ELIZA · .*\n\nIn what way\?/m);
+    await page.context().close();
+  });
+});
