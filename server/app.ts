@@ -17,6 +17,7 @@ import { migrate } from './db/migrate';
 import { seed } from './db/seed';
 import { ApiError } from './errors';
 import { createMailer } from './mail/mailer';
+import { AccessLog } from './plugins/accessLog';
 import { decryptFieldsPlugin } from './plugins/decryptFields';
 import { errorsPlugin } from './plugins/errors';
 import { healthPlugin } from './plugins/health';
@@ -43,8 +44,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
     logger: logger
       ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] }
       : false,
-    // One line per request (below) instead of Fastify's two with full request and reply objects.
-    disableRequestLogging: true,
+    logController: new AccessLog(),
     bodyLimit: 64 * 1024,
     trustProxy:
       typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
@@ -81,12 +81,6 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
     }),
   );
 
-  // The path without its query: searches and codes stay out of the logs.
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      `${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms ${request.tenant}`,
-    );
-  });
   await app.register(errorsPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: {
