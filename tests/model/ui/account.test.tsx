@@ -1,12 +1,11 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fireEvent, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
 import { getPathsFromEvents, getShortestPaths } from 'xstate/graph';
 import { accountMachine } from '../../../machines/account';
 import { readCode } from '../../e2e/support/outbox';
-import type { RunningServer } from '../../e2e/support/server';
-import { loggedInUser, renderApp, screen, settle, startApi } from './app';
+import { loggedInUser, renderApp, screen, settle, useApiServer } from './app';
 
 type Step = { type: string; [key: string]: unknown };
 type User = Awaited<ReturnType<typeof loggedInUser>>;
@@ -81,15 +80,7 @@ const paths = [...shortest, ...returning].map(({ region, path }) => ({
 }));
 
 describe('account: paths generated from its machine drive the rendered app against the real server', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startApi();
-  }, 120_000);
-  afterAll(() => server?.stop());
-  afterEach(() => {
-    cleanup();
-    localStorage.clear();
-  });
+  const server = useApiServer();
 
   const panel = () => screen.getByRole('complementary');
   const type = (label: string, value: string, within_ = document.body) =>

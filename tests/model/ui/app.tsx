@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
-import { act, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { App } from '../../../src/App';
 import { type AppEnvironment, createAppActors } from '../../../src/app/createAppActors';
 import { createTranslationCache } from '../../../src/i18n/translationCache';
@@ -68,3 +69,40 @@ export async function settle(ms = 30) {
 }
 
 export { screen };
+
+/**
+ * The real server for the tests of a file or describe block, started before them and stopped after;
+ * the page and local storage are emptied after each test.
+ */
+export function useApiServer(): RunningServer {
+  let running: RunningServer | undefined;
+  beforeAll(async () => {
+    running = await startApi();
+  }, 120_000);
+  afterAll(() => running?.stop());
+  afterEach(() => {
+    cleanup();
+    localStorage.clear();
+  });
+  const live = () => {
+    if (!running) throw new Error('the API server has not started');
+    return running;
+  };
+  return {
+    get pid() {
+      return live().pid;
+    },
+    get port() {
+      return live().port;
+    },
+    get url() {
+      return live().url;
+    },
+    get dataDir() {
+      return live().dataDir;
+    },
+    output: () => live().output(),
+    stop: () => live().stop(),
+    crash: () => live().crash(),
+  };
+}

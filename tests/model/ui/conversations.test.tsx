@@ -1,12 +1,11 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { fireEvent, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { type ConversationsContext, conversationsMachine } from '../../../machines/conversations';
-import type { RunningServer } from '../../e2e/support/server';
 import { call, type TestServer } from '../../server/support/app';
-import { loggedInUser, renderApp, screen, settle, startApi } from './app';
+import { loggedInUser, renderApp, screen, settle, useApiServer } from './app';
 
 type Step = { type: string; [key: string]: unknown };
 
@@ -76,15 +75,7 @@ const paths = getShortestPaths(conversationsMachine, {
 });
 
 describe('conversations: paths generated from its machine drive the rendered app against the real server', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startApi();
-  }, 120_000);
-  afterAll(() => server?.stop());
-  afterEach(() => {
-    cleanup();
-    localStorage.clear();
-  });
+  const server = useApiServer();
 
   /** A user with `seeded` conversations, each with a first message and ELIZA's reply. */
   async function userWithConversations() {

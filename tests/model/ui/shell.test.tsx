@@ -1,22 +1,13 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, waitFor } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getShortestPaths } from 'xstate/graph';
 import { type BotRecord, botsMachine, filterBots } from '../../../machines/bots';
 import { knownLanguage, languageFromQuery, languageMachine } from '../../../machines/language';
 import { organizationMachine } from '../../../machines/organization';
-import type { RunningServer } from '../../e2e/support/server';
-import { loggedInUser, renderApp, screen, settle, startApi } from './app';
+import { loggedInUser, renderApp, screen, settle, useApiServer } from './app';
 
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startApi();
-}, 120_000);
-afterAll(() => server?.stop());
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-});
+const server = useApiServer();
 
 describe('organization check: generated paths on the rendered app', () => {
   // The real server answers for the machine: a known subdomain resolves, an unknown one fails.
