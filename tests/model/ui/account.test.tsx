@@ -5,7 +5,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { getPathsFromEvents, getShortestPaths } from 'xstate/graph';
 import { accountMachine } from '../../../machines/account';
 import { readCode } from '../../e2e/support/outbox';
-import { loggedInUser, renderApp, screen, settle, useApiServer } from './app';
+import { loggedInUser, renderApp, screen, settle, apiServerForTests } from './app';
 
 type Step = { type: string; [key: string]: unknown };
 type User = Awaited<ReturnType<typeof loggedInUser>>;
@@ -80,7 +80,7 @@ const paths = [...shortest, ...returning].map(({ region, path }) => ({
 }));
 
 describe('account: paths generated from its machine drive the rendered app against the real server', () => {
-  const server = useApiServer();
+  const server = apiServerForTests();
 
   const panel = () => screen.getByRole('complementary');
   const type = (label: string, value: string, within_ = document.body) =>

@@ -74,7 +74,7 @@ export { screen };
  * The real server for the tests of a file or describe block, started before them and stopped after;
  * the page and local storage are emptied after each test.
  */
-export function useApiServer(): RunningServer {
+export function apiServerForTests(): RunningServer {
   let running: RunningServer | undefined;
   beforeAll(async () => {
     running = await startApi();

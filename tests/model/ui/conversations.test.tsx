@@ -5,7 +5,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { type ConversationsContext, conversationsMachine } from '../../../machines/conversations';
 import { call, type TestServer } from '../../server/support/app';
-import { loggedInUser, renderApp, screen, settle, useApiServer } from './app';
+import { loggedInUser, renderApp, screen, settle, apiServerForTests } from './app';
 
 type Step = { type: string; [key: string]: unknown };
 
@@ -75,7 +75,7 @@ const paths = getShortestPaths(conversationsMachine, {
 });
 
 describe('conversations: paths generated from its machine drive the rendered app against the real server', () => {
-  const server = useApiServer();
+  const server = apiServerForTests();
 
   /** A user with `seeded` conversations, each with a first message and ELIZA's reply. */
   async function userWithConversations() {

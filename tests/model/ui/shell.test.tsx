@@ -5,9 +5,9 @@ import { getShortestPaths } from 'xstate/graph';
 import { type BotRecord, botsMachine, filterBots } from '../../../machines/bots';
 import { knownLanguage, languageFromQuery, languageMachine } from '../../../machines/language';
 import { organizationMachine } from '../../../machines/organization';
-import { loggedInUser, renderApp, screen, settle, useApiServer } from './app';
+import { loggedInUser, renderApp, screen, settle, apiServerForTests } from './app';
 
-const server = useApiServer();
+const server = apiServerForTests();
 
 describe('organization check: generated paths on the rendered app', () => {
   // The real server answers for the machine: a known subdomain resolves, an unknown one fails.
