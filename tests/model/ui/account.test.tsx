@@ -5,7 +5,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { getPathsFromEvents, getShortestPaths } from 'xstate/graph';
 import { accountMachine } from '../../../machines/account';
 import { readCode } from '../../e2e/support/outbox';
-import { loggedInUser, renderApp, screen, settle, apiServerForTests } from './app';
+import { apiServerForTests, loggedInUser, renderApp, screen, settle } from './app';
 
 type Step = { type: string; [key: string]: unknown };
 type User = Awaited<ReturnType<typeof loggedInUser>>;

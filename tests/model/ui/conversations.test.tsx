@@ -5,7 +5,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { type ConversationsContext, conversationsMachine } from '../../../machines/conversations';
 import { call, type TestServer } from '../../server/support/app';
-import { loggedInUser, renderApp, screen, settle, apiServerForTests } from './app';
+import { apiServerForTests, loggedInUser, renderApp, screen, settle } from './app';
 
 type Step = { type: string; [key: string]: unknown };
 

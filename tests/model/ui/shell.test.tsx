@@ -5,7 +5,7 @@ import { getShortestPaths } from 'xstate/graph';
 import { type BotRecord, botsMachine, filterBots } from '../../../machines/bots';
 import { knownLanguage, languageFromQuery, languageMachine } from '../../../machines/language';
 import { organizationMachine } from '../../../machines/organization';
-import { loggedInUser, renderApp, screen, settle, apiServerForTests } from './app';
+import { apiServerForTests, loggedInUser, renderApp, screen, settle } from './app';
 
 const server = apiServerForTests();
 
