@@ -125,6 +125,9 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 async function openPostgres(connectionString: string, poolSize: number): Promise<Db> {
   const pool = new pg.Pool({ connectionString, max: poolSize });
+  // An idle connection the database ends (a restart, a failover, a shutdown) is dropped by the pool and
+  // the next query opens another; unhandled, its error would end the process.
+  pool.on('error', () => {});
   await pool.query('select 1');
   const listen = postgresListener(connectionString);
   const over = (client: pg.Pool | pg.PoolClient): Runner => ({
