@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { highlighterModule } from './extras';
+import { useLazyModule } from './lazyModule';
 
 interface CodeBlockProps {
   code: string;
@@ -6,7 +8,7 @@ interface CodeBlockProps {
   t: (text: string) => string;
 }
 
-/** A fenced code block: its language, the code as text, and a copy button. */
+/** A fenced code block: its language, the code (highlighted once the highlighter arrives), a copy button. */
 export function CodeBlock({ code, language, t }: CodeBlockProps) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
@@ -14,6 +16,11 @@ export function CodeBlock({ code, language, t }: CodeBlockProps) {
     const timer = setTimeout(() => setCopied(false), 2000);
     return () => clearTimeout(timer);
   }, [copied]);
+
+  const highlighter = useLazyModule(highlighterModule, true);
+  // The info string's first word names the language ("ts title=x.ts" → ts).
+  const name = language.split(/\s/, 1)[0];
+  const highlighted = useMemo(() => highlighter?.highlight(code, name), [highlighter, code, name]);
 
   const copy = () =>
     navigator.clipboard.writeText(code).then(
@@ -31,7 +38,12 @@ export function CodeBlock({ code, language, t }: CodeBlockProps) {
       </figcaption>
       {/* Code reads left to right whatever the page's direction. */}
       <pre dir="ltr">
-        <code>{code}</code>
+        {highlighted ? (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: highlight.js output, sanitized to its spans
+          <code dangerouslySetInnerHTML={{ __html: highlighted }} />
+        ) : (
+          <code>{code}</code>
+        )}
       </pre>
     </figure>
   );

@@ -44,4 +44,41 @@ export const xssPayloads = [
   '<javascript:window.__pwned=1>',
   '[ref][x]\n\n[x]: javascript:window.__pwned=1',
   '<a href="https://example.org" onclick="window.__pwned=1">fine link, bad handler</a>',
+  // Raw MathML, which markdown shows as text and the sanitizer would strip anyway.
+  '<math><maction actiontype="statusline#x" onclick="window.__pwned=1"><mi>x</mi></maction></math>',
+  '<math><semantics><mi>x</mi><annotation-xml encoding="text/html"><script>window.__pwned=1</script></annotation-xml></semantics></math>',
+  '<math><mi href="javascript:window.__pwned=1">x</mi></math>',
+  '<math><mi xlink:href="javascript:window.__pwned=1">x</mi></math>',
+  // Tables and task lists.
+  '| a | b |\n|---|---|\n| <img src=x onerror=window.__pwned=1> | [x](javascript:window.__pwned=1) |',
+  '| $\\href{javascript:window.__pwned=1}{x}$ | <script>window.__pwned=1</script> |',
+  '- [x] <img src=x onerror=window.__pwned=1>\n- [ ] [go](javascript:window.__pwned=1)',
+  '- [ ] <input type="text" autofocus onfocus="window.__pwned=1">',
 ];
+
+// TeX that could reach out of KaTeX if it trusted its input (`trust: false` keeps these inert).
+export const mathPayloads = [
+  '$\\href{javascript:window.__pwned=1}{x}$',
+  '$$\\url{javascript:window.__pwned=1}$$',
+  '$$\n\\href{javascript:window.__pwned=1}{click}\n$$',
+  '$\\htmlClass{x}{y}$',
+  '$\\htmlId{x}{y}$',
+  '$\\htmlStyle{background:url(javascript:window.__pwned=1)}{y}$',
+  '$\\htmlData{onload=window.__pwned=1}{y}$',
+  '$\\includegraphics{javascript:window.__pwned=1}$',
+  '$\\text{<img src=x onerror=window.__pwned=1>}$',
+  '$x<script>window.__pwned=1</script>$',
+  '$\\fcolorbox{red}{blue}{x}$',
+  '$\\def\\a{\\a}\\a$',
+];
+
+// Every language the highlighter knows, an alias, an unknown one and none: each way through it.
+const languages = [
+  ...['bash', 'shell', 'c', 'cpp', 'csharp', 'css', 'diff', 'go', 'java', 'javascript', 'json'],
+  ...['kotlin', 'markdown', 'php', 'python', 'ruby', 'rust', 'sql', 'swift', 'typescript', 'xml'],
+  ...['yaml', 'html', 'ts', 'no-such-language', ''],
+];
+export const codePayloads = languages.map(
+  (language) =>
+    `\`\`\`${language}\n<img src=x onerror="window.__pwned=1"></code><script>window.__pwned=1</script>\n$x$ ]]> --> \`\`\`\n\`\`\``,
+);
