@@ -7,7 +7,13 @@ import { spawn } from 'node:child_process';
 const children = [
   spawn(process.execPath, ['--import', 'tsx', '--watch', 'server/main.ts'], {
     stdio: 'inherit',
-    env: { ...process.env, STATIC_DIR: '', PORT: process.env.API_PORT ?? '3000' },
+    // A local model server (Ollama, the tests' double) is on a private address: allowed in development.
+    env: {
+      ALLOW_PRIVATE_PROVIDER_URLS: 'true',
+      ...process.env,
+      STATIC_DIR: '',
+      PORT: process.env.API_PORT ?? '3000',
+    },
   }),
   spawn(process.execPath, ['node_modules/vite/bin/vite.js'], { stdio: 'inherit' }),
 ];

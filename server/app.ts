@@ -3,12 +3,15 @@ import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { adminPlugin } from './admin';
 import { credentialsPlugin } from './auth/credentials';
 import { authPlugin } from './auth/routes';
 import { sessionsPlugin } from './auth/sessions';
+import { botCataloguePlugin } from './bots/catalogue';
 import { botsPlugin } from './bots/routes';
 import { LiveReplies } from './chat/liveReplies';
 import { openaiTranslation } from './chat/providers/openai';
+import { botProviders } from './chat/providers/registry';
 import { repliesPlugin } from './chat/replyRoutes';
 import { chatPlugin } from './chat/routes';
 import type { Config } from './config';
@@ -80,6 +83,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
       log: (message, error) => app.log.warn({ err: error }, message),
     }),
   );
+  app.decorate('botProviders', botProviders(app));
 
   await app.register(errorsPlugin);
   await app.register(helmet, {
@@ -123,6 +127,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
 
   await app.register(sessionsPlugin);
   await app.register(credentialsPlugin);
+  await app.register(botCataloguePlugin);
 
   await app.register(healthPlugin);
   await app.register(authPlugin);
@@ -133,6 +138,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(translatePlugin);
   await app.register(chatPlugin);
   await app.register(repliesPlugin);
+  await app.register(adminPlugin, { prefix: '/api/v1/admin' });
   if (config.staticDir) await app.register(staticPlugin, { root: config.staticDir });
   return app;
 }

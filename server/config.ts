@@ -56,6 +56,13 @@ export interface Config {
   builtinTokenDelayMs: number;
   /** A LibreTranslate server for texts the built-in catalogs do not have. */
   libreTranslateUrl: string | undefined;
+  /**
+   * Lets organizations' providers use loopback, private and link-local addresses (local model servers
+   * in development and tests). Off by default: the server refuses them (SSRF).
+   */
+  allowPrivateProviderUrls: boolean;
+  /** Seals organizations' provider API keys (AES-256-GCM); absent: derived from the JWT secret. */
+  providerKeySecret: string | undefined;
 }
 
 const number = (value: string | undefined, fallback: number) => {
@@ -111,5 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     replyUnattendedMs: number(env.REPLY_UNATTENDED_SECONDS, 60) * 1000,
     startingBalance: number(env.STARTING_BALANCE, 10),
     libreTranslateUrl: optional(env.LIBRETRANSLATE_URL),
+    allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS?.trim().toLowerCase() === 'true',
+    providerKeySecret: optional(env.PROVIDER_KEY_SECRET),
   };
 }

@@ -3,7 +3,9 @@ import type { Codes } from './auth/codes';
 import type { LoginLimits } from './auth/loginLimits';
 import type { Owner } from './auth/sessions';
 import type { TokenClaims } from './auth/tokens';
+import type { BotCatalogue } from './bots/catalogue';
 import type { LiveReplies } from './chat/liveReplies';
+import type { Provider } from './chat/providers/types';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import type { SendMail } from './mail/mailer';
@@ -26,12 +28,18 @@ declare module 'fastify' {
       /** The request's valid token claims (signature, expiry, organization, live session), or null. */
       claims(request: FastifyRequest): Promise<TokenClaims | null>;
       revoke(sessionId: string): Promise<void>;
+      /** Drops what every node keeps about the user's sessions (after a suspension or role change). */
+      forget(userId: string): Promise<void>;
       /** Ends every session of the user, but `except` when given. */
       revokeAll(owner: Owner, except?: string): Promise<void>;
     };
     /** The replies this node is generating; drained on shutdown. */
     liveReplies: LiveReplies;
     codes: Codes;
+    /** The per-organization bot list of `GET /api/v1/bot`, kept briefly per node. */
+    botCatalogue: BotCatalogue;
+    /** Runs bots: the platforms by name (builtin, openai), organizations' providers resolved at call time. */
+    botProviders: Record<string, Provider>;
     counters: Counters;
     loginLimits: LoginLimits;
     /** Whether `password` is the signed-in user's, checked under the login limits (429 past them). */
@@ -43,6 +51,8 @@ declare module 'fastify' {
     /** The organization (subdomain) of the request: its Organization header, or its host, or 'app'. */
     tenant: string;
     auth: { userId: string; tenant: string; sessionId: string };
+    /** The member's role in the request's organization, read by the admin area's role check. */
+    role: 'owner' | 'admin' | 'member';
   }
   interface FastifyContextConfig {
     /** The route answers any organization header, known or not (the organization lookup itself). */

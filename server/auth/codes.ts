@@ -26,8 +26,16 @@ export function createCodes(db: Db, secret: Uint8Array) {
       return Number(rows[0].count);
     },
 
-    /** A new code for the address, replacing its older ones of the same purpose. */
-    async issue(tenant: string, address: string, purpose: CodePurpose): Promise<string> {
+    /**
+     * A new code for the address, replacing its older ones of the same purpose. Invitations and new
+     * owners' codes are given a longer life (`minutes`): their mail may wait a while.
+     */
+    async issue(
+      tenant: string,
+      address: string,
+      purpose: CodePurpose,
+      minutes = lifetimeMinutes,
+    ): Promise<string> {
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       await db.transaction(async (tx) => {
         await tx.query(
@@ -36,8 +44,8 @@ export function createCodes(db: Db, secret: Uint8Array) {
         );
         await tx.query(
           `insert into one_time_codes (tenant, email, code_hash, purpose, expires_at)
-           values ($1, $2, $3, $4, now() + interval '${lifetimeMinutes} minutes')`,
-          [tenant, address, hash(tenant, address, code), purpose],
+           values ($1, $2, $3, $4, now() + make_interval(mins => $5))`,
+          [tenant, address, hash(tenant, address, code), purpose, Math.round(minutes)],
         );
       });
       return code;

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../errors';
 import { notify } from '../notifications/notify';
+import { readOrganization, signupAllowance, startingBalanceOf } from '../organizations/store';
 import { checkPassword, hashPassword } from '../security/passwords';
 import { checkNewPassword, normalizeDisplayName, normalizeUsername } from '../users/names';
 import { invalidCode } from './codes';
+import { suspendedMember } from './sessions';
 
 const email = { type: 'string', minLength: 1, maxLength: 254 } as const;
 const password = { type: 'string', minLength: 1, maxLength: 128 } as const;
@@ -49,6 +51,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
     async (request) => {
       const address = request.body.email.trim();
       checkEmail(address);
+      await signupAllowance(app.db, request.tenant, address);
       if (await codesOverLimit(request.tenant, address)) {
         throw new ApiError(
           429,
@@ -82,7 +85,12 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
       const address = request.body.email.trim();
       checkEmail(address);
       checkNewPassword(request.body.password);
+      const { role } = await signupAllowance(app.db, tenant, address);
       const codeId = await app.codes.check(tenant, address, 'signup', request.body.otp);
+      const organization = await readOrganization(app.db, tenant);
+      const startingBalance = organization
+        ? startingBalanceOf(organization, app.config.startingBalance)
+        : app.config.startingBalance;
 
       const passwordHash = await hashPassword(request.body.password);
       const userId = await app.db.transaction(async (tx) => {
@@ -106,15 +114,17 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
             'username',
           );
         const { rows } = await tx.query<{ id: string }>(
-          `insert into users (tenant, username, display_name, email, password_hash, balance, currency)
-           select $1, $2, $3, $4, $5, $6, currency from organizations where subdomain = $1 returning id`,
-          [tenant, username, displayName, address, passwordHash, app.config.startingBalance],
+          `insert into users (tenant, username, display_name, email, password_hash, balance, currency, role)
+           select $1, $2, $3, $4, $5, $6, currency, $7 from organizations where subdomain = $1 returning id`,
+          [tenant, username, displayName, address, passwordHash, startingBalance, role],
         );
         const id = rows[0].id;
-        if (app.config.startingBalance > 0) {
+        // The invitation is used up: the member is in.
+        await tx.query('delete from invitations where tenant = $1 and email = lower($2)', [tenant, address]);
+        if (startingBalance > 0) {
           await tx.query(
             'insert into transactions (tenant, user_id, amount, description) values ($1, $2, $3, $4)',
-            [tenant, id, app.config.startingBalance, 'Welcome credit'],
+            [tenant, id, startingBalance, 'Welcome credit'],
           );
         }
         await notify(tx, {
@@ -138,8 +148,8 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
     async (request) => {
       const address = request.body.email.trim().toLowerCase();
       const limit = await app.loginLimits.attempt(request.tenant, address, request.ip);
-      const { rows } = await app.db.query<{ id: string; password_hash: string }>(
-        'select id, password_hash from users where tenant = $1 and lower(email) = $2',
+      const { rows } = await app.db.query<{ id: string; password_hash: string; status: string }>(
+        'select id, password_hash, status from users where tenant = $1 and lower(email) = $2',
         [request.tenant, address],
       );
       const user = rows[0];
@@ -147,6 +157,8 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
         throw new ApiError(invalidLogin.status, invalidLogin.error, invalidLogin.code);
       }
       await app.loginLimits.succeeded(limit);
+      // Told only to whoever knows the password.
+      if (user.status === 'suspended') throw suspendedMember();
       return { token: await app.sessions.open({ userId: user.id, tenant: request.tenant }) };
     },
   );
@@ -198,11 +210,12 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
       const passwordHash = await hashPassword(request.body.password);
       const userId = await app.db.transaction(async (tx) => {
         await app.codes.claim(tx, codeId);
-        const { rows } = await tx.query<{ id: string }>(
-          'update users set password_hash = $3 where tenant = $1 and lower(email) = lower($2) returning id',
+        const { rows } = await tx.query<{ id: string; status: string }>(
+          'update users set password_hash = $3 where tenant = $1 and lower(email) = lower($2) returning id, status',
           [tenant, address, passwordHash],
         );
         if (!rows[0]) throw invalidCode();
+        if (rows[0].status === 'suspended') throw suspendedMember();
         return rows[0].id;
       });
       await app.sessions.revokeAll({ userId, tenant });

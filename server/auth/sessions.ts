@@ -5,6 +5,14 @@ import { repeat } from '../repeat';
 import { readToken, signToken, type TokenClaims, tokenLifetimeHours } from './tokens';
 
 const unauthorized = () => new ApiError(401, 'Your session has ended. Please log in again.', 'UNAUTHORIZED');
+export const suspendedMember = () =>
+  new ApiError(
+    403,
+    'Your account in this organization is suspended. Ask an administrator of the organization.',
+    'SUSPENDED',
+  );
+
+type SessionState = 'live' | 'ended' | 'suspended';
 
 export interface Owner {
   tenant: string;
@@ -20,21 +28,21 @@ export const sessionsPlugin = fp(async (app) => {
   // every node (NOTIFY), which forgets what it kept at once; validityTtlMs bounds the lag should a
   // notification be lost with a broken connection.
   const validityTtlMs = 5000;
-  const validity = new Map<string, { userId: string; valid: boolean; until: number }>();
-  const isLive = async (claims: TokenClaims) => {
+  const validity = new Map<string, { userId: string; state: SessionState; until: number }>();
+  const stateOf = async (claims: TokenClaims): Promise<SessionState> => {
     const cached = validity.get(claims.sessionId);
-    if (cached && cached.until > Date.now()) return cached.valid;
-    const { rows } = await app.db.query(
-      'select 1 from sessions where id = $1 and user_id = $2 and tenant = $3 and revoked_at is null and expires_at > now()',
+    if (cached && cached.until > Date.now()) return cached.state;
+    const { rows } = await app.db.query<{ live: boolean; suspended: boolean }>(
+      `select s.revoked_at is null and s.expires_at > now() as live, u.status = 'suspended' as suspended
+       from sessions s join users u on u.id = s.user_id and u.tenant = s.tenant
+       where s.id = $1 and s.user_id = $2 and s.tenant = $3`,
       [claims.sessionId, claims.userId, claims.tenant],
     );
+    // A suspended member is told so on every request, though the suspension also ended their sessions.
+    const state: SessionState = rows[0]?.suspended ? 'suspended' : rows[0]?.live ? 'live' : 'ended';
     if (validity.size > 50_000) validity.clear();
-    validity.set(claims.sessionId, {
-      userId: claims.userId,
-      valid: rows.length > 0,
-      until: Date.now() + validityTtlMs,
-    });
-    return rows.length > 0;
+    validity.set(claims.sessionId, { userId: claims.userId, state, until: Date.now() + validityTtlMs });
+    return state;
   };
   const forgetUser = (userId: string) => {
     for (const [sessionId, entry] of validity) if (entry.userId === userId) validity.delete(sessionId);
@@ -49,6 +57,17 @@ export const sessionsPlugin = fp(async (app) => {
   const announce = (revoked: { session: string } | { user: string }) =>
     app.db.query('select pg_notify($1, $2)', [channel, JSON.stringify(revoked)]);
 
+  /** The request's token and its session's state: live, ended (or no valid token), or its member suspended. */
+  const checked = async (
+    request: FastifyRequest,
+  ): Promise<{ claims: TokenClaims | null; state: SessionState }> => {
+    const [scheme, token] = (request.headers.authorization ?? '').split(' ');
+    if (scheme !== 'Bearer' || !token) return { claims: null, state: 'ended' };
+    const claims = await readToken(app.secrets.jwtSecret, token);
+    if (!claims || claims.tenant !== request.tenant) return { claims: null, state: 'ended' };
+    return { claims, state: await stateOf(claims) };
+  };
+
   app.decorate('sessions', {
     async open(owner: Owner) {
       const { rows } = await app.db.query<{ id: string }>(
@@ -62,17 +81,18 @@ export const sessionsPlugin = fp(async (app) => {
       return signToken(app.secrets.jwtSecret, claims);
     },
     async claims(request: FastifyRequest) {
-      const [scheme, token] = (request.headers.authorization ?? '').split(' ');
-      if (scheme !== 'Bearer' || !token) return null;
-      const claims = await readToken(app.secrets.jwtSecret, token);
-      if (!claims || claims.tenant !== request.tenant) return null;
-      return (await isLive(claims)) ? claims : null;
+      const { claims, state } = await checked(request);
+      return state === 'live' ? claims : null;
     },
     async revoke(sessionId: string) {
       await app.db.query('update sessions set revoked_at = now() where id = $1 and revoked_at is null', [
         sessionId,
       ]);
       validity.delete(sessionId);
+    },
+    async forget(userId: string) {
+      forgetUser(userId);
+      await announce({ user: userId });
     },
     async revokeAll(owner: Owner, except?: string) {
       await app.db.query(
@@ -85,8 +105,9 @@ export const sessionsPlugin = fp(async (app) => {
   });
 
   app.decorate('authenticate', async (request) => {
-    const claims = await app.sessions.claims(request);
-    if (!claims) throw unauthorized();
+    const { claims, state } = await checked(request);
+    if (state === 'suspended') throw suspendedMember();
+    if (!claims || state !== 'live') throw unauthorized();
     request.auth = { userId: claims.userId, tenant: request.tenant, sessionId: claims.sessionId };
   });
   app.decorateRequest('auth', undefined as never);

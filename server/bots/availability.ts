@@ -11,6 +11,8 @@ export function canRun(
 ) {
   if (!bot.active) return false;
   if (bot.platform === 'builtin') return true;
-  if (bot.platform === 'openai') return Boolean(bot.config.baseUrl || config.openai.baseUrl);
+  // An organization's own provider (admin area), a base URL of its own, or the server's.
+  if (bot.platform === 'openai')
+    return Boolean(bot.config.provider || bot.config.baseUrl || config.openai.baseUrl);
   return false;
 }

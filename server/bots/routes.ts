@@ -3,13 +3,10 @@ import { canRun } from './availability';
 
 /** `GET /api/v1/bot`: the organization's bots with their categories and platform. */
 export const botsPlugin: FastifyPluginAsync = async (app) => {
-  // The catalogue changes only with a deployment or an operator's edit: kept per organization briefly.
-  const catalogueTtlMs = 10_000;
-  const catalogues = new Map<string, { bots: unknown[]; until: number }>();
-
   app.get('/api/v1/bot', { preHandler: app.authenticate }, async (request) => {
-    const cached = catalogues.get(request.tenant);
-    if (cached && cached.until > Date.now()) return cached.bots;
+    // Kept per organization briefly; an admin's edit forgets it on every node (./catalogue.ts).
+    const cached = app.botCatalogue.get(request.tenant);
+    if (cached) return cached;
     const { rows } = await app.db.query<{
       id: string;
       name: string;
@@ -39,7 +36,7 @@ export const botsPlugin: FastifyPluginAsync = async (app) => {
       platform: { name: bot.platform },
       price: Number(bot.price),
     }));
-    catalogues.set(request.tenant, { bots, until: Date.now() + catalogueTtlMs });
+    app.botCatalogue.set(request.tenant, bots);
     return bots;
   });
 };

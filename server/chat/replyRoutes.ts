@@ -3,9 +3,7 @@ import { canRun } from '../bots/availability';
 import { ApiError } from '../errors';
 import { repeat } from '../repeat';
 import type { LiveReply } from './liveReplies';
-import { builtinProvider } from './providers/builtin';
-import { openaiProvider } from './providers/openai';
-import type { Provider, Turn } from './providers/types';
+import type { Turn } from './providers/types';
 import { generateReply } from './reply';
 import {
   insufficientBalance,
@@ -44,10 +42,7 @@ interface TopicForReply {
  * it: a client may leave and come back; a reply nobody follows for `replyUnattendedMs` is stopped.
  */
 export const repliesPlugin: FastifyPluginAsync = async (app) => {
-  const providers: Record<string, Provider> = {
-    builtin: builtinProvider(app.translator, app.config.builtinTokenDelayMs),
-    openai: openaiProvider(app.config.openai),
-  };
+  const providers = app.botProviders;
   const live = app.liveReplies;
   const owner = (request: FastifyRequest) => ({ tenant: request.auth.tenant, userId: request.auth.userId });
 

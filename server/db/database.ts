@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { pgliteWorkerFile } from '../paths';
+import { lockDataDir } from './lock';
 import type { WorkerMessage, WorkerRequest } from './pgliteWorker';
 
 export interface QueryResult<T> {
@@ -43,6 +44,17 @@ type Runner = Omit<Db, 'transaction' | 'close' | 'listen'>;
 async function openPglite(dataDir: string): Promise<Db> {
   const directory = join(dataDir, 'pgdata');
   mkdirSync(directory, { recursive: true });
+  // One process at a time: a second one is refused with a plain sentence (server/db/lock.ts).
+  const unlock = lockDataDir(dataDir);
+  try {
+    return await startPglite(directory, unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+async function startPglite(directory: string, unlock: () => void): Promise<Db> {
   // The sources need tsx in the worker too, whoever started this process (vitest, tsx or node).
   const worker = pgliteWorkerFile.endsWith('.ts')
     ? new Worker(
@@ -115,8 +127,12 @@ async function openPglite(dataDir: string): Promise<Db> {
     },
     listen,
     close: async () => {
-      await call({ kind: 'close' });
-      await worker.terminate();
+      try {
+        await call({ kind: 'close' });
+        await worker.terminate();
+      } finally {
+        unlock();
+      }
     },
   };
 }

@@ -108,12 +108,23 @@ export const demoUser = {
   displayName: 'Demo User',
 };
 
+/** The owner of both demo organizations: the admin area's first user. */
+export const adminUser = {
+  email: 'admin@parley.test',
+  password: 'parley-admin-1',
+  username: 'admin',
+  displayName: 'Parley Admin',
+};
+
 /**
- * First start: the organizations, their categories, bots and a demo user. Later starts change
+ * First start: the organizations, their categories, bots, a demo user and their owner. Later starts change
  * nothing: shared data is never rewritten by a node's own settings.
  */
 export async function seed(db: Db) {
-  const demoHash = await hashPassword(demoUser.password);
+  const [demoHash, adminHash] = await Promise.all([
+    hashPassword(demoUser.password),
+    hashPassword(adminUser.password),
+  ]);
   await db.transaction(async (tx) => {
     for (const [position, organization] of organizations.entries()) {
       await tx.query(
@@ -153,6 +164,11 @@ export async function seed(db: Db) {
         `insert into users (tenant, username, display_name, email, password_hash, balance, currency)
          values ($1, $2, $3, $4, $5, 10, 'EUR') on conflict do nothing`,
         [organization.subdomain, demoUser.username, demoUser.displayName, demoUser.email, demoHash],
+      );
+      await tx.query(
+        `insert into users (tenant, username, display_name, email, password_hash, balance, currency, role)
+         values ($1, $2, $3, $4, $5, 10, 'EUR', 'owner') on conflict do nothing`,
+        [organization.subdomain, adminUser.username, adminUser.displayName, adminUser.email, adminHash],
       );
     }
   });

@@ -1,22 +1,59 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../errors';
+import { logoUrl, readOrganization } from './store';
 
-/** `GET /api/v1/organization/:subdomain`: the organization check's lookup (seed-spec §4). */
+const unknown = () => new ApiError(404, 'No organization has this address.', 'UNKNOWN_ORGANIZATION');
+const subdomainParams = {
+  type: 'object',
+  properties: { subdomain: { type: 'string', maxLength: 63 } },
+} as const;
+
+/**
+ * `GET /api/v1/organization/:subdomain`: the organization check's lookup (seed-spec §4), with what the
+ * app shows of it (brand colour, logo, default language). A disabled organization is not found.
+ */
 export const organizationsPlugin: FastifyPluginAsync = async (app) => {
   app.get<{ Params: { subdomain: string } }>(
     '/api/v1/organization/:subdomain',
-    {
-      config: { anyTenant: true },
-      schema: { params: { type: 'object', properties: { subdomain: { type: 'string', maxLength: 63 } } } },
-    },
+    { config: { anyTenant: true }, schema: { params: subdomainParams } },
     async (request) => {
-      const { rows } = await app.db.query<{ id: string; subdomain: string; name: string; currency: string }>(
-        'select id, subdomain, name, currency from organizations where subdomain = lower($1)',
-        [request.params.subdomain],
-      );
-      if (!rows[0]) throw new ApiError(404, 'No organization has this address.', 'UNKNOWN_ORGANIZATION');
-      const { id, ...organization } = rows[0];
-      return { _id: id, ...organization };
+      const row = await readOrganization(app.db, request.params.subdomain.toLowerCase());
+      if (!row || row.disabled) throw unknown();
+      return {
+        _id: row.id,
+        subdomain: row.subdomain,
+        name: row.name,
+        currency: row.currency,
+        brandColor: row.brand_color,
+        logo: logoUrl(row),
+        defaultLanguage: row.default_language,
+      };
+    },
+  );
+
+  // Public, like the organization itself: the landing page shows it before anyone logs in. An SVG is
+  // served as an image that can run nothing, even if opened on its own: no scripts, no requests.
+  app.get<{ Params: { subdomain: string } }>(
+    '/api/v1/organization/:subdomain/logo',
+    { config: { anyTenant: true }, schema: { params: subdomainParams } },
+    async (request, reply) => {
+      const { rows } = await app.db.query<{
+        logo: string | null;
+        logo_type: string | null;
+        disabled: boolean;
+      }>('select logo, logo_type, disabled from organizations where subdomain = lower($1)', [
+        request.params.subdomain,
+      ]);
+      const row = rows[0];
+      if (!row || row.disabled || !row.logo || !row.logo_type)
+        throw new ApiError(404, 'No logo.', 'NOT_FOUND');
+      return reply
+        .type(row.logo_type)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .header('content-disposition', 'inline')
+        .header('cache-control', 'public, max-age=300')
+        .send(Buffer.from(row.logo, 'base64'));
     },
   );
 };

@@ -73,6 +73,20 @@ export const usersPlugin: FastifyPluginAsync = async (app) => {
           'password',
         );
       }
+      // The organization's last owner cannot leave it.
+      const { rows: owners } = await app.db.query<{ role: string; others: string }>(
+        `select role, (select count(*) from users o where o.tenant = u.tenant and o.role = 'owner'
+                         and o.status = 'active' and o.id <> u.id) as others
+         from users u where u.id = $1 and u.tenant = $2`,
+        [request.auth.userId, request.auth.tenant],
+      );
+      if (owners[0]?.role === 'owner' && Number(owners[0].others) === 0) {
+        throw new ApiError(
+          409,
+          'You are the last owner of this organization: make another member owner before you leave.',
+          'LAST_OWNER',
+        );
+      }
       // Topics, messages, transactions, notifications and sessions go with the user (on delete cascade).
       await app.db.query('delete from users where id = $1 and tenant = $2', [
         request.auth.userId,

@@ -11,8 +11,9 @@ export async function readUser(db: Db, owner: Owner) {
     username: string;
     display_name: string;
     email: string;
+    role: string;
     created_at: Date;
-  }>('select id, username, display_name, email, created_at from users where id = $1 and tenant = $2', [
+  }>('select id, username, display_name, email, role, created_at from users where id = $1 and tenant = $2', [
     owner.userId,
     owner.tenant,
   ]);
@@ -24,6 +25,7 @@ export async function readUser(db: Db, owner: Owner) {
     displayName: user.display_name,
     email: user.email,
     organization: owner.tenant,
+    role: user.role,
     createdAt: iso(user.created_at),
   };
 }

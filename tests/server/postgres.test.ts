@@ -65,6 +65,7 @@ describe('the same schema and flow on a real PostgreSQL (DATABASE_URL)', () => {
       '300_workspace.sql',
       '400_messages.sql',
       '500_cluster.sql',
+      '600_admin.sql',
     ]);
   });
 });

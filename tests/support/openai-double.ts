@@ -69,6 +69,15 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     const received = performance.now();
     let body = '';
     for await (const piece of request) body += piece;
+    // The model list, as OpenAI answers GET /v1/models.
+    if (request.method === 'GET' && request.url === '/v1/models') {
+      authorizations.push(request.headers.authorization);
+      sendJson(response, 200, {
+        object: 'list',
+        data: ['double-1', 'double-2'].map((id) => ({ id, object: 'model', created: 0, owned_by: 'double' })),
+      });
+      return;
+    }
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
       sendJson(response, 404, { error: { message: 'Not found', type: 'invalid_request_error' } });
       return;

@@ -1,9 +1,24 @@
 import { createParser } from 'eventsource-parser';
 import type { Config } from '../../config';
+import { RefusedAddress } from '../../security/outbound';
 import type { TranslationProvider } from '../../translation/translator';
 import { type Provider, ProviderError } from './types';
 
 type Settings = Config['openai'];
+
+type Send = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
+) => Promise<Response>;
+
+/** An organization's own provider (admin area): its address, its key (unsealed) and how to reach it. */
+export interface ResolvedProvider {
+  baseUrl: string;
+  apiKey: string | undefined;
+  /** fetch, or one that refuses private addresses when connecting (server/security/outbound.ts). */
+  send: Send;
+}
+export type ProviderResolver = (tenant: string, providerId: string) => Promise<ResolvedProvider | null>;
 
 class IdleTimeout extends Error {}
 
@@ -26,19 +41,38 @@ async function refusal(response: Response): Promise<ProviderError> {
 const setting = (config: Record<string, unknown>, name: string) =>
   typeof config[name] === 'string' && config[name] ? (config[name] as string) : undefined;
 
+/** Where a bot's requests go: its organization's provider, its own base URL, or the server's. */
+async function target(
+  settings: Settings,
+  resolve: ProviderResolver | undefined,
+  tenant: string,
+  config: Record<string, unknown>,
+): Promise<{ baseUrl: string; apiKey: string | undefined; send: Send }> {
+  const providerId = setting(config, 'provider');
+  if (providerId) {
+    const found = resolve ? await resolve(tenant, providerId) : null;
+    if (!found) throw new ProviderError('This bot’s provider no longer exists.', 'PROVIDER_NOT_CONFIGURED');
+    return found;
+  }
+  const baseUrl = setting(config, 'baseUrl') ?? settings.baseUrl;
+  if (!baseUrl)
+    throw new ProviderError('No model server is configured for this bot.', 'PROVIDER_NOT_CONFIGURED');
+  // The environment's key belongs to the environment's server: never send it to another host.
+  const apiKey = setting(config, 'apiKey') ?? (baseUrl === settings.baseUrl ? settings.apiKey : undefined);
+  return { baseUrl, apiKey, send: fetch };
+}
+
 /**
  * Any OpenAI-compatible chat-completions server (OpenAI, Ollama, vLLM, llama.cpp…), streamed.
- * The bot's config may carry its own `baseUrl`, `apiKey`, `model` and `systemPrompt`.
+ * The bot's config may name its organization's `provider` (resolved, key unsealed, at call time), or
+ * carry its own `baseUrl` and `apiKey`; and its `model`, `systemPrompt` and `temperature`.
  * One idle timeout covers waiting for the answer's headers and every pause between chunks.
  */
-export function openaiProvider(settings: Settings): Provider {
-  return async function* ({ history, text, config, signal }) {
+export function openaiProvider(settings: Settings, resolve?: ProviderResolver): Provider {
+  return async function* ({ history, text, config, signal, tenant }) {
     if (signal.aborted) return;
-    const baseUrl = setting(config, 'baseUrl') ?? settings.baseUrl;
-    if (!baseUrl)
-      throw new ProviderError('No model server is configured for this bot.', 'PROVIDER_NOT_CONFIGURED');
-    // The environment's key belongs to the environment's server: never send it to another host.
-    const apiKey = setting(config, 'apiKey') ?? (baseUrl === settings.baseUrl ? settings.apiKey : undefined);
+    const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
+    const temperature = typeof config.temperature === 'number' ? { temperature: config.temperature } : {};
     const system =
       typeof config.systemPrompt === 'string' ? [{ role: 'system', content: config.systemPrompt }] : [];
     const messages = [
@@ -58,6 +92,12 @@ export function openaiProvider(settings: Settings): Provider {
     };
     const failure = (error: unknown) => {
       if (error instanceof ProviderError) return error;
+      if (error instanceof RefusedAddress || (error as { cause?: unknown }).cause instanceof RefusedAddress) {
+        return new ProviderError(
+          'The model server’s address is on a private network, which is not allowed.',
+          'PROVIDER_URL_REFUSED',
+        );
+      }
       if (controller.signal.reason instanceof IdleTimeout) {
         return new ProviderError('The model server stopped answering. Please try again.', 'PROVIDER_TIMEOUT');
       }
@@ -66,13 +106,14 @@ export function openaiProvider(settings: Settings): Provider {
 
     try {
       arm();
-      const response = await fetch(endpoint(baseUrl), {
+      const response = await send(endpoint(baseUrl), {
         method: 'POST',
         headers: headers(apiKey),
         body: JSON.stringify({
           model: setting(config, 'model') ?? settings.model,
           messages,
           stream: true,
+          ...temperature,
         }),
         signal: controller.signal,
       });

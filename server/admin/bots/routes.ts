@@ -1,0 +1,242 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ProviderError } from '../../chat/providers/types';
+import { openEventStream } from '../../chat/sse';
+import type { Db } from '../../db/database';
+import { ApiError } from '../../errors';
+import { audit } from '../audit/store';
+import { cleanName, idParams, objectOf, uniqueViolation } from '../schemas';
+import { type AdminBot, type BotInput, checkCategories, configOf, engines, listBots, readBot } from './store';
+
+const botFields = {
+  name: { type: 'string', minLength: 1, maxLength: 80 },
+  description: { type: 'string', maxLength: 1000 },
+  platform: { type: 'string', enum: ['builtin', 'openai'] },
+  engine: { type: ['string', 'null'], enum: [...engines, null] },
+  provider: { type: ['string', 'null'], maxLength: 64 },
+  model: { type: ['string', 'null'], maxLength: 200 },
+  systemPrompt: { type: ['string', 'null'], maxLength: 8000 },
+  temperature: { type: ['number', 'null'], minimum: 0, maximum: 2 },
+  price: { type: 'number', minimum: 0, maximum: 1000 },
+  categories: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 64 } },
+  active: { type: 'boolean' },
+  position: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+};
+const nameTaken = () => new ApiError(409, 'A bot with this name exists already.', 'NAME_TAKEN', 'name');
+
+/** What the audit log keeps of a bot: every field the editor shows. */
+const snapshot = ({ _id, ...bot }: AdminBot) => ({ ...bot, categories: bot.categories.map((c) => c._id) });
+
+/**
+ * The organization's bots in the admin area: list (retired ones too), create, edit, retire (never
+ * deleted: old conversations keep them), and "Try it", which runs the bot being edited without
+ * charging anyone or storing a conversation. Every write forgets `GET /api/v1/bot`'s list.
+ */
+export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
+  app.get('/bot', async (request) => listBots(app.db, request.tenant));
+
+  async function writeCategories(tx: Db, botId: string, categories: string[]) {
+    await tx.query('delete from bot_categories where bot_id = $1', [botId]);
+    if (categories.length)
+      await tx.query('insert into bot_categories (bot_id, category_id) select $1, unnest($2::text[])', [
+        botId,
+        categories,
+      ]);
+  }
+
+  app.post<{ Body: BotInput }>(
+    '/bot',
+    {
+      schema: {
+        body: objectOf(botFields, ['name', 'description', 'platform', 'price', 'categories', 'active']),
+      },
+    },
+    async (request, reply) => {
+      const { tenant } = request;
+      const input = { ...request.body, name: cleanName(request.body.name) };
+      const config = await configOf(app.db, tenant, input);
+      const categories = await checkCategories(app.db, tenant, input.categories);
+      const id = await app.db
+        .transaction(async (tx) => {
+          const { rows } = await tx.query<{ id: string }>(
+            `insert into bots (tenant, name, description, active, platform, price, config, position)
+             values ($1, $2, $3, $4, $5, $6, $7,
+                     coalesce($8, (select coalesce(max(position), -1) + 1 from bots where tenant = $1)))
+             returning id`,
+            [
+              tenant,
+              input.name,
+              input.description.trim(),
+              input.active,
+              input.platform,
+              input.price,
+              JSON.stringify(config),
+              input.position ?? null,
+            ],
+          );
+          await writeCategories(tx, rows[0].id, categories);
+          const { bot } = await readBot(tx, tenant, rows[0].id);
+          await audit(tx, request, {
+            action: 'bot.create',
+            target: bot._id,
+            before: null,
+            after: snapshot(bot),
+          });
+          return bot._id;
+        })
+        .catch((error) => {
+          throw uniqueViolation(error) ? nameTaken() : error;
+        });
+      await app.botCatalogue.forget(tenant);
+      return reply.code(201).send((await readBot(app.db, tenant, id)).bot);
+    },
+  );
+
+  app.patch<{ Params: { id: string }; Body: Partial<BotInput> }>(
+    '/bot/:id',
+    { schema: { params: idParams, body: objectOf(botFields, [], 1) } },
+    async (request) => {
+      const { tenant } = request;
+      const { bot: before, row } = await readBot(app.db, tenant, request.params.id);
+      const changes = request.body;
+      const platformChanged = changes.platform !== undefined && changes.platform !== before.platform;
+      // Switching platform starts the platform's settings afresh.
+      const current: BotInput = {
+        name: before.name,
+        description: before.description,
+        platform: before.platform,
+        price: before.price,
+        active: before.active,
+        position: before.position,
+        categories: before.categories.map((category) => category._id),
+        ...(platformChanged
+          ? {}
+          : {
+              engine: before.engine,
+              provider: before.provider,
+              model: before.model,
+              systemPrompt: before.systemPrompt,
+              temperature: before.temperature,
+            }),
+      };
+      const input: BotInput = { ...current, ...changes };
+      if (changes.name !== undefined) input.name = cleanName(changes.name);
+      const config = await configOf(app.db, tenant, input, row.config);
+      const categories =
+        changes.categories === undefined ? null : await checkCategories(app.db, tenant, changes.categories);
+      await app.db
+        .transaction(async (tx) => {
+          await tx.query(
+            `update bots set name = $3, description = $4, active = $5, platform = $6, price = $7, config = $8,
+               position = $9 where id = $1 and tenant = $2`,
+            [
+              before._id,
+              tenant,
+              input.name,
+              input.description.trim(),
+              input.active,
+              input.platform,
+              input.price,
+              JSON.stringify(config),
+              input.position ?? before.position,
+            ],
+          );
+          if (categories) await writeCategories(tx, before._id, categories);
+          const { bot: after } = await readBot(tx, tenant, before._id);
+          await audit(tx, request, {
+            action: 'bot.update',
+            target: before._id,
+            before: snapshot(before),
+            after: snapshot(after),
+          });
+        })
+        .catch((error) => {
+          throw uniqueViolation(error) ? nameTaken() : error;
+        });
+      await app.botCatalogue.forget(tenant);
+      return (await readBot(app.db, tenant, before._id)).bot;
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>('/bot/:id', { schema: { params: idParams } }, async (request) => {
+    const { tenant } = request;
+    const { bot: before } = await readBot(app.db, tenant, request.params.id);
+    await app.db.transaction(async (tx) => {
+      await tx.query('update bots set active = false where id = $1 and tenant = $2', [before._id, tenant]);
+      await audit(tx, request, {
+        action: 'bot.retire',
+        target: before._id,
+        before: { active: before.active },
+        after: { active: false },
+      });
+    });
+    await app.botCatalogue.forget(tenant);
+    return (await readBot(app.db, tenant, before._id)).bot;
+  });
+
+  app.post<{ Params: { id: string }; Body: { messages: { role: 'user' | 'bot'; text: string }[] } }>(
+    '/bot/:id/try',
+    {
+      schema: {
+        params: idParams,
+        body: objectOf(
+          {
+            messages: {
+              type: 'array',
+              minItems: 1,
+              maxItems: 50,
+              items: objectOf(
+                {
+                  role: { type: 'string', enum: ['user', 'bot'] },
+                  text: { type: 'string', minLength: 1, maxLength: 8000 },
+                },
+                ['role', 'text'],
+              ),
+            },
+          },
+          ['messages'],
+        ),
+      },
+    },
+    async (request, reply) => {
+      const { row } = await readBot(app.db, request.tenant, request.params.id);
+      const turns = request.body.messages;
+      const last = turns.at(-1);
+      if (last?.role !== 'user' || !last.text.trim())
+        throw new ApiError(400, 'The last message must be yours.', 'INVALID_INPUT', 'messages');
+      const provider = app.botProviders[row.platform];
+      if (!provider) throw new ApiError(409, 'This bot is not set up correctly.', 'BOT_MISCONFIGURED');
+
+      // The same events as a chat reply, with nothing stored and nothing charged.
+      const stream = openEventStream(reply);
+      const stop = new AbortController();
+      stream.raw.on('close', () => stop.abort());
+      let text = '';
+      try {
+        for await (const piece of provider({
+          history: turns.slice(0, -1),
+          text: last.text,
+          config: row.config,
+          tenant: request.tenant,
+          signal: stop.signal,
+          waive: () => {},
+        })) {
+          text += piece;
+          stream.send({ event: 'token', id: text.length, data: { text: piece } });
+        }
+        if (stop.signal.aborted)
+          stream.send({ event: 'error', data: { error: 'The reply was stopped.', code: 'STOPPED' } });
+        else stream.send({ event: 'done', data: { cost: 0, price: Number(row.price) } });
+      } catch (error) {
+        const known = error instanceof ProviderError;
+        if (!known) request.log.error({ err: error }, 'trying a bot failed');
+        stream.send({
+          event: 'error',
+          data: known
+            ? { error: error.message, code: error.code }
+            : { error: 'The reply failed on our side. Please try again.', code: 'INTERNAL' },
+        });
+      }
+      stream.end();
+    },
+  );
+};

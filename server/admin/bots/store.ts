@@ -1,0 +1,150 @@
+import type { Db } from '../../db/database';
+import { ApiError } from '../../errors';
+
+export const engines = ['eliza', 'calculator', 'translator'] as const;
+
+export interface BotRow {
+  id: string;
+  name: string;
+  description: string;
+  active: boolean;
+  platform: 'builtin' | 'openai';
+  config: Record<string, unknown>;
+  price: string;
+  position: number;
+  categories: { _id: string; name: string }[];
+}
+
+/** What the admin area edits: the bot with its settings spelled out (the config's keys as fields). */
+export interface AdminBot {
+  _id: string;
+  name: string;
+  description: string;
+  platform: 'builtin' | 'openai';
+  engine?: string;
+  provider?: string;
+  model?: string;
+  systemPrompt?: string;
+  temperature?: number;
+  price: number;
+  categories: { _id: string; name: string }[];
+  active: boolean;
+  position: number;
+}
+
+const configKeys = ['engine', 'provider', 'model', 'systemPrompt', 'temperature'] as const;
+
+export function toAdminBot(row: BotRow): AdminBot {
+  const bot: AdminBot = {
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    platform: row.platform,
+    price: Number(row.price),
+    categories: row.categories,
+    active: row.active,
+    position: row.position,
+  };
+  for (const key of configKeys) {
+    const value = row.config[key];
+    if (value !== undefined && value !== null) Object.assign(bot, { [key]: value });
+  }
+  return bot;
+}
+
+const botQuery = `select b.id, b.name, b.description, b.active, b.platform, b.config, b.price, b.position,
+    coalesce(json_agg(json_build_object('_id', c.id, 'name', c.name) order by c.name)
+      filter (where c.id is not null), '[]') as categories
+  from bots b
+  left join bot_categories bc on bc.bot_id = b.id
+  left join categories c on c.id = bc.category_id`;
+
+export async function listBots(db: Db, tenant: string): Promise<AdminBot[]> {
+  const { rows } = await db.query<BotRow>(
+    `${botQuery} where b.tenant = $1 group by b.id order by b.position, b.name`,
+    [tenant],
+  );
+  return rows.map(toAdminBot);
+}
+
+export const botNotFound = () => new ApiError(404, 'Bot not found', 'NOT_FOUND');
+
+export async function readBot(db: Db, tenant: string, id: string): Promise<{ bot: AdminBot; row: BotRow }> {
+  const { rows } = await db.query<BotRow>(`${botQuery} where b.tenant = $1 and b.id = $2 group by b.id`, [
+    tenant,
+    id,
+  ]);
+  if (!rows[0]) throw botNotFound();
+  return { bot: toAdminBot(rows[0]), row: rows[0] };
+}
+
+export interface BotInput {
+  name: string;
+  description: string;
+  platform: 'builtin' | 'openai';
+  engine?: string | null;
+  provider?: string | null;
+  model?: string | null;
+  systemPrompt?: string | null;
+  temperature?: number | null;
+  price: number;
+  categories: string[];
+  active: boolean;
+  position?: number;
+}
+
+/**
+ * The bot's `config` from the editor's fields, checked against the platform: a built-in bot names its
+ * engine, a model bot may name a provider of the organization (404 for anyone else's). Other keys of
+ * an existing config (an operator's baseUrl) are kept.
+ */
+export async function configOf(
+  db: Db,
+  tenant: string,
+  input: BotInput,
+  previous: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  const kept = Object.fromEntries(
+    Object.entries(previous).filter(([key]) => !(configKeys as readonly string[]).includes(key)),
+  );
+  if (input.platform === 'builtin') {
+    if (!input.engine || !(engines as readonly string[]).includes(input.engine))
+      throw new ApiError(
+        400,
+        `A built-in bot needs an engine: ${engines.join(', ')}.`,
+        'INVALID_INPUT',
+        'engine',
+      );
+    for (const field of ['provider', 'model', 'systemPrompt', 'temperature'] as const) {
+      if (input[field] !== undefined && input[field] !== null)
+        throw new ApiError(400, `A built-in bot has no ${field}.`, 'INVALID_INPUT', field);
+    }
+    return { engine: input.engine };
+  }
+  if (input.engine) throw new ApiError(400, 'A model bot has no engine.', 'INVALID_INPUT', 'engine');
+  if (input.provider) {
+    const { rows } = await db.query('select 1 from providers where id = $1 and tenant = $2', [
+      input.provider,
+      tenant,
+    ]);
+    if (!rows.length) throw new ApiError(404, 'Provider not found', 'NOT_FOUND', 'provider');
+  }
+  const config: Record<string, unknown> = { ...kept };
+  if (input.provider) config.provider = input.provider;
+  if (input.model?.trim()) config.model = input.model.trim();
+  if (input.systemPrompt?.trim()) config.systemPrompt = input.systemPrompt;
+  if (typeof input.temperature === 'number') config.temperature = input.temperature;
+  return config;
+}
+
+/** The categories' ids when all are the organization's; 404 naming the field otherwise. */
+export async function checkCategories(db: Db, tenant: string, ids: string[]): Promise<string[]> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return unique;
+  const { rows } = await db.query<{ id: string }>(
+    'select id from categories where tenant = $1 and id = any($2::text[])',
+    [tenant, unique],
+  );
+  if (rows.length !== unique.length) throw new ApiError(404, 'Category not found', 'NOT_FOUND', 'categories');
+  return unique;
+}

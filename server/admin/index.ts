@@ -1,0 +1,25 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { auditAdminPlugin } from './audit/routes';
+import { botsAdminPlugin } from './bots/routes';
+import { categoriesAdminPlugin } from './categories/routes';
+import { membersAdminPlugin } from './members/routes';
+import { providersPlugin } from './providers/routes';
+import { requireRole } from './requireRole';
+import { settingsAdminPlugin } from './settings/routes';
+import { usageAdminPlugin } from './usage/routes';
+
+/**
+ * `/api/v1/admin/…`: an organization's admins run it. One role check for every route (admin or owner
+ * of the request's organization, before the body is read); every query scoped to that organization;
+ * every write recorded in the audit log.
+ */
+export const adminPlugin: FastifyPluginAsync = async (app) => {
+  app.addHook('onRequest', requireRole(app, 'admin'));
+  await app.register(botsAdminPlugin);
+  await app.register(categoriesAdminPlugin);
+  await app.register(providersPlugin);
+  await app.register(membersAdminPlugin);
+  await app.register(settingsAdminPlugin);
+  await app.register(usageAdminPlugin);
+  await app.register(auditAdminPlugin);
+};

@@ -1,0 +1,303 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database';
+import { ApiError } from '../../errors';
+import { notify } from '../../notifications/notify';
+import { audit } from '../audit/store';
+import { atLeast, forbidden, type Role, roles } from '../requireRole';
+import { decodeCursor, encodeCursor, idParams, objectOf } from '../schemas';
+
+/** How long an invitation's code works; the invitation itself stays until used (a new code can be asked). */
+export const invitationCodeMinutes = 72 * 60;
+
+interface MemberRow {
+  id: string;
+  username: string;
+  display_name: string;
+  email: string;
+  role: Role;
+  status: 'active' | 'suspended';
+  balance: string;
+  reserved: string;
+  currency: string;
+  created_at: Date;
+  sort_name: string;
+}
+const toMember = (row: MemberRow) => ({
+  _id: row.id,
+  username: row.username,
+  displayName: row.display_name,
+  email: row.email,
+  role: row.role,
+  status: row.status,
+  balance: Number(row.balance),
+  reserved: Number(row.reserved),
+  currency: row.currency,
+  createdAt: new Date(row.created_at).toISOString(),
+});
+const memberColumns = `id, username, display_name, email, role, status, balance, reserved, currency, created_at,
+  lower(display_name) as sort_name`;
+const memberNotFound = () => new ApiError(404, 'Member not found', 'NOT_FOUND');
+
+async function readMember(db: Db, tenant: string, id: string) {
+  const { rows } = await db.query<MemberRow>(
+    `select ${memberColumns} from users where id = $1 and tenant = $2`,
+    [id, tenant],
+  );
+  if (!rows[0]) throw memberNotFound();
+  return toMember(rows[0]);
+}
+
+const isCursor = (value: unknown): value is [string, string] =>
+  Array.isArray(value) &&
+  value.length === 2 &&
+  value.every((part) => typeof part === 'string' && part.length <= 300);
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/**
+ * Members: list with search and pages; invite by email with a role; change role; suspend or
+ * reinstate (ending their sessions at once); grant or deduct credit with a note. An admin cannot
+ * touch an owner, nor make one; the last active owner cannot be demoted or suspended.
+ */
+export const membersAdminPlugin: FastifyPluginAsync = async (app) => {
+  app.get<{ Querystring: { q?: string; cursor?: string; limit?: string } }>(
+    '/member',
+    {
+      schema: {
+        querystring: objectOf({
+          q: { type: 'string', maxLength: 200 },
+          cursor: { type: 'string', maxLength: 1000 },
+          limit: { type: 'string', pattern: '^([1-9][0-9]?|100)$' },
+        }),
+      },
+    },
+    async (request) => {
+      const limit = Number(request.query.limit ?? 50);
+      const q = request.query.q?.trim() ?? '';
+      const after = request.query.cursor ? decodeCursor(request.query.cursor, isCursor) : null;
+      const { rows } = await app.db.query<MemberRow>(
+        `select ${memberColumns} from users
+         where tenant = $1
+           and ($2 = '' or display_name ilike $3 or username ilike $3 or email ilike $3)
+           and ($4::text is null or (lower(display_name), id) > ($4::text, $5::text))
+         order by lower(display_name), id limit $6`,
+        [request.tenant, q, likePattern(q), after?.[0] ?? null, after?.[1] ?? '', limit + 1],
+      );
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        items: page.map(toMember),
+        next: rows.length > limit && last ? encodeCursor([last.sort_name, last.id]) : null,
+      };
+    },
+  );
+
+  app.post<{ Body: { email: string; role: Role } }>(
+    '/member/invite',
+    {
+      schema: {
+        body: objectOf(
+          { email: { type: 'string', minLength: 1, maxLength: 254 }, role: { type: 'string', enum: roles } },
+          ['email', 'role'],
+        ),
+      },
+    },
+    async (request) => {
+      const email = request.body.email.trim();
+      const { role } = request.body;
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+        throw new ApiError(400, 'Invalid email address', 'INVALID_EMAIL', 'email');
+      if (role === 'owner' && request.role !== 'owner') throw forbidden('Only an owner can invite an owner.');
+      const { rows: existing } = await app.db.query(
+        'select 1 from users where tenant = $1 and lower(email) = lower($2)',
+        [request.tenant, email],
+      );
+      if (existing.length)
+        throw new ApiError(409, 'This address belongs to a member already.', 'MEMBER_EXISTS', 'email');
+      const { rows: organization } = await app.db.query<{ name: string }>(
+        'select name from organizations where subdomain = $1',
+        [request.tenant],
+      );
+      await app.db.transaction(async (tx) => {
+        await tx.query(
+          `insert into invitations (tenant, email, role, invited_by) values ($1, lower($2), $3, $4)
+           on conflict (tenant, email) do update set role = excluded.role, invited_by = excluded.invited_by, created_at = now()`,
+          [request.tenant, email, role, request.auth.userId],
+        );
+        await audit(tx, request, {
+          action: 'member.invite',
+          target: null,
+          before: null,
+          after: { email, role },
+        });
+      });
+      const code = await app.codes.issue(request.tenant, email, 'signup', invitationCodeMinutes);
+      await app.sendMail({
+        to: email,
+        subject: `You are invited to ${organization[0]?.name ?? request.tenant} on Parley`,
+        text:
+          `You are invited to join ${organization[0]?.name ?? request.tenant} on Parley as ${role === 'member' ? 'a member' : `an ${role}`}.\n\n` +
+          `Your Parley code is ${code}\n\nSign up at the organization's address (${request.tenant}) with this email address and the code. ` +
+          `The code works once, for ${invitationCodeMinutes / 60} hours; after that, ask for a new one on the sign-up page.\n`,
+      });
+      return { sent: true };
+    },
+  );
+
+  app.patch<{ Params: { id: string }; Body: { role?: Role; suspended?: boolean } }>(
+    '/member/:id',
+    {
+      schema: {
+        params: idParams,
+        body: objectOf({ role: { type: 'string', enum: roles }, suspended: { type: 'boolean' } }, [], 1),
+      },
+    },
+    async (request) => {
+      const { tenant } = request;
+      const actorRole = request.role;
+      const targetId = request.params.id;
+      const outcome = await app.db.transaction(async (tx) => {
+        // The owners and the target, locked: two owners demoting each other cannot both succeed.
+        const { rows } = await tx.query<{ id: string; role: Role; status: string }>(
+          `select id, role, status from users where tenant = $1 and (role = 'owner' or id = $2)
+           order by id for update`,
+          [tenant, targetId],
+        );
+        const target = rows.find((row) => row.id === targetId);
+        if (!target) throw memberNotFound();
+        const role = request.body.role ?? target.role;
+        const status =
+          request.body.suspended === undefined
+            ? target.status
+            : request.body.suspended
+              ? 'suspended'
+              : 'active';
+        if (target.role === 'owner' && actorRole !== 'owner')
+          throw forbidden('Only an owner can change or suspend an owner.');
+        if (role === 'owner' && target.role !== 'owner' && !atLeast(actorRole, 'owner'))
+          throw forbidden('Only an owner can make another member an owner.');
+        if (targetId === request.auth.userId && status === 'suspended')
+          throw new ApiError(400, 'You cannot suspend yourself.', 'INVALID_INPUT', 'suspended');
+        const losesOwner = target.role === 'owner' && (role !== 'owner' || status !== 'active');
+        const otherOwners = rows.filter(
+          (row) => row.role === 'owner' && row.status === 'active' && row.id !== targetId,
+        );
+        if (losesOwner && !otherOwners.length) {
+          throw new ApiError(
+            409,
+            'The organization needs an owner: make another member owner first.',
+            'LAST_OWNER',
+            request.body.role === undefined ? 'suspended' : 'role',
+          );
+        }
+        await tx.query('update users set role = $3, status = $4 where id = $1 and tenant = $2', [
+          targetId,
+          tenant,
+          role,
+          status,
+        ]);
+        if (target.status !== status) {
+          await notifyStatus(tx, request, targetId, status);
+        }
+        await audit(tx, request, {
+          action: 'member.update',
+          target: targetId,
+          before: { role: target.role, status: target.status },
+          after: { role, status },
+        });
+        return { suspended: status === 'suspended' && target.status !== 'suspended' };
+      });
+      // Suspension ends every session at once, on every node; any change is forgotten everywhere.
+      if (outcome.suspended) await app.sessions.revokeAll({ tenant, userId: targetId });
+      else await app.sessions.forget(targetId);
+      return readMember(app.db, tenant, targetId);
+    },
+  );
+
+  async function notifyStatus(tx: Db, request: FastifyRequest, userId: string, status: string) {
+    if (status === 'active')
+      await notify(tx, {
+        tenant: request.tenant,
+        userId,
+        title: 'Your account is active again',
+        body: 'An administrator reinstated your account. Welcome back.',
+      });
+  }
+
+  app.post<{ Params: { id: string }; Body: { amount: number; note: string } }>(
+    '/member/:id/credit',
+    {
+      schema: {
+        params: idParams,
+        body: objectOf(
+          {
+            amount: { type: 'number', minimum: -1_000_000, maximum: 1_000_000 },
+            note: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+          ['amount', 'note'],
+        ),
+      },
+    },
+    async (request) => {
+      const { tenant } = request;
+      const amount = Math.round(request.body.amount * 10_000) / 10_000;
+      const note = request.body.note.replace(/\s+/g, ' ').trim();
+      if (amount === 0) throw new ApiError(400, 'The amount cannot be zero.', 'INVALID_INPUT', 'amount');
+      if (!note) throw new ApiError(400, 'Please fill in note.', 'INVALID_INPUT', 'note');
+      const result = await app.db.transaction(async (tx) => {
+        // One statement: the balance moves only if what is left still covers what replies hold.
+        const { rows } = await tx.query<{
+          balance: string;
+          reserved: string;
+          currency: string;
+          before: string;
+        }>(
+          `with changed as (
+             update users set balance = balance + $3
+             where id = $1 and tenant = $2 and balance + $3 >= reserved and balance + $3 >= 0
+             returning balance, reserved, currency, balance - $3 as before),
+           recorded as (
+             insert into transactions (tenant, user_id, amount, description)
+             select $2, $1, $3, $4 from changed),
+           noticed as (
+             insert into notifications (tenant, user_id, title, body)
+             select $2, $1, $5, $6 || ' ' || currency || ': ' || $7 from changed)
+           select balance, reserved, currency, before from changed`,
+          [
+            request.params.id,
+            tenant,
+            amount,
+            amount > 0 ? `Credit: ${note}` : `Deduction: ${note}`,
+            amount > 0 ? 'Credit added' : 'Credit deducted',
+            `${amount > 0 ? '+' : '−'}${Math.abs(amount).toFixed(2)}`,
+            note,
+          ],
+        );
+        if (!rows[0]) {
+          const { rows: found } = await tx.query('select 1 from users where id = $1 and tenant = $2', [
+            request.params.id,
+            tenant,
+          ]);
+          if (!found.length) throw memberNotFound();
+          throw new ApiError(
+            400,
+            'This would take the balance below zero (or below what running replies hold).',
+            'INSUFFICIENT_BALANCE',
+            'amount',
+          );
+        }
+        await audit(tx, request, {
+          action: 'member.credit',
+          target: request.params.id,
+          before: { balance: Number(rows[0].before) },
+          after: { balance: Number(rows[0].balance), amount, note },
+        });
+        return rows[0];
+      });
+      return {
+        balance: Number(result.balance),
+        reserved: Number(result.reserved),
+        currency: result.currency,
+      };
+    },
+  );
+};

@@ -1,0 +1,142 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { objectOf } from '../schemas';
+
+const counts = {
+  messages: { type: 'integer', description: 'messages members sent' },
+  replies: { type: 'integer', description: 'replies completed' },
+  spend: { type: 'number', description: 'what the replies cost, in the organization’s currency' },
+};
+const row = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  required: Object.keys(properties),
+  properties,
+});
+/** The answer of GET /api/v1/admin/usage (JSON): totals, per UTC day (every day, oldest first), per bot, per member. */
+export const usageSchema = row({
+  days: { type: 'integer' },
+  since: { type: 'string', description: 'first day counted (UTC), YYYY-MM-DD' },
+  currency: { type: 'string' },
+  totals: row(counts),
+  perDay: { type: 'array', items: row({ date: { type: 'string' }, ...counts }) },
+  perBot: { type: 'array', items: row({ _id: { type: 'string' }, name: { type: 'string' }, ...counts }) },
+  perMember: {
+    type: 'array',
+    items: row({
+      _id: { type: 'string' },
+      displayName: { type: 'string' },
+      username: { type: 'string' },
+      ...counts,
+    }),
+  },
+});
+
+interface Counts {
+  messages: string;
+  replies: string;
+  spend: string;
+}
+const numbers = (counted: Counts) => ({
+  messages: Number(counted.messages),
+  replies: Number(counted.replies),
+  spend: Number(counted.spend),
+});
+
+/** A CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
+function cell(value: string | number): string {
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * Usage of the organization over the last `days` days (UTC, today included): messages, completed
+ * replies and spend per day, per bot and per member; `format=csv` downloads one table of all three.
+ */
+export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
+  app.get<{ Querystring: { days?: string; format?: 'json' | 'csv' } }>(
+    '/usage',
+    {
+      schema: {
+        querystring: objectOf({
+          days: { type: 'string', pattern: '^([1-9]|[1-9][0-9]|[1-2][0-9][0-9]|3[0-5][0-9]|36[0-6])$' },
+          format: { type: 'string', enum: ['json', 'csv'] },
+        }),
+        response: { 200: usageSchema },
+      },
+    },
+    async (request, reply) => {
+      const days = Number(request.query.days ?? 30);
+      const params = [request.tenant, days];
+      // Messages of the organization's topics since the first day counted, with their day (UTC).
+      const counted = `with since as (
+          select (date_trunc('day', now() at time zone 'utc') - make_interval(days => $2::int - 1)) at time zone 'utc' as at),
+        counted as (
+          select (m.created_at at time zone 'utc')::date as day, t.bot_id, t.user_id,
+                 (m.role = 'user')::int as message, (m.role = 'bot' and m.status = 'complete')::int as reply,
+                 case when m.role = 'bot' then coalesce(m.cost, 0) else 0 end as cost
+          from messages m join topics t on t.id = m.topic_id, since
+          where t.tenant = $1 and m.created_at >= since.at)`;
+      const sums =
+        'coalesce(sum(message), 0) as messages, coalesce(sum(reply), 0) as replies, coalesce(sum(cost), 0) as spend';
+      const [perDay, perBot, perMember, totals, currency] = await Promise.all([
+        app.db.query<Counts & { date: string }>(
+          `${counted}, days as (
+             select generate_series(0, $2::int - 1) as back)
+           select to_char((now() at time zone 'utc')::date - days.back, 'YYYY-MM-DD') as date, ${sums}
+           from days left join counted on counted.day = (now() at time zone 'utc')::date - days.back
+           group by days.back order by days.back desc`,
+          params,
+        ),
+        app.db.query<Counts & { id: string; name: string }>(
+          `${counted} select b.id, b.name, ${sums} from counted join bots b on b.id = counted.bot_id
+           group by b.id, b.name order by spend desc, replies desc, b.name`,
+          params,
+        ),
+        app.db.query<Counts & { id: string; display_name: string; username: string }>(
+          `${counted} select u.id, u.display_name, u.username, ${sums} from counted join users u on u.id = counted.user_id
+           group by u.id, u.display_name, u.username order by spend desc, replies desc, lower(u.display_name)`,
+          params,
+        ),
+        app.db.query<Counts>(`${counted} select ${sums} from counted`, params),
+        app.db.query<{ currency: string }>('select currency from organizations where subdomain = $1', [
+          request.tenant,
+        ]),
+      ]);
+      const usage = {
+        days,
+        since: perDay.rows[0]?.date ?? '',
+        currency: currency.rows[0]?.currency ?? '',
+        totals: numbers(totals.rows[0]),
+        perDay: perDay.rows.map((day) => ({ date: day.date, ...numbers(day) })),
+        perBot: perBot.rows.map((bot) => ({ _id: bot.id, name: bot.name, ...numbers(bot) })),
+        perMember: perMember.rows.map((member) => ({
+          _id: member.id,
+          displayName: member.display_name,
+          username: member.username,
+          ...numbers(member),
+        })),
+      };
+      if (request.query.format !== 'csv') return usage;
+      const lines = [
+        ['section', 'date', 'id', 'name', 'messages', 'replies', 'spend'],
+        ...usage.perDay.map((day) => ['day', day.date, '', '', day.messages, day.replies, day.spend]),
+        ...usage.perBot.map((bot) => ['bot', '', bot._id, bot.name, bot.messages, bot.replies, bot.spend]),
+        ...usage.perMember.map((member) => [
+          'member',
+          '',
+          member._id,
+          member.displayName,
+          member.messages,
+          member.replies,
+          member.spend,
+        ]),
+      ];
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="parley-${request.tenant}-usage-${days}d.csv"`)
+        .header('cache-control', 'no-store')
+        .serializer((payload: string) => payload)
+        .send(`${lines.map((line) => line.map(cell).join(',')).join('\r\n')}\r\n`);
+    },
+  );
+};

@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import { resolveProvider } from '../../admin/providers/store';
+import { builtinProvider } from './builtin';
+import { openaiProvider } from './openai';
+import type { Provider } from './types';
+
+/** The bot platforms by name: chat replies and the admin area's "Try it" run bots through these. */
+export function botProviders(app: FastifyInstance): Record<string, Provider> {
+  return {
+    builtin: builtinProvider(app.translator, app.config.builtinTokenDelayMs),
+    openai: openaiProvider(app.config.openai, resolveProvider(app)),
+  };
+}

@@ -1,0 +1,135 @@
+import type { Db } from '../db/database';
+import { ApiError } from '../errors';
+
+/** NOTIFY channel: an organization's subdomain when it is created, disabled or enabled. */
+export const organizationsChannel = 'parley_organizations';
+
+/** Labels an organization may not take: the app itself and names people expect to be the service's. */
+export const reservedSubdomains = new Set([
+  'app',
+  'www',
+  'api',
+  'admin',
+  'administrator',
+  'mail',
+  'smtp',
+  'imap',
+  'pop',
+  'ftp',
+  'static',
+  'assets',
+  'cdn',
+  'status',
+  'docs',
+  'help',
+  'support',
+  'blog',
+  'dev',
+  'test',
+  'staging',
+  'localhost',
+  'auth',
+  'login',
+  'signup',
+  'account',
+  'accounts',
+  'billing',
+  'payment',
+  'payments',
+  'root',
+  'system',
+  'parley',
+  'health',
+  'ready',
+  'ns1',
+  'ns2',
+]);
+
+/** A lowercase DNS label of 1–63 letters, digits and inner hyphens, not reserved; else why not. */
+export function subdomainProblem(subdomain: string): string | null {
+  if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(subdomain)) {
+    return 'A subdomain is a lowercase DNS label: 1 to 63 letters a–z, digits and inner hyphens.';
+  }
+  if (/^xn--/.test(subdomain) || subdomain.slice(2, 4) === '--') {
+    return 'A subdomain may not have two hyphens in its third and fourth places (punycode).';
+  }
+  if (reservedSubdomains.has(subdomain)) return `The subdomain “${subdomain}” is reserved.`;
+  return null;
+}
+
+export interface OrganizationRow {
+  id: string;
+  subdomain: string;
+  name: string;
+  currency: string;
+  disabled: boolean;
+  brand_color: string | null;
+  logo_type: string | null;
+  logo_version: string | null;
+  default_language: string;
+  starting_balance: string | null;
+  signup: 'open' | 'invite' | 'domains';
+  allowed_domains: string[];
+  created_at: Date;
+}
+
+export const organizationColumns = `id, subdomain, name, currency, disabled, brand_color, logo_type, logo_version,
+  default_language, starting_balance, signup, allowed_domains, created_at`;
+
+export async function readOrganization(db: Db, subdomain: string): Promise<OrganizationRow | null> {
+  const { rows } = await db.query<OrganizationRow>(
+    `select ${organizationColumns} from organizations where subdomain = $1`,
+    [subdomain],
+  );
+  return rows[0] ?? null;
+}
+
+/** The public address of an organization's logo; the version makes a new logo a new URL. */
+export const logoUrl = (row: Pick<OrganizationRow, 'subdomain' | 'logo_type' | 'logo_version'>) =>
+  row.logo_type ? `/api/v1/organization/${row.subdomain}/logo?v=${row.logo_version ?? ''}` : null;
+
+/** What a new member of the organization starts with: its own setting, else the server's. */
+export const startingBalanceOf = (row: Pick<OrganizationRow, 'starting_balance'>, fallback: number) =>
+  row.starting_balance === null ? fallback : Number(row.starting_balance);
+
+/** Whether `email` may sign up in the organization, and the role an invitation gives it. */
+export async function signupAllowance(
+  db: Db,
+  tenant: string,
+  email: string,
+): Promise<{ role: 'owner' | 'admin' | 'member'; invited: boolean }> {
+  const { rows } = await db.query<{
+    signup: string;
+    allowed_domains: string[];
+    role: 'owner' | 'admin' | 'member' | null;
+  }>(
+    `select o.signup, o.allowed_domains, i.role from organizations o
+     left join invitations i on i.tenant = o.subdomain and i.email = lower($2)
+     where o.subdomain = $1`,
+    [tenant, email],
+  );
+  const row = rows[0];
+  if (!row) throw new ApiError(400, 'Unknown organization', 'UNKNOWN_ORGANIZATION');
+  // An invitation admits whatever the policy.
+  if (row.role) return { role: row.role, invited: true };
+  if (row.signup === 'invite') {
+    throw new ApiError(
+      403,
+      'This organization admits new members by invitation only. Ask one of its administrators to invite you.',
+      'INVITE_ONLY',
+      'email',
+    );
+  }
+  if (row.signup === 'domains') {
+    const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+    if (!row.allowed_domains.includes(domain)) {
+      throw new ApiError(
+        403,
+        `This organization admits addresses at ${row.allowed_domains.join(', ') || 'no domain'} only.`,
+        'DOMAIN_NOT_ALLOWED',
+        'email',
+      );
+    }
+  }
+  return { role: 'member', invited: false };
+}

@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setDisabled } from '../../../server/operator/organizations';
+import { call, encrypter, signUp, startApp, type TestServer } from '../support/app';
+import { type Actor, admin, login, loginOwner, readCode } from './support';
+
+const png = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from(
+    '0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a5d40000000049454e44ae426082',
+    'hex',
+  ),
+]);
+const svg =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#123456"/></svg>';
+
+describe('admin area: settings, logo, sign-up policy and disabled organizations', () => {
+  let server: TestServer;
+  let owner: Actor;
+
+  beforeAll(async () => {
+    server = await startApp();
+    owner = await loginOwner(server, 'acme');
+  }, 60_000);
+  afterAll(() => server?.close());
+
+  it('reads the settings, and the organization lookup keeps its fields and adds the public ones', async () => {
+    const settings = await admin(server, owner, '/settings');
+    expect(settings.body).toEqual({
+      name: 'Acme Corporation',
+      brandColor: null,
+      logo: null,
+      defaultLanguage: 'en',
+      currency: 'EUR',
+      startingBalance: 10,
+      signup: 'open',
+      allowedDomains: [],
+    });
+    const lookup = await call(server, '/api/v1/organization/acme');
+    expect(lookup.body).toEqual({
+      _id: expect.any(String),
+      subdomain: 'acme',
+      name: 'Acme Corporation',
+      currency: 'EUR',
+      brandColor: null,
+      logo: null,
+      defaultLanguage: 'en',
+    });
+  });
+
+  it('checks the brand colour’s contrast against white, and other fields, naming the field', async () => {
+    const pale = await admin(server, owner, '/settings', {
+      method: 'PATCH',
+      body: { brandColor: '#ffcc00' },
+    });
+    expect(pale).toMatchObject({ status: 400, body: { field: 'brandColor', code: 'LOW_CONTRAST' } });
+    expect(
+      (await admin(server, owner, '/settings', { method: 'PATCH', body: { brandColor: 'blue' } })).body.field,
+    ).toBe('brandColor');
+    for (const [body, field] of [
+      [{ defaultLanguage: 'xx' }, 'defaultLanguage'],
+      [{ currency: 'ABC' }, 'currency'],
+      [{ currency: 'eur' }, 'currency'],
+      [{ startingBalance: -1 }, 'startingBalance'],
+      [{ signup: 'domains', allowedDomains: [] }, 'allowedDomains'],
+      [{ allowedDomains: ['not a domain'] }, 'allowedDomains'],
+      [{ logo: { type: 'image/gif', data: 'R0lGOD' } }, 'logo'],
+    ] as const) {
+      const answer = await admin(server, owner, '/settings', { method: 'PATCH', body });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ field, error: expect.any(String) });
+    }
+    const changed = await admin(server, owner, '/settings', {
+      method: 'PATCH',
+      body: {
+        name: owner.encrypt('Acme Inc.'),
+        brandColor: '#1D4ED8',
+        defaultLanguage: 'de',
+        currency: 'USD',
+      },
+    });
+    expect(changed.body).toMatchObject({
+      name: 'Acme Inc.',
+      brandColor: '#1d4ed8',
+      defaultLanguage: 'de',
+      currency: 'USD',
+    });
+    expect((await call(server, '/api/v1/organization/acme')).body).toMatchObject({
+      name: 'Acme Inc.',
+      brandColor: '#1d4ed8',
+      defaultLanguage: 'de',
+    });
+  });
+
+  it('stores a PNG or SVG logo up to 100 KB and serves it with a safe content type; refuses active SVG', async () => {
+    const stored = await admin(server, owner, '/settings', {
+      method: 'PATCH',
+      body: { logo: { type: 'image/png', data: png.toString('base64') } },
+    });
+    expect(stored.body.logo).toMatch(/^\/api\/v1\/organization\/acme\/logo\?v=[0-9a-f]{12}$/);
+    const served = await fetch(`${server.url}${stored.body.logo}`);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
+
+    const asSvg = await admin(server, owner, '/settings', {
+      method: 'PATCH',
+      body: { logo: { type: 'image/svg+xml', data: Buffer.from(svg).toString('base64') } },
+    });
+    const servedSvg = await fetch(`${server.url}${asSvg.body.logo}`);
+    expect(servedSvg.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(servedSvg.headers.get('content-security-policy')).toMatch(
+      /^default-src 'none'; style-src 'unsafe-inline'/,
+    );
+    expect(servedSvg.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await servedSvg.text()).toBe(svg);
+    expect((await call(server, '/api/v1/organization/acme')).body.logo).toBe(asSvg.body.logo);
+
+    for (const bad of [
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+      '<svg onload="alert(1)"></svg>',
+      '<svg><foreignObject><div/></foreignObject></svg>',
+      '<svg><image href="https://tracker.example/x.png"/></svg>',
+      '<svg><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>',
+      '<!DOCTYPE svg [<!ENTITY e SYSTEM "file:///etc/passwd">]><svg>&e;</svg>',
+      '<html><body>not svg</body></html>',
+    ]) {
+      const refused = await admin(server, owner, '/settings', {
+        method: 'PATCH',
+        body: { logo: { type: 'image/svg+xml', data: Buffer.from(bad).toString('base64') } },
+      });
+      expect(refused).toMatchObject({ status: 400, body: { field: 'logo' } });
+    }
+    const notPng = await admin(server, owner, '/settings', {
+      method: 'PATCH',
+      body: { logo: { type: 'image/png', data: Buffer.from(svg).toString('base64') } },
+    });
+    expect(notPng.body.field).toBe('logo');
+    const big = Buffer.concat([png, Buffer.alloc(100 * 1024)]);
+    const tooBig = await admin(server, owner, '/settings', {
+      method: 'PATCH',
+      body: { logo: { type: 'image/png', data: big.toString('base64') } },
+    });
+    expect(tooBig).toMatchObject({ status: 400, body: { field: 'logo' } });
+    const removed = await admin(server, owner, '/settings', { method: 'PATCH', body: { logo: null } });
+    expect(removed.body.logo).toBeNull();
+    expect((await fetch(`${server.url}/api/v1/organization/acme/logo`)).status).toBe(404);
+  });
+
+  it('applies the sign-up policy and the starting balance to new members', async () => {
+    const encrypt = await encrypter(server);
+    await admin(server, owner, '/settings', {
+      method: 'PATCH',
+      body: { signup: 'invite', startingBalance: 3 },
+    });
+    const refused = await call(server, '/auth/otp', {
+      tenant: 'acme',
+      body: { email: encrypt('walkin@example.org') },
+    });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { code: 'INVITE_ONLY', error: expect.stringMatching(/invitation/) },
+    });
+
+    const email = `guest${Date.now().toString(36)}@example.org`;
+    await admin(server, owner, '/member/invite', { body: { email: owner.encrypt(email), role: 'member' } });
+    const guest = await signUp(server, 'acme', { email });
+    const billing = await call(server, `/payment/billing-info/${guest.id}`, {
+      token: guest.token,
+      tenant: 'acme',
+    });
+    expect(billing.body).toMatchObject({ balance: 3, currency: 'USD' });
+
+    await admin(server, owner, '/settings', {
+      method: 'PATCH',
+      body: { signup: 'domains', allowedDomains: ['Acme.example'] },
+    });
+    const outsider = await call(server, '/auth/otp', {
+      tenant: 'acme',
+      body: { email: encrypt('x@other.example') },
+    });
+    expect(outsider).toMatchObject({ status: 403, body: { code: 'DOMAIN_NOT_ALLOWED', field: 'email' } });
+    const insider = await signUp(server, 'acme', { email: `staff${Date.now().toString(36)}@acme.example` });
+    expect(insider.id).toBeTruthy();
+    // A code asked before the policy changed cannot sign up past it.
+    await admin(server, owner, '/settings', { method: 'PATCH', body: { signup: 'open' } });
+    const late = `late${Date.now().toString(36)}@elsewhere.example`;
+    await call(server, '/auth/otp', { tenant: 'acme', body: { email: encrypt(late) } });
+    const otp = await readCode(server.dataDir, late);
+    await admin(server, owner, '/settings', { method: 'PATCH', body: { signup: 'invite' } });
+    const blocked = await call(server, '/auth/signup', {
+      tenant: 'acme',
+      body: {
+        email: encrypt(late),
+        password: encrypt('correct horse battery'),
+        username: 'latecomer',
+        displayName: 'Late',
+        otp,
+      },
+    });
+    expect(blocked.status).toBe(403);
+    await admin(server, owner, '/settings', {
+      method: 'PATCH',
+      body: { signup: 'open', startingBalance: null },
+    });
+  });
+
+  it('a disabled organization is not found, refuses logins and requests, and keeps its data', async () => {
+    const user = await signUp(server, 'acme');
+    expect(await setDisabled(server.app.db, 'acme', true)).toBe(true);
+    expect((await call(server, '/api/v1/organization/acme')).status).toBe(404);
+    const loginAnswer = await call(server, '/auth/login', {
+      tenant: 'acme',
+      body: { email: user.encrypt(user.email), password: user.encrypt(user.password) },
+    });
+    expect(loginAnswer).toMatchObject({ status: 403, body: { code: 'ORGANIZATION_DISABLED' } });
+    expect((await call(server, '/api/v1/bot', { token: user.token, tenant: 'acme' })).status).toBe(403);
+    expect((await admin(server, owner, '/settings')).status).toBe(403);
+    // By host name too.
+    expect(
+      (await call(server, '/api/v1/bot', { token: user.token, host: 'acme.parley.localhost' })).status,
+    ).toBe(403);
+    expect(await setDisabled(server.app.db, 'acme', false)).toBe(true);
+    expect((await call(server, '/api/v1/bot', { token: user.token, tenant: 'acme' })).status).toBe(200);
+    const again = await login(server, 'acme', user.email, user.password);
+    expect((await call(server, '/api/v1/user/me', { token: again.token, tenant: 'acme' })).body._id).toBe(
+      user.id,
+    );
+  });
+});
