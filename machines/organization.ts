@@ -4,6 +4,8 @@ export interface OrganizationRecord {
   _id: string;
   subdomain: string;
   name: string;
+  /** The accent its admins chose (#rrggbb); none: Parley's own. */
+  brandColor?: string | null;
 }
 
 /** The label that means "no specific organization" (seed-spec §1, §9). */

@@ -16,6 +16,8 @@ export interface SessionUser {
   _id: string;
   displayName: string;
   username: string;
+  /** The user's role in the request's organization (`GET /api/v1/user/me`). */
+  role?: 'owner' | 'admin' | 'member';
 }
 /** An error the server tied to one form field, shown next to that field. */
 export interface FieldError {

@@ -1,42 +1,135 @@
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
 
 /** complete, or still being written, or ended early: by the user, by a crash of its writer, or by an error. */
 export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'interrupted' | 'failed';
+
 export interface ChatMessage {
   _id: string;
   /** The message this one follows; null for the first. Messages form a tree of branches. */
-  parent?: string | null;
+  parent: string | null;
   role: 'user' | 'bot';
   text: string;
   status: MessageStatus;
   /** When it was stored; unknown until the server confirms it. */
   createdAt?: string;
+  /** What a complete bot reply was charged. */
+  cost?: number;
 }
+
 export interface TopicRecord {
   _id: string;
   title: string;
   bot: { _id: string; name: string };
   /** The newest message of the branch on screen. */
   head: string | null;
+  /** Every message of every branch. */
   messages: ChatMessage[];
 }
+
+/** Where a message sits among the messages that follow the same one: "‹ 2 / 3 ›". */
+export interface SiblingPosition {
+  index: number;
+  count: number;
+  previous: string | null;
+  next: string | null;
+}
+
+/**
+ * The branch on screen, oldest first: from the head up through the parents. A topic without a head
+ * (nothing sent yet) shows every message it has.
+ */
+export function branchOnScreen(topic: Pick<TopicRecord, 'head' | 'messages'>): ChatMessage[] {
+  if (!topic.head) return topic.messages;
+  const byId = new Map(topic.messages.map((message) => [message._id, message]));
+  const branch: ChatMessage[] = [];
+  // A message seen twice would be a loop in malformed data: the branch stops there.
+  const seen = new Set<string>();
+  for (
+    let message = byId.get(topic.head);
+    message && !seen.has(message._id);
+    message = byId.get(message.parent ?? '')
+  ) {
+    seen.add(message._id);
+    branch.unshift(message);
+  }
+  return branch;
+}
+
+/** The messages that follow the same one as `message` (itself included), oldest first. */
+export function siblingsOf(messages: ChatMessage[], message: ChatMessage): ChatMessage[] {
+  return messages.filter((other) => other.parent === message.parent && other.role === message.role);
+}
+
+export function siblingPosition(messages: ChatMessage[], message: ChatMessage): SiblingPosition {
+  const siblings = siblingsOf(messages, message);
+  const index = siblings.findIndex((sibling) => sibling._id === message._id);
+  return {
+    index: index + 1,
+    count: siblings.length,
+    previous: siblings[index - 1]?._id ?? null,
+    next: siblings[index + 1]?._id ?? null,
+  };
+}
+
+/** The end of the newest branch through a message: what switching to that message shows. */
+export function newestLeafUnder(messages: ChatMessage[], messageId: string): string {
+  const seen = new Set<string>();
+  let leaf = messageId;
+  for (;;) {
+    seen.add(leaf);
+    const children = messages.filter((message) => message.parent === leaf && !seen.has(message._id));
+    if (!children.length) return leaf;
+    leaf = children[children.length - 1]._id;
+  }
+}
+
+/** The messages with `message` added, or put in place of the one with its id. */
+export function withMessage(messages: ChatMessage[], message: ChatMessage): ChatMessage[] {
+  const index = messages.findIndex((other) => other._id === message._id);
+  if (index < 0) return [...messages, message];
+  return messages.map((other, at) => (at === index ? { ...other, ...message } : other));
+}
+
+/** The reply the server is writing in a topic, if any. */
+export function streamingReply(topic: Pick<TopicRecord, 'messages'>): ChatMessage | undefined {
+  return topic.messages.find((message) => message.status === 'streaming');
+}
+
 export interface ChatError {
   message: string;
   code: string;
 }
 
-/** What the reply stream tells the machine, in order: stored, tokens, then done or failed. */
+/** What a reply answers: a message sent (after `parent`, or the first with null), or a reply asked for again. */
+export type ReplyRequest =
+  | { kind: 'send'; text: string; parent: string | null }
+  | { kind: 'regenerate'; messageId: string };
+
+/** What a reply stream tells the machine: stored, tokens, then done or failed, unless the connection is lost. */
 export type ReplyEvent =
-  | { type: 'STORED'; userMessageId: string; createdAt: string }
-  | { type: 'TOKEN'; text: string }
+  | { type: 'STORED'; userMessageId: string; botMessageId: string; createdAt: string }
+  /** `end`: the length of the reply's text up to and including this token, when the server says it. */
+  | { type: 'TOKEN'; text: string; end?: number }
   | { type: 'DONE'; botMessageId: string; cost: number; balance: number; createdAt: string }
-  | { type: 'FAILED'; error: ChatError; botMessageId?: string };
+  | { type: 'FAILED'; error: ChatError; botMessageId?: string }
+  /** The connection dropped after the server took the message: the reply goes on being written there. */
+  | { type: 'DISCONNECTED' }
+  /** Nothing is being written in the topic any more: the reply ended while nobody followed it. */
+  | { type: 'NOT_STREAMING' };
 
 export type TopicEvent =
   | ReplyEvent
   | { type: 'SEND'; text: string }
+  /** Sends a new text in place of one of the user's messages: a new branch, the old one kept. */
+  | { type: 'EDIT'; messageId: string; text: string }
+  /** Asks for another reply in place of a reply: a new sibling of it. */
+  | { type: 'REGENERATE'; messageId: string }
+  /** Shows the branch through another message that follows the same one. */
+  | { type: 'SHOW_SIBLING'; messageId: string }
   | { type: 'STOP' }
   | { type: 'RETRY' }
+  /** The network is back. */
+  | { type: 'ONLINE' }
   /** The address names a conversation (`topics/:id`) or a bot's new chat (`topics/new?bot=ID`). */
   | { type: 'OPEN'; topicId: string | null; botId: string | null };
 
@@ -46,30 +139,21 @@ export interface TopicContext {
   topic: TopicRecord | null;
   /** The branch on screen, oldest first. */
   messages: ChatMessage[];
-  /** The reply as streamed so far. */
+  /** The reply as written so far. */
   draft: string;
-  /** The last text sent, for retry. */
-  lastText: string | null;
+  /** What the reply being written (or the last one) answers, for Retry. */
+  request: ReplyRequest | null;
   error: ChatError | null;
+  /** Attempts to follow the reply again since the connection was lost. */
+  reattempts: number;
 }
 
 export const insufficientBalanceCode = 'INSUFFICIENT_BALANCE';
 /** What the server says of a bot nobody can chat with: unknown here, or switched off. */
 export const botUnavailableCodes = ['BOT_NOT_FOUND', 'BOT_INACTIVE'];
-
-/**
- * The branch on screen, oldest first: from the head up through the parents. A topic without a head
- * (nothing sent yet) shows every message it has.
- */
-export function branchOnScreen(topic: TopicRecord): ChatMessage[] {
-  if (!topic.head) return topic.messages;
-  const byId = new Map(topic.messages.map((message) => [message._id, message]));
-  const branch: ChatMessage[] = [];
-  for (let message = byId.get(topic.head); message; message = byId.get(message.parent ?? '')) {
-    branch.unshift(message);
-  }
-  return branch;
-}
+/** The ending of a reply someone stopped: not a failure. */
+export const stoppedCode = 'STOPPED';
+const interruptedCode = 'INTERRUPTED';
 
 const toChatError = (error: unknown): ChatError => ({
   message: error instanceof Error ? error.message : 'Something went wrong',
@@ -82,16 +166,36 @@ const conversationOf = (input: { botId: string | null; topicId: string | null })
   topic: null,
   messages: [],
   draft: '',
-  lastText: null,
+  request: null,
   error: null,
+  reattempts: 0,
 });
 
-const userMessage = (index: number, text: string): ChatMessage => ({
-  _id: `pending-${index}`,
+/** The topic with its messages changed, and the branch on screen that follows from it. */
+const showing = (topic: TopicRecord, messages: ChatMessage[], head: string | null) => {
+  const changed = { ...topic, messages, head };
+  return { topic: changed, messages: branchOnScreen(changed) };
+};
+
+const isPending = (id: string) => id.startsWith('pending-');
+
+/** The newest message on screen the server has stored, which a new message follows. */
+const storedHead = (context: TopicContext) => {
+  const last = context.messages.at(-1);
+  return last && !isPending(last._id) ? last._id : null;
+};
+
+/** A user's message waiting for the server to store it. */
+const pendingMessage = (context: TopicContext, text: string, parent: string | null): ChatMessage => ({
+  _id: `pending-${context.topic?.messages.length ?? 0}`,
+  parent,
   role: 'user',
   text,
   status: 'complete',
 });
+
+const messageIn = (context: TopicContext, id: string) =>
+  context.topic?.messages.find((message) => message._id === id);
 
 export const topicMachine = setup({
   types: {
@@ -110,111 +214,204 @@ export const topicMachine = setup({
     loadTopic: fromPromise<TopicRecord, { topicId: string }>(async () => {
       throw new Error('loadTopic is provided by the app');
     }),
-    /** Sends the text and streams the reply back as ReplyEvents; stopping it stops the reply. */
-    streamReply: fromCallback<TopicEvent, { topicId: string; text: string }>(({ sendBack }) => {
+    /** Sends the request and streams the reply back as ReplyEvents; leaving only stops listening. */
+    streamReply: fromCallback<TopicEvent, { topicId: string; request: ReplyRequest }>(({ sendBack }) => {
       sendBack({
         type: 'FAILED',
         error: { message: 'streamReply is provided by the app', code: 'NOT_PROVIDED' },
       });
     }),
+    /** Follows the reply being written in the topic, from `offset` characters on, as ReplyEvents. */
+    followReply: fromCallback<TopicEvent, { topicId: string; offset: number }>(({ sendBack }) => {
+      sendBack({ type: 'NOT_STREAMING' });
+    }),
+    /** Stops the reply on the server, which keeps it as far as it got; answers the topic as stored. */
+    stopReply: fromPromise<TopicRecord, { topicId: string }>(async () => {
+      throw new Error('stopReply is provided by the app');
+    }),
+    /** Sends ONLINE when the network returns. */
+    watchNetwork: fromCallback<TopicEvent>(() => {}),
   },
   guards: {
     hasTopicId: ({ context }) => context.topicId !== null,
     hasBotId: ({ context }) => context.botId !== null,
     hasText: ({ event }) => event.type === 'SEND' && event.text.trim() !== '',
+    /** Only the user's own messages can be edited, and not into nothing. */
+    isEditable: ({ context, event }) => {
+      assertEvent(event, 'EDIT');
+      return event.text.trim() !== '' && messageIn(context, event.messageId)?.role === 'user';
+    },
+    isReply: ({ context, event }) => {
+      assertEvent(event, ['REGENERATE', 'SHOW_SIBLING']);
+      return messageIn(context, event.messageId) !== undefined && !isPending(event.messageId);
+    },
+    isStreaming: (_, params: { topic: TopicRecord }) => streamingReply(params.topic) !== undefined,
+    /** The server confirms a reply once: the first STORED of it. */
+    awaitsStorage: ({ context }) => !context.topic || streamingReply(context.topic) === undefined,
     isInsufficientBalance: ({ event }) =>
       event.type === 'FAILED' && event.error.code === insufficientBalanceCode,
+    isStopped: ({ event }) => event.type === 'FAILED' && event.error.code === stoppedCode,
     isBotUnavailable: (_, params: { error: unknown }) =>
       botUnavailableCodes.includes(toChatError(params.error).code),
     /** The topic this chat just created keeps its chat when the address catches up with it. */
-    isAnotherConversation: ({ context, event }) =>
-      event.type === 'OPEN' &&
-      (event.topicId !== null
+    isAnotherConversation: ({ context, event }) => {
+      assertEvent(event, 'OPEN');
+      return event.topicId !== null
         ? event.topicId !== context.topicId
-        : event.botId !== context.botId || context.topicId !== null),
+        : event.botId !== context.botId || context.topicId !== null;
+    },
+  },
+  delays: {
+    /** Tries again after 1, 2, 4… seconds, at most every 15. */
+    reattachDelay: ({ context }) => Math.min(15_000, 1000 * 2 ** context.reattempts),
   },
   actions: {
     /** Effects the app provides: the address of the topic once created… */
     navigateToTopic: (_, _params: { topicId: string }) => {},
     /** …the balance after a charged reply… */
     announceCharge: (_, _params: { balance: number }) => {},
-    /** …and the conversation list, which shows what the server now holds. */
+    /** …the conversation list, which shows what the server now holds… */
     announceConversationChange: () => {},
+    /** …and the branch on screen, kept for the next visit. */
+    saveHead: (_, _params: { topicId: string; head: string }) => {},
     assignConversation: assign((_, params: { botId: string | null; topicId: string | null }) =>
       conversationOf(params),
     ),
+    /** The topic as the server holds it; a reply still being written shows what is stored of it. */
     assignTopic: assign((_, params: { topic: TopicRecord }) => ({
       topic: params.topic,
       topicId: params.topic._id,
       messages: branchOnScreen(params.topic),
+      draft: streamingReply(params.topic)?.text ?? '',
       error: null,
+      reattempts: 0,
     })),
     /** The topic created for the first message: that message stays on screen. */
-    assignCreatedTopic: assign((_, params: { topic: TopicRecord }) => ({
-      topic: params.topic,
+    assignCreatedTopic: assign(({ context }, params: { topic: TopicRecord }) => ({
+      ...showing(params.topic, context.messages, context.messages.at(-1)?._id ?? null),
       topicId: params.topic._id,
       error: null,
     })),
     assignError: assign({ error: (_, params: { error: ChatError }) => params.error }),
     assignLoadError: assign({ error: (_, params: { error: unknown }) => toChatError(params.error) }),
     assignMissingBot: assign({ error: { message: 'Choose a bot to chat with.', code: 'NO_BOT' } }),
-    addUserMessage: assign(({ context }, params: { text: string }) => ({
-      lastText: params.text,
-      draft: '',
-      error: null,
-      messages: [...context.messages, userMessage(context.messages.length, params.text)],
-    })),
-    /** Before the topic exists, its only message is the one that could not start it: a new one takes its place. */
-    replaceUserMessage: assign((_, params: { text: string }) => ({
-      lastText: params.text,
-      draft: '',
-      error: null,
-      messages: [userMessage(0, params.text)],
-    })),
-    prepareRetry: assign({ draft: '', error: null }),
-    confirmUserMessage: assign({
-      messages: ({ context }, params: { userMessageId: string; createdAt: string }) =>
-        context.messages.map((message, index) =>
-          index === context.messages.length - 1 && message.role === 'user'
+    /** Before the topic exists, its first message is the only one on screen (a new one replaces it). */
+    addFirstMessage: assign(({ context }, params: { text: string }) => {
+      const message = pendingMessage(context, params.text, null);
+      return {
+        messages: [message],
+        request: { kind: 'send' as const, text: params.text, parent: null },
+        draft: '',
+        error: null,
+      };
+    }),
+    /** A message after `parent`: after the branch on screen, or in place of an edited one. */
+    addUserMessage: assign(({ context }, params: { text: string; parent: string | null }) => {
+      const message = pendingMessage(context, params.text, params.parent);
+      const topic = context.topic as TopicRecord;
+      return {
+        ...showing(topic, withMessage(topic.messages, message), message._id),
+        request: { kind: 'send' as const, text: params.text, parent: params.parent },
+        draft: '',
+        error: null,
+      };
+    }),
+    /** Another reply to the message a reply answers: the branch ends at that message until it comes. */
+    askAgain: assign(({ context }, params: { messageId: string }) => {
+      const topic = context.topic as TopicRecord;
+      const reply = messageIn(context, params.messageId);
+      return {
+        ...showing(topic, topic.messages, reply?.parent ?? null),
+        request: { kind: 'regenerate' as const, messageId: params.messageId },
+        draft: '',
+        error: null,
+      };
+    }),
+    /**
+     * Retry asks again for the reply that failed (the branch ends at the message it answers until the
+     * new one comes), or for a reply to the user's message that has none, or sends again what never
+     * reached the server.
+     */
+    prepareRetry: assign(({ context }) => {
+      const last = context.messages.at(-1);
+      if (!last || isPending(last._id) || !context.topic) return { draft: '', error: null };
+      const topic = context.topic;
+      return {
+        ...showing(topic, topic.messages, last.role === 'bot' ? last.parent : last._id),
+        request: { kind: 'regenerate' as const, messageId: last._id },
+        draft: '',
+        error: null,
+      };
+    }),
+    showBranch: assign(({ context }, params: { messageId: string }) => {
+      const topic = context.topic as TopicRecord;
+      return showing(topic, topic.messages, newestLeafUnder(topic.messages, params.messageId));
+    }),
+    /** The server stored the user's message (or took the one answered again) and started the reply. */
+    confirmUserMessage: assign(
+      ({ context }, params: { userMessageId: string; botMessageId: string; createdAt: string }) => {
+        const topic = context.topic as TopicRecord;
+        const pending = context.messages.find((message) => isPending(message._id));
+        const messages = topic.messages.map((message) =>
+          message === pending
             ? { ...message, _id: params.userMessageId, createdAt: params.createdAt }
             : message,
-        ),
-    }),
-    appendToken: assign({ draft: ({ context }, params: { text: string }) => context.draft + params.text }),
-    finishReply: assign(({ context }, params: { botMessageId: string; createdAt: string }) => ({
-      messages: [
-        ...context.messages,
-        {
+        );
+        const reply: ChatMessage = {
           _id: params.botMessageId,
-          role: 'bot' as const,
-          text: context.draft,
-          status: 'complete' as const,
+          parent: params.userMessageId,
+          role: 'bot',
+          text: '',
+          status: 'streaming',
           createdAt: params.createdAt,
-        },
-      ],
-      draft: '',
-    })),
-    keepPartialReply: assign(
-      ({ context }, params: { botMessageId?: string; status: 'stopped' | 'failed' }) => ({
-        messages: context.draft
-          ? [
-              ...context.messages,
-              {
-                _id: params.botMessageId ?? `stopped-${context.messages.length}`,
-                role: 'bot' as const,
-                text: context.draft,
-                status: params.status,
-              },
-            ]
-          : context.messages,
-        draft: '',
-      }),
+        };
+        return showing(topic, withMessage(messages, reply), reply._id);
+      },
     ),
+    appendToken: assign({
+      draft: ({ context }, params: { text: string; end?: number }) =>
+        params.end === undefined
+          ? context.draft + params.text
+          : context.draft.slice(0, Math.max(0, params.end - params.text.length)) + params.text,
+      reattempts: 0,
+    }),
+    finishReply: assign(({ context }, params: { botMessageId: string; cost: number; createdAt: string }) => {
+      const topic = context.topic as TopicRecord;
+      const known = messageIn(context, params.botMessageId);
+      const reply: ChatMessage = {
+        _id: params.botMessageId,
+        parent: known?.parent ?? storedHead(context),
+        role: 'bot',
+        text: context.draft,
+        status: 'complete',
+        cost: params.cost,
+        createdAt: known?.createdAt ?? params.createdAt,
+      };
+      return { ...showing(topic, withMessage(topic.messages, reply), reply._id), draft: '' };
+    }),
+    /** A reply that ended early keeps what was written of it, marked with how it ended. */
+    keepPartialReply: assign(
+      ({ context }, params: { botMessageId?: string; code?: string; status?: 'stopped' }) => {
+        const topic = context.topic as TopicRecord;
+        const botMessageId = params.botMessageId ?? streamingReply(topic)?._id;
+        const known = botMessageId ? messageIn(context, botMessageId) : undefined;
+        if (!botMessageId || !known) return { draft: '' };
+        const status =
+          params.status ?? (params.code === interruptedCode ? ('interrupted' as const) : ('failed' as const));
+        const reply = { ...known, text: context.draft, status };
+        // Nothing written: the empty reply leaves the screen, the message it answered stays.
+        const messages = context.draft
+          ? withMessage(topic.messages, reply)
+          : topic.messages.filter((message) => message._id !== botMessageId);
+        return { ...showing(topic, messages, context.draft ? reply._id : known.parent), draft: '' };
+      },
+    ),
+    countReattempt: assign({ reattempts: ({ context }) => context.reattempts + 1 }),
   },
 }).createMachine({
   id: 'topic',
   description:
-    "One conversation with a bot: the bot's empty chat until the first message, then send, stream, stop, retry.",
+    "One conversation with a bot: the bot's empty chat until the first message, then send, edit, ask again, switch branches, and follow replies that go on while the user is away.",
   context: ({ input }) => conversationOf(input),
   initial: 'starting',
   on: {
@@ -229,6 +426,7 @@ export const topicMachine = setup({
   },
   states: {
     starting: {
+      id: 'starting',
       description: "An existing topic is loaded; topics/new?bot=ID shows the bot's empty chat.",
       always: [
         { guard: 'hasTopicId', target: 'loading' },
@@ -237,6 +435,7 @@ export const topicMachine = setup({
       ],
     },
     checkingBot: {
+      id: 'checkingBot',
       description: 'Makes sure the chosen bot exists and is active; nothing is created.',
       invoke: {
         id: 'checkBot',
@@ -257,23 +456,25 @@ export const topicMachine = setup({
       },
     },
     draft: {
+      id: 'draft',
       description: "The bot's empty chat: no topic exists until the first message is sent.",
       on: {
         SEND: {
           guard: 'hasText',
           target: 'creating',
-          actions: { type: 'addUserMessage', params: ({ event }) => ({ text: event.text }) },
+          actions: { type: 'addFirstMessage', params: ({ event }) => ({ text: event.text }) },
         },
       },
     },
     creating: {
+      id: 'creating',
       description: 'Creates the topic just before its first message, then moves to its address.',
       invoke: {
         id: 'createTopic',
         src: 'createTopic',
         input: ({ context }) => ({ botId: context.botId ?? '' }),
         onDone: {
-          target: 'replying',
+          target: '#replying',
           actions: [
             { type: 'assignCreatedTopic', params: ({ event }) => ({ topic: event.output }) },
             { type: 'navigateToTopic', params: ({ event }) => ({ topicId: event.output._id }) },
@@ -293,26 +494,35 @@ export const topicMachine = setup({
       },
     },
     creationFailed: {
+      id: 'creationFailed',
       description: 'The topic could not be created; the first message waits to be sent again.',
       on: {
-        RETRY: { target: 'creating', actions: 'prepareRetry' },
+        RETRY: 'creating',
         SEND: {
           guard: 'hasText',
           target: 'creating',
-          actions: { type: 'replaceUserMessage', params: ({ event }) => ({ text: event.text }) },
+          actions: { type: 'addFirstMessage', params: ({ event }) => ({ text: event.text }) },
         },
       },
     },
     loading: {
+      id: 'loading',
       description: 'Loads the topic and the branch of messages on screen.',
       invoke: {
         id: 'loadTopic',
         src: 'loadTopic',
         input: ({ context }) => ({ topicId: context.topicId ?? '' }),
-        onDone: {
-          target: 'ready',
-          actions: { type: 'assignTopic', params: ({ event }) => ({ topic: event.output }) },
-        },
+        onDone: [
+          {
+            guard: { type: 'isStreaming', params: ({ event }) => ({ topic: event.output }) },
+            target: '#attached',
+            actions: { type: 'assignTopic', params: ({ event }) => ({ topic: event.output }) },
+          },
+          {
+            target: 'ready',
+            actions: { type: 'assignTopic', params: ({ event }) => ({ topic: event.output }) },
+          },
+        ],
         onError: {
           target: 'unavailable',
           actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
@@ -320,68 +530,99 @@ export const topicMachine = setup({
       },
     },
     unavailable: {
-      description: 'The topic or the bot list could not be loaded; the user can retry.',
+      id: 'unavailable',
+      description: 'The topic or the bot could not be loaded; the user can retry.',
       on: { RETRY: 'starting' },
     },
     botUnavailable: {
+      id: 'botUnavailable',
       description: 'No bot, or one unknown or switched off: no retry can help, the way on is the catalogue.',
     },
     ready: {
-      description: 'Waits for the next message.',
+      id: 'ready',
+      description: 'Waits for the next message, an edit, another reply or another branch.',
       on: {
         SEND: {
           guard: 'hasText',
-          target: 'replying',
-          actions: { type: 'addUserMessage', params: ({ event }) => ({ text: event.text }) },
+          target: '#replying',
+          actions: {
+            type: 'addUserMessage',
+            params: ({ context, event }) => ({ text: event.text, parent: storedHead(context) }),
+          },
+        },
+        EDIT: {
+          guard: 'isEditable',
+          target: '#replying',
+          actions: {
+            type: 'addUserMessage',
+            params: ({ context, event }) => ({
+              text: event.text,
+              parent: messageIn(context, event.messageId)?.parent ?? null,
+            }),
+          },
+        },
+        REGENERATE: {
+          guard: 'isReply',
+          target: '#replying',
+          actions: { type: 'askAgain', params: ({ event }) => ({ messageId: event.messageId }) },
+        },
+        SHOW_SIBLING: {
+          guard: 'isReply',
+          actions: [
+            { type: 'showBranch', params: ({ event }) => ({ messageId: event.messageId }) },
+            {
+              type: 'saveHead',
+              params: ({ context }) => ({ topicId: context.topicId ?? '', head: context.topic?.head ?? '' }),
+            },
+          ],
         },
       },
     },
-    replying: {
-      description: 'The message is sent and the reply streams in; it can be stopped.',
-      initial: 'waiting',
-      invoke: {
-        id: 'streamReply',
-        src: 'streamReply',
-        input: ({ context }) => ({ topicId: context.topicId ?? '', text: context.lastText ?? '' }),
-      },
+    live: {
+      id: 'live',
+      description:
+        'A reply is being written on the server: it streams in, can be stopped, and goes on when the user leaves.',
+      initial: 'replying',
       on: {
-        STORED: {
-          actions: [
-            {
-              type: 'confirmUserMessage',
-              params: ({ event }) => ({ userMessageId: event.userMessageId, createdAt: event.createdAt }),
-            },
-            'announceConversationChange',
-          ],
-        },
-        TOKEN: {
-          target: '.streaming',
-          actions: { type: 'appendToken', params: ({ event }) => ({ text: event.text }) },
-        },
         DONE: {
-          target: 'ready',
+          target: '#ready',
           actions: [
             {
               type: 'finishReply',
-              params: ({ event }) => ({ botMessageId: event.botMessageId, createdAt: event.createdAt }),
+              params: ({ event }) => ({
+                botMessageId: event.botMessageId,
+                cost: event.cost,
+                createdAt: event.createdAt,
+              }),
             },
             { type: 'announceCharge', params: ({ event }) => ({ balance: event.balance }) },
             'announceConversationChange',
           ],
         },
-        STOP: { target: 'ready', actions: { type: 'keepPartialReply', params: { status: 'stopped' } } },
+        STOP: '#stopping',
         FAILED: [
           {
             guard: 'isInsufficientBalance',
-            target: 'insufficientBalance',
+            target: '#insufficientBalance',
             actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
           },
           {
-            target: 'replyFailed',
+            guard: 'isStopped',
+            target: '#ready',
             actions: [
               {
                 type: 'keepPartialReply',
-                params: ({ event }) => ({ botMessageId: event.botMessageId, status: 'failed' as const }),
+                params: ({ event }) => ({ botMessageId: event.botMessageId, status: 'stopped' as const }),
+              },
+              'announceConversationChange',
+            ],
+          },
+          {
+            target: '#replyFailed',
+            actions: [
+              {
+                type: 'keepPartialReply',
+                params: ({ event }) => ({ botMessageId: event.botMessageId, code: event.error.code }),
               },
               { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
               'announceConversationChange',
@@ -390,24 +631,145 @@ export const topicMachine = setup({
         ],
       },
       states: {
-        waiting: { description: 'Sent; the bot is typing, the first token has not arrived.' },
-        streaming: { description: 'Tokens are arriving.' },
+        replying: {
+          id: 'replying',
+          description:
+            'The message is sent and the reply streams in; it can be stopped, and survives leaving.',
+          initial: 'waiting',
+          invoke: {
+            id: 'streamReply',
+            src: 'streamReply',
+            input: ({ context }) => ({
+              topicId: context.topicId ?? '',
+              request: context.request ?? { kind: 'send', text: '', parent: null },
+            }),
+          },
+          on: {
+            STORED: {
+              guard: 'awaitsStorage',
+              actions: [
+                {
+                  type: 'confirmUserMessage',
+                  params: ({ event }) => ({
+                    userMessageId: event.userMessageId,
+                    botMessageId: event.botMessageId,
+                    createdAt: event.createdAt,
+                  }),
+                },
+                'announceConversationChange',
+              ],
+            },
+            TOKEN: {
+              target: '.streaming',
+              actions: { type: 'appendToken', params: ({ event }) => ({ text: event.text, end: event.end }) },
+            },
+            DISCONNECTED: 'detached',
+          },
+          states: {
+            waiting: {
+              id: 'waiting',
+              description: 'Sent; the bot is typing, the first token has not arrived.',
+            },
+            streaming: { id: 'streaming', description: 'Tokens are arriving.' },
+          },
+        },
+        attached: {
+          id: 'attached',
+          description:
+            'Follows a reply the server goes on writing: after opening the topic, or once the network is back.',
+          initial: 'attaching',
+          invoke: {
+            id: 'followReply',
+            src: 'followReply',
+            input: ({ context }) => ({ topicId: context.topicId ?? '', offset: context.draft.length }),
+          },
+          on: {
+            TOKEN: {
+              target: '.following',
+              actions: { type: 'appendToken', params: ({ event }) => ({ text: event.text, end: event.end }) },
+            },
+            NOT_STREAMING: '#loading',
+            DISCONNECTED: 'detached',
+          },
+          states: {
+            attaching: {
+              id: 'attaching',
+              description:
+                'Asks for the reply being written: the text after what is on screen, then each token.',
+            },
+            reattaching: {
+              id: 'reattaching',
+              description: 'Connected again after the connection was lost; asks for what it missed.',
+            },
+            following: { id: 'following', description: 'Tokens of the reply are arriving.' },
+          },
+        },
+        detached: {
+          id: 'detached',
+          description:
+            'The connection was lost while the server writes the reply; follows it again when the network returns.',
+          entry: 'countReattempt',
+          invoke: { id: 'watchNetwork', src: 'watchNetwork' },
+          after: { reattachDelay: '#reattaching' },
+          on: { ONLINE: '#reattaching' },
+        },
+      },
+    },
+    stopping: {
+      id: 'stopping',
+      description: 'Stops the reply on the server and shows it as kept there.',
+      invoke: {
+        id: 'stopReply',
+        src: 'stopReply',
+        input: ({ context }) => ({ topicId: context.topicId ?? '' }),
+        onDone: {
+          target: 'ready',
+          actions: [
+            { type: 'assignTopic', params: ({ event }) => ({ topic: event.output }) },
+            'announceConversationChange',
+          ],
+        },
+        onError: {
+          target: 'ready',
+          actions: { type: 'keepPartialReply', params: { status: 'stopped' } },
+        },
       },
     },
     replyFailed: {
+      id: 'replyFailed',
       description: 'The reply failed; it stays on screen with its error, and can be asked for again.',
       on: {
-        RETRY: { target: 'replying', actions: 'prepareRetry' },
+        RETRY: { target: '#replying', actions: 'prepareRetry' },
         SEND: {
           guard: 'hasText',
-          target: 'replying',
-          actions: { type: 'addUserMessage', params: ({ event }) => ({ text: event.text }) },
+          target: '#replying',
+          actions: {
+            type: 'addUserMessage',
+            params: ({ context, event }) => ({ text: event.text, parent: storedHead(context) }),
+          },
+        },
+        EDIT: {
+          guard: 'isEditable',
+          target: '#replying',
+          actions: {
+            type: 'addUserMessage',
+            params: ({ context, event }) => ({
+              text: event.text,
+              parent: messageIn(context, event.messageId)?.parent ?? null,
+            }),
+          },
+        },
+        REGENERATE: {
+          guard: 'isReply',
+          target: '#replying',
+          actions: { type: 'askAgain', params: ({ event }) => ({ messageId: event.messageId }) },
         },
       },
     },
     insufficientBalance: {
+      id: 'insufficientBalance',
       description: 'The balance cannot pay for a reply: nothing was generated.',
-      on: { RETRY: { target: 'replying', actions: 'prepareRetry' } },
+      on: { RETRY: { target: '#replying', actions: 'prepareRetry' } },
     },
   },
 });

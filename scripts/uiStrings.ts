@@ -13,6 +13,7 @@ const notShown = new Set([
   'Português',
   'EncryptionError',
   'HttpError',
+  'Last-Event-ID',
   'TranslationCache',
   'Enter',
   'Escape',

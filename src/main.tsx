@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { navigate } from 'wouter/use-browser-location';
 import type { ThemeChoice } from '../machines/theme';
 import { App } from './App';
+import { applyBrandColor } from './app/brand';
 import { createAppActors } from './app/createAppActors';
 import { createTranslationCache } from './i18n/translationCache';
 import { registerWorker } from './pwa/registerWorker';
@@ -58,6 +59,7 @@ async function start() {
       window.history.replaceState(window.history.state, '', addressWithoutLanguage()),
     saveFile,
     applyTheme,
+    applyBrand: (color) => applyBrandColor(document.documentElement.style, color),
     registerWorker,
     log: (message, error) => console.error(message, error),
     inspect,

@@ -1,14 +1,19 @@
 import { accountMachine } from '../../machines/account';
+import { adminListMachine } from '../../machines/adminList';
+import { botEditorMachine } from '../../machines/botEditor';
 import { botsMachine } from '../../machines/bots';
 import { conversationsMachine } from '../../machines/conversations';
 import { languageMachine } from '../../machines/language';
+import { membersMachine } from '../../machines/members';
 import { organizationMachine } from '../../machines/organization';
+import { orgSettingsMachine } from '../../machines/orgSettings';
 import { resourceMachine } from '../../machines/resource';
 import { sessionMachine } from '../../machines/session';
 import { sidePanelMachine } from '../../machines/sidePanel';
 import { themeMachine } from '../../machines/theme';
 import { topicMachine } from '../../machines/topic';
 import { translationMachine } from '../../machines/translation';
+import { usageMachine } from '../../machines/usage';
 import { workerMachine } from '../../machines/worker';
 
 /** Every machine of the app, with the file a designer pastes into the Stately editor. */
@@ -25,4 +30,9 @@ export const machines = [
   { file: 'machines/conversations.ts', machine: conversationsMachine },
   { file: 'machines/theme.ts', machine: themeMachine },
   { file: 'machines/resource.ts', machine: resourceMachine },
+  { file: 'machines/adminList.ts', machine: adminListMachine },
+  { file: 'machines/botEditor.ts', machine: botEditorMachine },
+  { file: 'machines/members.ts', machine: membersMachine },
+  { file: 'machines/orgSettings.ts', machine: orgSettingsMachine },
+  { file: 'machines/usage.ts', machine: usageMachine },
 ];

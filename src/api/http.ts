@@ -103,16 +103,17 @@ export function createHttpClient(options: HttpClientOptions) {
     if (body && !(body instanceof FormData) && 'country' in body) {
       url = swapAppSubdomain(url, options.getHost(), body.country);
     }
+    const { headers: extraHeaders, ...rest } = extra;
     try {
       if (body) data = await encryptSensitiveFields(body, options.loadEncrypt);
       return await redaxios<T>({
         url,
         method,
         data,
-        headers: headers(),
+        headers: { ...headers(), ...(extraHeaders as Record<string, string> | undefined) },
         withCredentials: true,
         fetch: options.fetch,
-        ...extra,
+        ...rest,
       });
     } catch (reason) {
       const error = toHttpError(reason);
@@ -184,12 +185,26 @@ export function createHttpClient(options: HttpClientOptions) {
       return (await send<T>('DELETE', path, body, { params: definedOnly(params) })).data;
     },
 
-    /** POST answering a stream (server-sent events); the signal stops the request. */
-    async stream(path: string, body: Body, signal: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-      const response = await send<ReadableStream<Uint8Array> | null>('POST', path, body, {
-        responseType: 'stream',
-        fetch: fetchWith(signal),
-      });
+    /**
+     * A call answering a stream (server-sent events): POST with a body, or GET resuming after
+     * `lastEventId`. The signal stops the request; null when there is nothing to stream (204).
+     */
+    async stream(
+      path: string,
+      body: Body | null,
+      signal: AbortSignal,
+      lastEventId?: number,
+    ): Promise<ReadableStream<Uint8Array> | null> {
+      const response = await send<ReadableStream<Uint8Array> | null>(
+        body ? 'POST' : 'GET',
+        path,
+        body ?? undefined,
+        {
+          responseType: 'stream',
+          fetch: fetchWith(signal),
+          headers: lastEventId === undefined ? undefined : { 'Last-Event-ID': String(lastEventId) },
+        },
+      );
       // redaxios hands streams back before checking the status, so errors are read here.
       if (response.status >= 400) {
         const text = response.data ? await new Response(response.data).text() : '';
@@ -199,6 +214,7 @@ export function createHttpClient(options: HttpClientOptions) {
           data: parseJson(text),
         });
       }
+      if (response.status === 204) return null;
       if (!response.data) throw new HttpError(response.status, 'The reply could not be read', 'NO_STREAM');
       return response.data;
     },

@@ -4,6 +4,7 @@
  */
 import type { BotCategory, BotRecord } from '../../machines/bots';
 import type { ConversationSummary } from '../../machines/conversations';
+import type { OrganizationRecord } from '../../machines/organization';
 import type { BillingRecord, NotificationRecord, TransactionRecord } from '../../machines/resource';
 import type { ChatMessage } from '../../machines/topic';
 
@@ -64,11 +65,7 @@ export interface DeleteAccountRequest {
   password: string;
 }
 
-export interface Organization {
-  _id: string;
-  subdomain: string;
-  name: string;
-}
+export type Organization = OrganizationRecord;
 
 export type Category = BotCategory;
 export type Bot = BotRecord;
@@ -138,7 +135,7 @@ export interface StreamEvents {
   /** A piece of the reply. */
   token: { text: string };
   /** The reply is complete and stored; `cost` was charged to the balance. */
-  done: { userMessageId: string; botMessageId: string; cost: number; balance: number };
+  done: { userMessageId?: string; botMessageId: string; cost: number; balance: number };
   /** The reply failed; anything generated so far is stored, marked failed (or interrupted). */
   error: { error: string; code: string; botMessageId?: string };
 }

@@ -2,8 +2,9 @@ import { createParser } from 'eventsource-parser';
 import type { HttpClient } from './http';
 import type { BillingInfo, Notification, StreamEvents, Topic, TopicPage, TopicSummary } from './types';
 
+/** One server-sent event; a token's `id` is the length of the reply's text up to and including it. */
 export type StreamEvent = {
-  [K in keyof StreamEvents]: { type: K; data: StreamEvents[K] };
+  [K in keyof StreamEvents]: { type: K; data: StreamEvents[K]; id?: number };
 }[keyof StreamEvents];
 
 /**
@@ -30,36 +31,53 @@ export function createWorkspaceEndpoints(http: HttpClient) {
     /** Stops the reply being written in the topic; it is kept as far as it got, marked stopped. */
     stopReply: (topicId: string) =>
       http.post<{ stopped: boolean }>(`/api/v1/topic/${encodeURIComponent(topicId)}/stop`, {}),
-    /** Sends a message and yields the reply's server-sent events as they arrive. */
-    async *sendMessage(topicId: string, text: string, signal: AbortSignal): AsyncGenerator<StreamEvent> {
-      const stream = await http.stream(
-        `/api/v1/topic/${encodeURIComponent(topicId)}/message`,
-        { text },
-        signal,
-      );
-      const queue: StreamEvent[] = [];
-      const parser = createParser({
-        onEvent: ({ event, data }) => {
-          queue.push({
-            type: (event ?? 'message') as StreamEvent['type'],
-            data: JSON.parse(data),
-          } as StreamEvent);
-        },
-      });
-      const reader = stream.getReader();
-      const decoder = new TextDecoder();
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          parser.feed(decoder.decode(value, { stream: true }));
-          while (queue.length) yield queue.shift() as StreamEvent;
-        }
-      } finally {
-        reader.releaseLock();
-      }
-    },
+    /** The branch on screen, kept for the next visit. */
+    saveHead: (id: string, head: string) =>
+      http.patch<TopicSummary>(`/api/v1/topic/${encodeURIComponent(id)}`, { head }),
+    /** Sends a message after `parent` (null: a new first message) and yields the reply's events. */
+    sendMessage: (topicId: string, text: string, parent: string | null, signal: AbortSignal) =>
+      events(http.stream(`/api/v1/topic/${encodeURIComponent(topicId)}/message`, { text, parent }, signal)),
+    /** Asks for another reply in place of `messageId` and yields its events. */
+    regenerate: (topicId: string, messageId: string, signal: AbortSignal) =>
+      events(
+        http.stream(
+          `/api/v1/topic/${encodeURIComponent(topicId)}/message/${encodeURIComponent(messageId)}/regenerate`,
+          {},
+          signal,
+        ),
+      ),
+    /** Follows the reply being written in the topic from `offset` characters on; nothing when none is. */
+    follow: (topicId: string, offset: number, signal: AbortSignal) =>
+      events(http.stream(`/api/v1/topic/${encodeURIComponent(topicId)}/stream`, null, signal, offset)),
   };
 }
 
 export type WorkspaceEndpoints = ReturnType<typeof createWorkspaceEndpoints>;
+
+/** The server-sent events of a response as they arrive; none for an empty (204) answer. */
+async function* events(response: Promise<ReadableStream<Uint8Array> | null>): AsyncGenerator<StreamEvent> {
+  const stream = await response;
+  if (!stream) return;
+  const queue: StreamEvent[] = [];
+  const parser = createParser({
+    onEvent: ({ event, data, id }) => {
+      queue.push({
+        type: (event ?? 'message') as StreamEvent['type'],
+        data: JSON.parse(data),
+        id: id === undefined ? undefined : Number(id),
+      } as StreamEvent);
+    },
+  });
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+      while (queue.length) yield queue.shift() as StreamEvent;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

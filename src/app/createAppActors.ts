@@ -42,6 +42,8 @@ export interface AppEnvironment {
   saveFile: (name: string, contents: string, type: string) => void;
   /** Shows the page in the colour scheme chosen (none: the system's). */
   applyTheme: (choice: ThemeChoice) => void;
+  /** Makes the organization's brand colour the app's accent (none: Parley's own). */
+  applyBrand?: (color: string | null) => void;
   registerWorker: () => Promise<unknown>;
   log: (message: string, error?: unknown) => void;
   /** The Stately inspector, in development with `?inspect` only. */
@@ -191,6 +193,23 @@ export function createAppActors(env: AppEnvironment) {
     return workspace;
   };
 
+  const applyBrand = env.applyBrand ?? (() => {});
+  // The organization's brand colour is the accent as soon as the organization check knows it. The
+  // `app` label is not looked up (seed-spec §4): its colour comes with the first logged-in screen.
+  let brandAsked = false;
+  organization.subscribe((snapshot) => {
+    if (snapshot.context.organization) applyBrand(snapshot.context.organization.brandColor ?? null);
+  });
+  const askBrand = () => {
+    const { subdomain, organization: record } = organization.getSnapshot().context;
+    if (brandAsked || record) return;
+    brandAsked = true;
+    api.organization(subdomain).then(
+      (found) => applyBrand(found.brandColor ?? null),
+      () => {},
+    );
+  };
+
   const actors = {
     session,
     account,
@@ -199,7 +218,12 @@ export function createAppActors(env: AppEnvironment) {
     language,
     translation,
     worker,
-    workspace: loadWorkspace,
+    workspace: () => {
+      askBrand();
+      return loadWorkspace();
+    },
+    /** What the admin area's composition root (in its own chunk) builds on. */
+    services: { http, api, env: { ...env, applyBrand }, inspect },
   };
   for (const actor of [bots, session, account, organization, language, translation, worker])
     (actor as Actor<never>).start();

@@ -10,7 +10,7 @@ import type { HttpClient } from '../api/http';
 import { createWorkspaceEndpoints } from '../api/workspaceEndpoints';
 import type { AppEnvironment } from './createAppActors';
 import type { StoredValues } from './storedValues';
-import { createStreamReply } from './streamReply';
+import { createFollowReply, createStreamReply, watchNetwork } from './streamReply';
 import { themeActions } from './themeActions';
 
 export interface WorkspaceDependencies {
@@ -120,12 +120,20 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
       checkBot: fromPromise(({ input }) => checkBot(bots, input.botId)),
       createTopic: fromPromise(({ input }) => api.createTopic(input.botId)),
       loadTopic: fromPromise(({ input }) => api.topic(input.topicId)),
-      streamReply: createStreamReply(api, () => conversations.send({ type: 'REFRESH' })),
+      streamReply: createStreamReply(api),
+      followReply: createFollowReply(api),
+      stopReply: fromPromise(async ({ input }) => {
+        await api.stopReply(input.topicId);
+        return api.topic(input.topicId);
+      }),
+      watchNetwork,
     },
     actions: {
       navigateToTopic: (_, { topicId }) => env.navigate(`/topics/${topicId}`, { replace: true }),
       announceCharge: () => billing.send({ type: 'RELOAD' }),
       announceConversationChange: () => conversations.send({ type: 'REFRESH' }),
+      // The branch shown is a preference: every message names the one it follows, so a lost save loses nothing.
+      saveHead: (_, { topicId, head }) => void api.saveHead(topicId, head).catch(() => {}),
     },
   });
 

@@ -1,56 +1,85 @@
 import { fromCallback } from 'xstate';
-import type { TopicEvent } from '../../machines/topic';
+import type { ReplyRequest, TopicEvent } from '../../machines/topic';
 import { HttpError } from '../api/http';
-import type { WorkspaceEndpoints } from '../api/workspaceEndpoints';
+import type { StreamEvent, WorkspaceEndpoints } from '../api/workspaceEndpoints';
+
+type SendBack = (event: TopicEvent) => void;
 
 /**
- * The topic machine's `streamReply`: posts the message and turns the server-sent events into machine
- * events, each stored message stamped with the time it arrived. `onStopped` hears when a reply left
- * early has been stopped on the server.
+ * Turns a reply's server-sent events into the topic machine's events, each stored message stamped
+ * with the time it arrived. A connection lost once the server took the message is DISCONNECTED: the
+ * reply goes on there and can be followed again; lost before, the message never arrived.
  */
-export function createStreamReply(api: WorkspaceEndpoints, onStopped: () => void) {
-  return fromCallback<TopicEvent, { topicId: string; text: string }>(({ input, sendBack }) => {
+async function relay(
+  events: AsyncGenerator<StreamEvent>,
+  sendBack: SendBack,
+  signal: AbortSignal,
+  started: boolean,
+) {
+  const now = () => new Date().toISOString();
+  let taken = started;
+  let received = false;
+  try {
+    for await (const event of events) {
+      received = true;
+      if (event.type === 'message') {
+        taken = true;
+        sendBack({ type: 'STORED', ...event.data, createdAt: now() });
+      } else if (event.type === 'token') sendBack({ type: 'TOKEN', text: event.data.text, end: event.id });
+      else if (event.type === 'done') return sendBack({ type: 'DONE', ...event.data, createdAt: now() });
+      else
+        return sendBack({
+          type: 'FAILED',
+          error: { message: event.data.error, code: event.data.code },
+          botMessageId: event.data.botMessageId,
+        });
+    }
+    if (signal.aborted) return;
+    // Following: an empty answer means nothing is being written any more.
+    if (started && !received) return sendBack({ type: 'NOT_STREAMING' });
+    sendBack(taken ? { type: 'DISCONNECTED' } : lostBeforeStart());
+  } catch (error) {
+    if (signal.aborted) return;
+    const refused = error instanceof HttpError && error.status > 0 ? error : null;
+    if (refused) sendBack({ type: 'FAILED', error: { message: refused.message, code: refused.code } });
+    else sendBack(taken ? { type: 'DISCONNECTED' } : lostBeforeStart());
+  }
+}
+
+const lostBeforeStart = (): TopicEvent => ({
+  type: 'FAILED',
+  error: { message: 'The reply could not be received.', code: 'NETWORK' },
+});
+
+/**
+ * The topic machine's `streamReply`: sends the message (or asks again) and relays the reply. Leaving
+ * only drops the connection: the server goes on writing, and Stop is its own call.
+ */
+export function createStreamReply(api: WorkspaceEndpoints) {
+  return fromCallback<TopicEvent, { topicId: string; request: ReplyRequest }>(({ input, sendBack }) => {
     const controller = new AbortController();
-    const now = () => new Date().toISOString();
-    let finished = false;
-    (async () => {
-      try {
-        for await (const event of api.sendMessage(input.topicId, input.text, controller.signal)) {
-          if (event.type === 'message')
-            sendBack({ type: 'STORED', userMessageId: event.data.userMessageId, createdAt: now() });
-          else if (event.type === 'token') sendBack({ type: 'TOKEN', text: event.data.text });
-          else if (event.type === 'done') {
-            finished = true;
-            sendBack({ type: 'DONE', ...event.data, createdAt: now() });
-          } else {
-            finished = true;
-            sendBack({
-              type: 'FAILED',
-              error: { message: event.data.error, code: event.data.code },
-              botMessageId: event.data.botMessageId,
-            });
-          }
-        }
-        if (!finished && !controller.signal.aborted) {
-          sendBack({
-            type: 'FAILED',
-            error: { message: 'The reply ended unexpectedly.', code: 'STREAM_ENDED' },
-          });
-        }
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        const failure =
-          error instanceof HttpError
-            ? error
-            : new HttpError(0, 'The reply could not be received.', 'NETWORK');
-        sendBack({ type: 'FAILED', error: { message: failure.message, code: failure.code } });
-      }
-    })();
-    // Leaving the reply state before its end (Stop, or leaving the chat) stops the reply on the
-    // server, which keeps it as far as it got; then the request is dropped.
-    return () => {
-      if (!finished) api.stopReply(input.topicId).finally(onStopped);
-      controller.abort();
-    };
+    const { topicId, request } = input;
+    const events =
+      request.kind === 'send'
+        ? api.sendMessage(topicId, request.text, request.parent, controller.signal)
+        : api.regenerate(topicId, request.messageId, controller.signal);
+    relay(events, sendBack, controller.signal, false);
+    return () => controller.abort();
   });
 }
+
+/** The topic machine's `followReply`: the reply being written, from what is on screen on. */
+export function createFollowReply(api: WorkspaceEndpoints) {
+  return fromCallback<TopicEvent, { topicId: string; offset: number }>(({ input, sendBack }) => {
+    const controller = new AbortController();
+    relay(api.follow(input.topicId, input.offset, controller.signal), sendBack, controller.signal, true);
+    return () => controller.abort();
+  });
+}
+
+/** The topic machine's `watchNetwork`: ONLINE when the browser says the network is back. */
+export const watchNetwork = fromCallback<TopicEvent>(({ sendBack }) => {
+  const online = () => sendBack({ type: 'ONLINE' });
+  window.addEventListener('online', online);
+  return () => window.removeEventListener('online', online);
+});

@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
 import { useWorkspace } from '../app/useWorkspace';
 import { Loading } from '../components/Loading';
@@ -39,17 +39,18 @@ export default function ChatArea({ topicId }: { topicId: string }) {
   });
   const replying = useSelector(
     chat,
-    (snapshot) => snapshot.matches('replying') || snapshot.matches('creating'),
+    (snapshot) => snapshot.matches('live') || snapshot.matches('creating') || snapshot.matches('stopping'),
   );
+  const [translateAll, setTranslateAll] = useState(false);
   const broke = useSelector(chat, (snapshot) => snapshot.matches('insufficientBalance'));
 
   return (
     <div className="chat">
-      <ChatBar chat={chat} />
+      <ChatBar chat={chat} translateAll={translateAll} onTranslateAll={setTranslateAll} />
       {view === 'loading' && <Loading />}
       {view === 'problem' && <ChatProblem chat={chat} />}
       {view === 'draft' && <DraftIntro chat={chat} />}
-      {view === 'conversation' && <MessageList chat={chat} />}
+      {view === 'conversation' && <MessageList chat={chat} translateAll={translateAll} />}
       {(view === 'draft' || view === 'conversation') && (
         <Composer
           streaming={replying}

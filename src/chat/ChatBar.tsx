@@ -5,12 +5,21 @@ import { useWorkspace } from '../app/useWorkspace';
 import { Bdi } from '../components/Bdi';
 import { Menu } from '../components/Menu';
 import { useBilling } from '../home/useBilling';
+import { T } from '../i18n/T';
+import { useDisplaysEnglish } from '../i18n/useDisplaysEnglish';
 import { useFormat } from '../i18n/useFormat';
 import { useT } from '../i18n/useT';
 import { useChatBot } from './useChatBot';
 
+interface ChatBarProps {
+  chat: ActorRefFrom<typeof topicMachine>;
+  /** "Translate all": every message of the conversation shown in the display language. */
+  translateAll: boolean;
+  onTranslateAll: (on: boolean) => void;
+}
+
 /** The chat's own bar: the conversation's title, its bot and price per reply, and its menu. */
-export function ChatBar({ chat }: { chat: ActorRefFrom<typeof topicMachine> }) {
+export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
   const { conversations } = useWorkspace();
   const t = useT();
   const format = useFormat();
@@ -26,6 +35,7 @@ export function ChatBar({ chat }: { chat: ActorRefFrom<typeof topicMachine> }) {
     snapshot.context.open && snapshot.context.open._id === topic?._id ? snapshot.context.open.title : '',
   );
   const exportError = useSelector(conversations, (snapshot) => snapshot.context.exportError);
+  const english = useDisplaysEnglish();
   const title = renamed || topic?.title || firstMessage || t('New chat');
   const conversation = topic && { _id: topic._id, title };
 
@@ -43,6 +53,16 @@ export function ChatBar({ chat }: { chat: ActorRefFrom<typeof topicMachine> }) {
           </p>
         )}
       </div>
+      {conversation && !english && (
+        <button
+          type="button"
+          className="button small"
+          aria-pressed={translateAll}
+          onClick={() => onTranslateAll(!translateAll)}
+        >
+          <T>Translate all</T>
+        </button>
+      )}
       {conversation && (
         <Menu
           label={t('Conversation actions')}

@@ -1,45 +1,74 @@
 import { useSelector } from '@xstate/react';
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { topicMachine } from '../../machines/topic';
-import { Markdown } from '../components/markdown/Markdown';
+import { type ChatMessage, siblingPosition } from '../../machines/topic';
 import { T } from '../i18n/T';
 import { useNow } from '../i18n/useNow';
 import { useT } from '../i18n/useT';
 import { ChatProblem } from './ChatProblem';
-import { MessageItem } from './MessageItem';
+import { LiveReply } from './message/LiveReply';
+import { type MessageCommands, MessageItem } from './message/MessageItem';
+import { ReplyEndActions } from './message/ReplyEndActions';
 import { TypingIndicator } from './TypingIndicator';
 import { useAutoScroll } from './useAutoScroll';
 import { useChatBot } from './useChatBot';
 
 const failedStates = ['replyFailed', 'insufficientBalance', 'creationFailed'] as const;
+const endedEarly = new Set<ChatMessage['status']>(['stopped', 'interrupted', 'failed']);
+/** What "Continue" sends: the bot goes on from where its reply ended. */
+const continueText = 'Continue';
 
 /**
  * The conversation, newest at the bottom, following the reply unless the user scrolled up (then
  * "Jump to latest" brings them back). A failed reply stays at the end with its error and Retry.
  */
-export function MessageList({ chat }: { chat: ActorRefFrom<typeof topicMachine> }) {
+export function MessageList({
+  chat,
+  translateAll,
+}: {
+  chat: ActorRefFrom<typeof topicMachine>;
+  translateAll: boolean;
+}) {
   const t = useT();
   const now = useNow();
   const { name } = useChatBot(chat);
   const container = useRef<HTMLDivElement>(null);
   const messages = useSelector(chat, (snapshot) => snapshot.context.messages);
+  const tree = useSelector(chat, (snapshot) => snapshot.context.topic?.messages ?? snapshot.context.messages);
+  const live = useSelector(chat, (snapshot) => snapshot.matches('live'));
   const typing = useSelector(
     chat,
-    (snapshot) => snapshot.matches('creating') || snapshot.matches({ replying: 'waiting' }),
+    (snapshot) =>
+      snapshot.matches('creating') ||
+      snapshot.matches({ live: { replying: 'waiting' } }) ||
+      (snapshot.matches({ live: { attached: 'attaching' } }) && snapshot.context.draft === ''),
   );
-  const streamingText = useSelector(chat, (snapshot) =>
-    snapshot.matches({ replying: 'streaming' }) ? snapshot.context.draft : null,
-  );
-  const replying = useSelector(
+  const canChange = useSelector(
     chat,
-    (snapshot) => snapshot.matches('replying') || snapshot.matches('creating'),
+    (snapshot) => snapshot.matches('ready') || snapshot.matches('replyFailed'),
   );
+  const ready = useSelector(chat, (snapshot) => snapshot.matches('ready'));
   const failed = useSelector(chat, (snapshot) => failedStates.some((state) => snapshot.matches(state)));
-  const { following, jumpToLatest } = useAutoScroll(
+  const { following, jumpToLatest, keepFollowing } = useAutoScroll(
     container,
-    `${messages.length}:${streamingText?.length ?? -1}:${typing}:${failed}`,
+    `${messages.length}:${typing}:${failed}`,
   );
+
+  const positions = useMemo(
+    () => new Map(messages.map((message) => [message._id, siblingPosition(tree, message)])),
+    [messages, tree],
+  );
+  const commands = useMemo<MessageCommands>(
+    () => ({
+      edit: (messageId, text) => chat.send({ type: 'EDIT', messageId, text }),
+      regenerate: (messageId) => chat.send({ type: 'REGENERATE', messageId }),
+      showSibling: (messageId) => chat.send({ type: 'SHOW_SIBLING', messageId }),
+    }),
+    [chat],
+  );
+  const last = messages.at(-1);
+  const stoppedShort = ready && last?.role === 'bot' && endedEarly.has(last.status) ? last : null;
 
   return (
     <div className="messages-frame">
@@ -49,19 +78,34 @@ export function MessageList({ chat }: { chat: ActorRefFrom<typeof topicMachine> 
             <T>Say hello to start the conversation.</T>
           </p>
         )}
-        {messages.map((message) => (
-          <MessageItem key={message._id} message={message} botName={name} now={now} />
-        ))}
+        {messages.map((message) =>
+          message.status === 'streaming' && live ? (
+            typing ? null : (
+              <LiveReply key={message._id} chat={chat} botName={name} onGrow={keepFollowing} />
+            )
+          ) : (
+            <MessageItem
+              key={message._id}
+              message={message}
+              botName={name}
+              now={now}
+              position={positions.get(message._id) ?? { index: 1, count: 1, previous: null, next: null }}
+              canChange={canChange}
+              translateAll={translateAll}
+              commands={commands}
+            />
+          ),
+        )}
         {typing && <TypingIndicator botName={name} />}
-        {streamingText !== null && (
-          <article className="message bot" aria-busy="true">
-            <h3 className="visually-hidden">{name}</h3>
-            <Markdown text={streamingText} streaming t={t} />
-          </article>
+        {stoppedShort && (
+          <ReplyEndActions
+            onContinue={() => chat.send({ type: 'SEND', text: continueText })}
+            onRetry={() => commands.regenerate(stoppedShort._id)}
+          />
         )}
         {failed && <ChatProblem chat={chat} />}
       </div>
-      {replying && !following && (
+      {live && !following && (
         <button type="button" className="button small jump-to-latest" onClick={jumpToLatest}>
           <T>Jump to latest</T>
         </button>

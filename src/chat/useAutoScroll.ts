@@ -5,7 +5,8 @@ const followThreshold = 48;
 
 /**
  * Keeps a scrolling container pinned to its newest content while the user follows along, and leaves
- * it alone once they scroll up to read something earlier; `jumpToLatest` pins it again.
+ * it alone once they scroll up to read something earlier; `jumpToLatest` pins it again, and
+ * `keepFollowing` follows content that grows without the list rendering again (a streamed reply).
  */
 export function useAutoScroll(container: RefObject<HTMLElement | null>, content: unknown) {
   const followingNow = useRef(true);
@@ -23,11 +24,13 @@ export function useAutoScroll(container: RefObject<HTMLElement | null>, content:
     return () => element.removeEventListener('scroll', onScroll);
   }, [container]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: content is the trigger, not an input
-  useEffect(() => {
+  /** Pins the newest content again if the user follows along: for content that grows on its own. */
+  const keepFollowing = useCallback(() => {
     const element = container.current;
     if (element && followingNow.current) element.scrollTop = element.scrollHeight;
-  }, [content, container]);
+  }, [container]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: content is the trigger, not an input
+  useEffect(keepFollowing, [content, keepFollowing]);
 
   const jumpToLatest = useCallback(() => {
     const element = container.current;
@@ -37,5 +40,5 @@ export function useAutoScroll(container: RefObject<HTMLElement | null>, content:
     element.scrollTop = element.scrollHeight;
   }, [container]);
 
-  return { following, jumpToLatest };
+  return { following, jumpToLatest, keepFollowing };
 }

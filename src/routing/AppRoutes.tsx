@@ -14,6 +14,7 @@ import { OrganizationCheck } from './OrganizationCheck';
 const Workspace = lazy(() => import('../workspace/Workspace'));
 const HomeArea = lazy(() => import('../home/HomeArea'));
 const ChatArea = lazy(() => import('../chat/ChatArea'));
+const AdminArea = lazy(() => import('../admin/AdminArea'));
 
 /**
  * A logged-in screen, behind both checks, inside the workspace: the same element for home and chat,
@@ -49,6 +50,15 @@ export function AppRoutes() {
             <ChatArea topicId={params.id} />
           </LoggedIn>
         )}
+      </Route>
+      <Route path={/^\/admin(?:\/.*)?$/}>
+        <OrganizationCheck>
+          <LoginCheck>
+            <Suspense fallback={<Loading />}>
+              <AdminArea />
+            </Suspense>
+          </LoginCheck>
+        </OrganizationCheck>
       </Route>
       <Route path="/landing">
         <OrganizationCheck>

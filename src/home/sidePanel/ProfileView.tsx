@@ -1,5 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
+import { Link } from 'wouter';
+import { isAdmin } from '../../admin/isAdmin';
 import { useActors } from '../../app/ActorsContext';
 import { useWorkspace } from '../../app/useWorkspace';
 import { Bdi } from '../../components/Bdi';
@@ -32,6 +34,13 @@ export function ProfileView() {
         </strong>{' '}
         <span className="muted">@{user?.username}</span>
       </p>
+      {isAdmin(user?.role) && (
+        <p>
+          <Link href="/admin" className="button small">
+            <T>Admin</T>
+          </Link>
+        </p>
+      )}
       <div className="panel-section">
         <button
           type="button"

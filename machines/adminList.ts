@@ -1,0 +1,323 @@
+import { assertEvent, assign, fromPromise, raise, setup } from 'xstate';
+
+/** A record an admin list shows: the bots, categories, providers and audit entries of the organization. */
+export interface AdminRecord {
+  _id: string;
+}
+
+/** A bot category, as the admin area lists and edits it. */
+export interface CategoryRecord extends AdminRecord {
+  name: string;
+}
+
+/** An OpenAI-compatible provider of the organization; its key is never sent back, only its end ("••••1234"). */
+export interface ProviderRecord extends AdminRecord {
+  name: string;
+  baseUrl: string;
+  /** The masked key. */
+  apiKey: string;
+}
+
+/** One admin action, as the audit log keeps it; `target` is the `_id` acted on. */
+export interface AuditEntry extends AdminRecord {
+  at: string;
+  /** The user who acted (their `_id`, or 'operator' for the command line), and their name then. */
+  actor: string;
+  actorName: string;
+  action: string;
+  target: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+/** A page of a list; `next` continues it, null at its end (lists without paging answer one page). */
+export interface AdminPage<R extends AdminRecord = AdminRecord> {
+  items: R[];
+  next: string | null;
+}
+
+/** What the admin asked for: a new record, a change to one, or its removal. */
+export type AdminChange =
+  | { kind: 'create'; values: Record<string, unknown> }
+  | { kind: 'update'; id: string; values: Record<string, unknown> }
+  | { kind: 'remove'; id: string };
+
+/** What went wrong, in a sentence; `field` names the form field the server says it is about. */
+export interface AdminProblem {
+  message: string;
+  field?: string;
+}
+
+export interface AdminListContext {
+  items: AdminRecord[];
+  next: string | null;
+  error: string | null;
+  /** The record being edited: its id, or 'new' for the form that creates one. */
+  editing: string | null;
+  /** The record a removal waits to be confirmed for. */
+  target: AdminRecord | null;
+  problem: AdminProblem | null;
+  /** The last change that went through, for the screen to announce. */
+  done: AdminChange['kind'] | null;
+}
+
+export type AdminListEvent =
+  | { type: 'LOAD' }
+  | { type: 'RELOAD' }
+  | { type: 'RETRY' }
+  | { type: 'LOAD_MORE' }
+  | { type: 'EDIT'; id: string }
+  | { type: 'SAVE'; change: Exclude<AdminChange, { kind: 'remove' }> }
+  | { type: 'ASK_REMOVE'; record: AdminRecord }
+  | { type: 'CONFIRM' }
+  | { type: 'CANCEL' }
+  /** Logged out: the next user sees nothing of this organization's records. */
+  | { type: 'RESET' };
+
+const problemOf = (error: unknown): AdminProblem => {
+  const field = (error as { field?: unknown } | null)?.field;
+  return {
+    message: error instanceof Error ? error.message : 'Something went wrong',
+    ...(typeof field === 'string' ? { field } : {}),
+  };
+};
+
+const forgotten = {
+  items: [],
+  next: null,
+  error: null,
+  editing: null,
+  target: null,
+  problem: null,
+  done: null,
+} satisfies AdminListContext;
+
+/**
+ * One list of the admin area (bots, categories, providers, the audit log): pages, and one change at
+ * a time — create, edit, or remove after a confirmation — after which the list is read afresh.
+ */
+export const adminListMachine = setup({
+  types: {
+    context: {} as AdminListContext,
+    events: {} as AdminListEvent,
+  },
+  actors: {
+    /** A page of the list; `cursor` '' is the first. */
+    fetchPage: fromPromise<AdminPage, { cursor: string }>(async () => {
+      throw new Error('fetchPage is provided by the app');
+    }),
+    /** Creates, changes or removes one record on the server. */
+    applyChange: fromPromise<unknown, { change: AdminChange }>(async () => {
+      throw new Error('applyChange is provided by the app');
+    }),
+  },
+  guards: {
+    hasMore: ({ context }) => context.next !== null,
+  },
+  actions: {
+    /** Effect the app provides: what depends on the list (the bot catalogue, say) hears of the change. */
+    announceChange: (_, _params: { kind: AdminChange['kind'] }) => {},
+    assignFirstPage: assign((_, params: { page: AdminPage }) => ({
+      items: params.page.items,
+      next: params.page.next,
+      error: null,
+    })),
+    appendPage: assign(({ context }, params: { page: AdminPage }) => ({
+      items: [
+        ...context.items,
+        ...params.page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
+      ],
+      next: params.page.next,
+      error: null,
+    })),
+    assignError: assign({
+      error: (_, params: { error: unknown }) => problemOf(params.error).message,
+    }),
+    assignEditing: assign({
+      editing: (_, params: { id: string }) => params.id,
+      problem: null,
+      done: null,
+    }),
+    assignSaving: assign({
+      editing: (_, params: { change: AdminChange }) =>
+        params.change.kind === 'update' ? params.change.id : 'new',
+      problem: null,
+      done: null,
+    }),
+    assignTarget: assign({
+      target: (_, params: { record: AdminRecord }) => params.record,
+      problem: null,
+      done: null,
+    }),
+    assignProblem: assign({ problem: (_, params: { error: unknown }) => problemOf(params.error) }),
+    assignDone: assign({
+      editing: null,
+      target: null,
+      problem: null,
+      done: (_, params: { kind: AdminChange['kind'] }) => params.kind,
+    }),
+    clearChange: assign({ editing: null, target: null, problem: null }),
+    reloadList: raise({ type: 'RELOAD' }),
+    forgetAll: assign(forgotten),
+  },
+}).createMachine({
+  id: 'adminList',
+  description: 'A list of the admin area: pages, and one change at a time, confirmed when it removes.',
+  type: 'parallel',
+  context: forgotten,
+  on: {
+    RESET: { target: ['.list.idle', '.change.idle'], actions: 'forgetAll' },
+  },
+  states: {
+    list: {
+      description: 'The records, first page first.',
+      initial: 'idle',
+      states: {
+        idle: {
+          description: 'Nothing listed yet; the screen asks for the list when it appears.',
+          on: { LOAD: 'loading' },
+        },
+        loading: {
+          description: 'Fetches the first page; a change made meanwhile asks again.',
+          invoke: {
+            id: 'fetchPage',
+            src: 'fetchPage',
+            input: { cursor: '' },
+            onDone: {
+              target: 'loaded',
+              actions: { type: 'assignFirstPage', params: ({ event }) => ({ page: event.output }) },
+            },
+            onError: {
+              target: 'failed',
+              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+          on: { RELOAD: { target: 'loading', reenter: true } },
+        },
+        loaded: {
+          description:
+            'Listed; the next page can be asked for, or the list read afresh (a screen shown again).',
+          on: {
+            LOAD_MORE: { guard: 'hasMore', target: 'loadingMore' },
+            LOAD: 'loading',
+            RELOAD: 'loading',
+          },
+        },
+        loadingMore: {
+          description: 'Fetches the page after the last one listed.',
+          invoke: {
+            id: 'fetchMore',
+            src: 'fetchPage',
+            input: ({ context }) => ({ cursor: context.next ?? '' }),
+            onDone: {
+              target: 'loaded',
+              actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
+            },
+            onError: {
+              target: 'loaded',
+              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+          on: { RELOAD: 'loading' },
+        },
+        failed: {
+          description: 'The list could not be loaded; the admin can retry.',
+          on: { RETRY: 'loading', LOAD: 'loading', RELOAD: 'loading' },
+        },
+      },
+    },
+    change: {
+      description: 'Creating, editing or removing one record.',
+      initial: 'idle',
+      states: {
+        idle: {
+          description: 'No change under way; a create form may be filled in.',
+          on: {
+            EDIT: {
+              target: 'editing',
+              actions: { type: 'assignEditing', params: ({ event }) => ({ id: event.id }) },
+            },
+            SAVE: {
+              target: 'saving',
+              actions: { type: 'assignSaving', params: ({ event }) => ({ change: event.change }) },
+            },
+            ASK_REMOVE: {
+              target: 'confirming',
+              actions: { type: 'assignTarget', params: ({ event }) => ({ record: event.record }) },
+            },
+          },
+        },
+        editing: {
+          description: 'A record (or a new one) is in its form, with what the server said about it.',
+          on: {
+            EDIT: {
+              target: 'editing',
+              actions: { type: 'assignEditing', params: ({ event }) => ({ id: event.id }) },
+            },
+            SAVE: {
+              target: 'saving',
+              actions: { type: 'assignSaving', params: ({ event }) => ({ change: event.change }) },
+            },
+            CANCEL: { target: 'idle', actions: 'clearChange' },
+          },
+        },
+        saving: {
+          description: 'Sends the new or changed record; the server checks it.',
+          invoke: {
+            id: 'saveChange',
+            src: 'applyChange',
+            input: ({ event }) => {
+              assertEvent(event, 'SAVE');
+              return { change: event.change };
+            },
+            onDone: {
+              target: 'idle',
+              actions: [
+                {
+                  type: 'announceChange',
+                  params: ({ context }) => ({ kind: context.editing === 'new' ? 'create' : 'update' }),
+                },
+                {
+                  type: 'assignDone',
+                  params: ({ context }) => ({ kind: context.editing === 'new' ? 'create' : 'update' }),
+                },
+                'reloadList',
+              ],
+            },
+            onError: {
+              target: 'editing',
+              actions: { type: 'assignProblem', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        confirming: {
+          description: 'The dialog asks to confirm the removal.',
+          on: {
+            CONFIRM: 'removing',
+            CANCEL: { target: 'idle', actions: 'clearChange' },
+          },
+        },
+        removing: {
+          description: 'Removes the record on the server (a bot is retired, never deleted).',
+          invoke: {
+            id: 'removeRecord',
+            src: 'applyChange',
+            input: ({ context }) => ({ change: { kind: 'remove', id: context.target?._id ?? '' } }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'announceChange', params: { kind: 'remove' } },
+                { type: 'assignDone', params: { kind: 'remove' } },
+                'reloadList',
+              ],
+            },
+            onError: {
+              target: 'confirming',
+              actions: { type: 'assignProblem', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+      },
+    },
+  },
+});

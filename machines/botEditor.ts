@@ -1,0 +1,440 @@
+import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
+
+export type BotPlatform = 'builtin' | 'openai';
+export type BotEngine = 'eliza' | 'calculator' | 'translator';
+export const botEngines: BotEngine[] = ['eliza', 'calculator', 'translator'];
+
+/** A bot as the admin area edits it (`/api/v1/admin/bot`): its categories by id. */
+export interface AdminBot {
+  _id: string;
+  name: string;
+  description: string;
+  platform: BotPlatform;
+  engine?: BotEngine | null;
+  /** The organization's provider; none: the server's own (OPENAI_BASE_URL). */
+  provider?: string | null;
+  model?: string | null;
+  systemPrompt?: string | null;
+  temperature?: number | null;
+  price: number;
+  categories: string[];
+  active: boolean;
+  position?: number | null;
+}
+
+/** The form as the admin fills it in: numbers as typed. */
+export interface BotDraft {
+  name: string;
+  description: string;
+  platform: BotPlatform;
+  engine: BotEngine | '';
+  provider: string;
+  model: string;
+  systemPrompt: string;
+  temperature: string;
+  price: string;
+  categories: string[];
+  active: boolean;
+  position: string;
+}
+
+/** What a bot's form offers to choose from: the organization's providers and categories. */
+export interface BotChoice {
+  _id: string;
+  name: string;
+}
+export interface BotEditorData {
+  /** null for a new bot. */
+  bot: AdminBot | null;
+  providers: BotChoice[];
+  categories: BotChoice[];
+}
+
+/** What the bot's create or change call sends: the contract's body, numbers as numbers. */
+export type BotRequest = Omit<AdminBot, '_id'>;
+
+export interface TryLine {
+  role: 'user' | 'bot';
+  text: string;
+}
+
+export interface FieldProblem {
+  field: keyof BotDraft | null;
+  message: string;
+}
+
+export interface BotEditorContext {
+  botId: string | null;
+  draft: BotDraft;
+  providers: BotChoice[];
+  categories: BotChoice[];
+  /** The form's problems, each next to its field (null: about the whole form). */
+  problems: FieldProblem[];
+  loadError: string | null;
+  models: string[];
+  /** The provider the model list is for. */
+  modelsFor: string | null;
+  modelsError: string | null;
+  transcript: TryLine[];
+  tryError: string | null;
+}
+
+export type BotEditorEvent =
+  | { type: 'RETRY' }
+  | { type: 'CHANGE'; values: Partial<BotDraft> }
+  | { type: 'SAVE' }
+  | { type: 'RETRY_MODELS' }
+  | { type: 'SEND_TRY'; text: string }
+  | { type: 'TRY_TOKEN'; text: string }
+  | { type: 'TRY_DONE' }
+  | { type: 'TRY_FAILED'; message: string }
+  | { type: 'STOP_TRY' }
+  | { type: 'CLEAR_TRY' };
+
+export const emptyDraft: BotDraft = {
+  name: '',
+  description: '',
+  platform: 'openai',
+  engine: '',
+  provider: '',
+  model: '',
+  systemPrompt: '',
+  temperature: '',
+  price: '0',
+  categories: [],
+  active: true,
+  position: '',
+};
+
+/** The form filled in from a stored bot. */
+export function draftOf(bot: AdminBot | null): BotDraft {
+  if (!bot) return emptyDraft;
+  return {
+    name: bot.name,
+    description: bot.description,
+    platform: bot.platform,
+    engine: bot.engine ?? '',
+    provider: bot.provider ?? '',
+    model: bot.model ?? '',
+    systemPrompt: bot.systemPrompt ?? '',
+    temperature: bot.temperature === null || bot.temperature === undefined ? '' : String(bot.temperature),
+    price: String(bot.price),
+    categories: bot.categories,
+    active: bot.active,
+    position: bot.position === null || bot.position === undefined ? '' : String(bot.position),
+  };
+}
+
+const isNumber = (text: string) => text.trim() !== '' && Number.isFinite(Number(text));
+
+/** Every problem of the form the admin can fix before it is sent. */
+export function draftProblems(draft: BotDraft): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (!draft.name.trim()) problems.push({ field: 'name', message: 'Enter the name people will see.' });
+  if (!isNumber(draft.price) || Number(draft.price) < 0)
+    problems.push({ field: 'price', message: 'Enter a price of 0 or more.' });
+  if (draft.platform === 'builtin' && !draft.engine)
+    problems.push({ field: 'engine', message: 'Choose what the bot runs.' });
+  if (draft.platform === 'openai' && !draft.model.trim())
+    problems.push({ field: 'model', message: 'Enter or choose a model.' });
+  if (
+    draft.platform === 'openai' &&
+    draft.temperature.trim() !== '' &&
+    (!isNumber(draft.temperature) || Number(draft.temperature) < 0 || Number(draft.temperature) > 2)
+  )
+    problems.push({ field: 'temperature', message: 'Enter a temperature from 0 to 2.' });
+  if (
+    draft.position.trim() !== '' &&
+    !(Number.isInteger(Number(draft.position)) && Number(draft.position) >= 0)
+  )
+    problems.push({ field: 'position', message: 'Enter a whole number of 0 or more.' });
+  return problems;
+}
+
+/** The create or change body of a valid form: only what the bot's platform uses. */
+export function botRequest(draft: BotDraft): BotRequest {
+  const common = {
+    name: draft.name.trim(),
+    description: draft.description.trim(),
+    price: Number(draft.price),
+    categories: draft.categories,
+    active: draft.active,
+    ...(draft.position.trim() !== '' ? { position: Number(draft.position) } : {}),
+  };
+  if (draft.platform === 'builtin')
+    return { ...common, platform: 'builtin', engine: (draft.engine || 'eliza') as BotEngine };
+  return {
+    ...common,
+    platform: 'openai',
+    provider: draft.provider || null,
+    model: draft.model.trim(),
+    systemPrompt: draft.systemPrompt,
+    ...(draft.temperature.trim() !== '' ? { temperature: Number(draft.temperature) } : {}),
+  };
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
+
+export const botEditorMachine = setup({
+  types: {
+    context: {} as BotEditorContext,
+    events: {} as BotEditorEvent,
+    input: {} as { botId: string | null },
+  },
+  actors: {
+    /** The bot (none for a new one) with the providers and categories the form offers. */
+    loadEditor: fromPromise<BotEditorData, { botId: string | null }>(async () => {
+      throw new Error('loadEditor is provided by the app');
+    }),
+    /** Creates the bot (no id) or changes it; answers the bot as stored. */
+    saveBot: fromPromise<AdminBot, { botId: string | null; request: BotRequest }>(async () => {
+      throw new Error('saveBot is provided by the app');
+    }),
+    /** The model ids the provider's `GET /models` lists. */
+    fetchModels: fromPromise<string[], { provider: string }>(async () => {
+      throw new Error('fetchModels is provided by the app');
+    }),
+    /** Streams the saved bot's reply to a message, free of charge: TRY_TOKEN…, then TRY_DONE or TRY_FAILED. */
+    streamTry: fromCallback<BotEditorEvent, { botId: string; text: string; history: TryLine[] }>(() => {
+      throw new Error('streamTry is provided by the app');
+    }),
+  },
+  guards: {
+    isValid: ({ context }) => draftProblems(context.draft).length === 0,
+    needsModels: ({ context }) =>
+      context.draft.platform === 'openai' &&
+      context.draft.provider !== '' &&
+      context.draft.provider !== context.modelsFor,
+    canTry: ({ context, event }) =>
+      context.botId !== null && event.type === 'SEND_TRY' && event.text.trim() !== '',
+  },
+  actions: {
+    /** Effect the app provides: a new bot's address becomes its own, and the bot list is read afresh. */
+    announceSaved: (_, _params: { bot: AdminBot; created: boolean }) => {},
+    assignData: assign((_, params: { data: BotEditorData }) => ({
+      draft: draftOf(params.data.bot),
+      providers: params.data.providers,
+      categories: params.data.categories,
+      loadError: null,
+    })),
+    assignLoadError: assign({ loadError: (_, params: { error: unknown }) => messageOf(params.error) }),
+    assignValues: assign({
+      draft: ({ context }, params: { values: Partial<BotDraft> }) => ({ ...context.draft, ...params.values }),
+      problems: ({ context }, params: { values: Partial<BotDraft> }) =>
+        context.problems.filter((problem) => problem.field === null || !(problem.field in params.values)),
+    }),
+    assignDraftProblems: assign({ problems: ({ context }) => draftProblems(context.draft) }),
+    clearProblems: assign({ problems: [] }),
+    assignSaved: assign((_, params: { bot: AdminBot }) => ({
+      botId: params.bot._id,
+      draft: draftOf(params.bot),
+      problems: [],
+    })),
+    assignSaveProblem: assign({
+      problems: (_, params: { error: unknown }) => {
+        const field = (params.error as { field?: unknown } | null)?.field;
+        const known = typeof field === 'string' && field in emptyDraft;
+        return [{ field: known ? (field as keyof BotDraft) : null, message: messageOf(params.error) }];
+      },
+    }),
+    assignModels: assign((_, params: { provider: string; models: string[] }) => ({
+      models: params.models,
+      modelsFor: params.provider,
+      modelsError: null,
+    })),
+    assignModelsError: assign((_, params: { provider: string; error: unknown }) => ({
+      models: [],
+      modelsFor: params.provider,
+      modelsError: messageOf(params.error),
+    })),
+    appendQuestion: assign({
+      transcript: ({ context }, params: { text: string }) => [
+        ...context.transcript,
+        { role: 'user' as const, text: params.text.trim() },
+        { role: 'bot' as const, text: '' },
+      ],
+      tryError: null,
+    }),
+    appendToken: assign({
+      transcript: ({ context }, params: { text: string }) => {
+        const last = context.transcript.at(-1);
+        if (last?.role !== 'bot') return context.transcript;
+        return [...context.transcript.slice(0, -1), { ...last, text: last.text + params.text }];
+      },
+    }),
+    assignTryError: assign({ tryError: (_, params: { message: string }) => params.message }),
+    clearTranscript: assign({ transcript: [], tryError: null }),
+  },
+}).createMachine({
+  id: 'botEditor',
+  description: "One bot's form: load, change, check, save; its model list; and a free try-out chat.",
+  type: 'parallel',
+  context: ({ input }) => ({
+    botId: input.botId,
+    draft: emptyDraft,
+    providers: [],
+    categories: [],
+    problems: [],
+    loadError: null,
+    models: [],
+    modelsFor: null,
+    modelsError: null,
+    transcript: [],
+    tryError: null,
+  }),
+  states: {
+    form: {
+      description: 'The bot being edited.',
+      initial: 'loading',
+      states: {
+        loading: {
+          description: 'Fetches the bot, the providers and the categories.',
+          invoke: {
+            id: 'loadEditor',
+            src: 'loadEditor',
+            input: ({ context }) => ({ botId: context.botId }),
+            onDone: {
+              target: 'editing',
+              actions: { type: 'assignData', params: ({ event }) => ({ data: event.output }) },
+            },
+            onError: {
+              target: 'failed',
+              actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        failed: {
+          description: 'The form could not be loaded; the admin can retry.',
+          on: { RETRY: 'loading' },
+        },
+        editing: {
+          description: 'The admin changes the fields; problems show next to them.',
+          on: {
+            CHANGE: {
+              actions: { type: 'assignValues', params: ({ event }) => ({ values: event.values }) },
+            },
+            SAVE: [
+              { guard: 'isValid', target: 'saving', actions: 'clearProblems' },
+              { actions: 'assignDraftProblems' },
+            ],
+          },
+        },
+        saving: {
+          description: 'Creates or changes the bot; the server checks it too.',
+          invoke: {
+            id: 'saveBot',
+            src: 'saveBot',
+            input: ({ context }) => ({ botId: context.botId, request: botRequest(context.draft) }),
+            onDone: {
+              target: 'saved',
+              actions: [
+                {
+                  type: 'announceSaved',
+                  params: ({ context, event }) => ({ bot: event.output, created: context.botId === null }),
+                },
+                { type: 'assignSaved', params: ({ event }) => ({ bot: event.output }) },
+              ],
+            },
+            onError: {
+              target: 'editing',
+              actions: { type: 'assignSaveProblem', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        saved: {
+          description: 'Saved, and announced; a change edits it again.',
+          on: {
+            CHANGE: {
+              target: 'editing',
+              actions: { type: 'assignValues', params: ({ event }) => ({ values: event.values }) },
+            },
+            // What was just saved is valid: saving it again needs no check of its own.
+            SAVE: { guard: 'isValid', target: 'saving', actions: 'clearProblems' },
+          },
+        },
+      },
+    },
+    models: {
+      description: "The model ids of the chosen provider, for the model field's suggestions.",
+      initial: 'idle',
+      states: {
+        idle: {
+          description: 'No provider chosen (or the built-in platform): nothing to list.',
+          always: { guard: 'needsModels', target: 'loading' },
+        },
+        loading: {
+          description: "Asks the provider's model list through the server.",
+          invoke: {
+            id: 'fetchModels',
+            src: 'fetchModels',
+            input: ({ context }) => ({ provider: context.draft.provider }),
+            onDone: {
+              target: 'loaded',
+              actions: {
+                type: 'assignModels',
+                params: ({ context, event }) => ({ provider: context.draft.provider, models: event.output }),
+              },
+            },
+            onError: {
+              target: 'failed',
+              actions: {
+                type: 'assignModelsError',
+                params: ({ context, event }) => ({ provider: context.draft.provider, error: event.error }),
+              },
+            },
+          },
+        },
+        loaded: {
+          description: "Listed; choosing another provider lists that one's.",
+          always: { guard: 'needsModels', target: 'loading' },
+        },
+        failed: {
+          description: 'The provider did not answer its model list; the model can still be typed.',
+          always: { guard: 'needsModels', target: 'loading' },
+          on: { RETRY_MODELS: 'loading' },
+        },
+      },
+    },
+    tryOut: {
+      description: 'A chat with the saved bot that charges nobody.',
+      initial: 'idle',
+      states: {
+        idle: {
+          description: 'Waits for a message; only a saved bot can be tried.',
+          on: {
+            SEND_TRY: {
+              guard: 'canTry',
+              target: 'replying',
+              actions: { type: 'appendQuestion', params: ({ event }) => ({ text: event.text }) },
+            },
+            CLEAR_TRY: { actions: 'clearTranscript' },
+          },
+        },
+        replying: {
+          description: "The bot's reply streams in; Stop ends it.",
+          invoke: {
+            id: 'streamTry',
+            src: 'streamTry',
+            input: ({ context, event }) => {
+              assertEvent(event, 'SEND_TRY');
+              return {
+                botId: context.botId ?? '',
+                text: event.text.trim(),
+                history: context.transcript.slice(0, -2),
+              };
+            },
+          },
+          on: {
+            TRY_TOKEN: { actions: { type: 'appendToken', params: ({ event }) => ({ text: event.text }) } },
+            TRY_DONE: 'idle',
+            TRY_FAILED: {
+              target: 'idle',
+              actions: { type: 'assignTryError', params: ({ event }) => ({ message: event.message }) },
+            },
+            STOP_TRY: 'idle',
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,397 @@
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+
+export type MemberRole = 'owner' | 'admin' | 'member';
+export const memberRoles: MemberRole[] = ['owner', 'admin', 'member'];
+
+/** A member of the organization as its admins see them; `_id` is the user's. */
+export interface MemberRecord {
+  _id: string;
+  displayName: string;
+  username: string;
+  email: string;
+  role: MemberRole;
+  status: 'active' | 'suspended';
+  balance: number;
+  currency?: string;
+}
+
+/** A page of members; `next` continues the list, null at its end. */
+export interface MemberPage {
+  items: MemberRecord[];
+  next: string | null;
+}
+
+export interface MemberChange {
+  role?: MemberRole;
+  suspended?: boolean;
+}
+
+export interface MemberProblem {
+  field: 'amount' | 'note' | 'email' | 'role' | null;
+  message: string;
+}
+
+export interface MembersContext {
+  items: MemberRecord[];
+  next: string | null;
+  query: string;
+  shownQuery: string;
+  error: string | null;
+  /** What went wrong with the last role change or suspension. */
+  changeError: string | null;
+  /** The member the credit dialog is about. */
+  target: MemberRecord | null;
+  /** Problems of the dialog open (credit or invite), each next to its field. */
+  problems: MemberProblem[];
+  /** The address the last invitation went to. */
+  invited: string | null;
+}
+
+export type MembersEvent =
+  | { type: 'LOAD' }
+  | { type: 'RETRY' }
+  | { type: 'LOAD_MORE' }
+  | { type: 'SEARCH'; query: string }
+  | { type: 'CHANGE_MEMBER'; id: string; change: MemberChange }
+  | { type: 'OPEN_CREDIT'; member: MemberRecord }
+  | { type: 'GRANT'; amount: string; note: string }
+  | { type: 'OPEN_INVITE' }
+  | { type: 'INVITE'; email: string; role: MemberRole }
+  | { type: 'CANCEL' }
+  | { type: 'RESET' };
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
+
+/** Seed-spec §5: text, an at sign, text, a dot, text, with no spaces. */
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** What the credit dialog must hold before it is sent. */
+export function creditProblems(amount: string, note: string): MemberProblem[] {
+  const problems: MemberProblem[] = [];
+  const value = Number(amount);
+  if (amount.trim() === '' || !Number.isFinite(value) || value === 0)
+    problems.push({ field: 'amount', message: 'Enter an amount other than 0; a negative one deducts.' });
+  if (!note.trim()) problems.push({ field: 'note', message: 'Enter a note the member will see.' });
+  return problems;
+}
+
+/** What the invite dialog must hold before it is sent. */
+export function inviteProblems(email: string): MemberProblem[] {
+  return emailPattern.test(email.trim()) ? [] : [{ field: 'email', message: 'Enter a valid email address.' }];
+}
+
+const problemOf = (error: unknown, fields: MemberProblem['field'][]): MemberProblem[] => {
+  const field = (error as { field?: unknown } | null)?.field;
+  return [
+    {
+      field: fields.includes(field as MemberProblem['field']) ? (field as MemberProblem['field']) : null,
+      message: messageOf(error),
+    },
+  ];
+};
+
+const forgotten = {
+  items: [],
+  next: null,
+  query: '',
+  shownQuery: '',
+  error: null,
+  changeError: null,
+  target: null,
+  problems: [],
+  invited: null,
+} satisfies MembersContext;
+
+export const membersMachine = setup({
+  types: {
+    context: {} as MembersContext,
+    events: {} as MembersEvent,
+  },
+  actors: {
+    /** A page of the members, or of those whose name, username or email matches `query`. */
+    fetchMembers: fromPromise<MemberPage, { query: string; cursor: string }>(async () => {
+      throw new Error('fetchMembers is provided by the app');
+    }),
+    /** Changes a member's role or suspends / reinstates them; answers the member as stored. */
+    updateMember: fromPromise<MemberRecord, { id: string; change: MemberChange }>(async () => {
+      throw new Error('updateMember is provided by the app');
+    }),
+    /** Grants (or, negative, deducts) credit with a note; answers the new balance. */
+    grantCredit: fromPromise<number, { id: string; amount: number; note: string }>(async () => {
+      throw new Error('grantCredit is provided by the app');
+    }),
+    /** Mails a one-time code that lets the address join with the role. */
+    inviteMember: fromPromise<unknown, { email: string; role: MemberRole }>(async () => {
+      throw new Error('inviteMember is provided by the app');
+    }),
+  },
+  delays: {
+    /** Typing pauses this long before the search goes out. */
+    searchDelay: 300,
+  },
+  guards: {
+    hasMore: ({ context }) => context.next !== null,
+    isClearingSearch: ({ event }) => event.type === 'SEARCH' && event.query.trim() === '',
+    creditIsValid: ({ event }) =>
+      event.type === 'GRANT' && creditProblems(event.amount, event.note).length === 0,
+    inviteIsValid: ({ event }) => event.type === 'INVITE' && inviteProblems(event.email).length === 0,
+  },
+  actions: {
+    assignQuery: assign({ query: (_, params: { query: string }) => params.query }),
+    assignFirstPage: assign(({ context }, params: { page: MemberPage }) => ({
+      items: params.page.items,
+      next: params.page.next,
+      shownQuery: context.query.trim(),
+      error: null,
+    })),
+    appendPage: assign(({ context }, params: { page: MemberPage }) => ({
+      items: [
+        ...context.items,
+        ...params.page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
+      ],
+      next: params.page.next,
+      error: null,
+    })),
+    assignError: assign({ error: (_, params: { error: unknown }) => messageOf(params.error) }),
+    clearChangeError: assign({ changeError: null }),
+    replaceMember: assign({
+      items: ({ context }, params: { member: MemberRecord }) =>
+        context.items.map((item) => (item._id === params.member._id ? params.member : item)),
+    }),
+    assignChangeError: assign({ changeError: (_, params: { error: unknown }) => messageOf(params.error) }),
+    assignTarget: assign({
+      target: (_, params: { member: MemberRecord }) => params.member,
+      problems: [],
+    }),
+    assignBalance: assign(({ context }, params: { balance: number }) => ({
+      items: context.items.map((item) =>
+        item._id === context.target?._id ? { ...item, balance: params.balance } : item,
+      ),
+      target: context.target ? { ...context.target, balance: params.balance } : null,
+      problems: [],
+    })),
+    assignCreditProblems: assign({
+      problems: ({ event }) => (event.type === 'GRANT' ? creditProblems(event.amount, event.note) : []),
+    }),
+    assignInviteProblems: assign({
+      problems: ({ event }) => (event.type === 'INVITE' ? inviteProblems(event.email) : []),
+    }),
+    assignCreditError: assign({
+      problems: (_, params: { error: unknown }) => problemOf(params.error, ['amount', 'note']),
+    }),
+    assignInviteError: assign({
+      problems: (_, params: { error: unknown }) => problemOf(params.error, ['email', 'role']),
+    }),
+    clearProblems: assign({ problems: [] }),
+    assignInvited: assign({ invited: (_, params: { email: string }) => params.email, problems: [] }),
+    clearInvited: assign({ invited: null, problems: [] }),
+    forgetAll: assign(forgotten),
+  },
+}).createMachine({
+  id: 'members',
+  description: "The organization's members: search and pages, roles, suspension, credit, invitations.",
+  type: 'parallel',
+  context: forgotten,
+  on: {
+    RESET: {
+      target: ['.list.idle', '.update.idle', '.credit.closed', '.invite.closed'],
+      actions: 'forgetAll',
+    },
+  },
+  states: {
+    list: {
+      description: 'The members listed, in pages; a search narrows them.',
+      initial: 'idle',
+      on: {
+        SEARCH: [
+          {
+            guard: 'isClearingSearch',
+            target: '.loading',
+            actions: { type: 'assignQuery', params: ({ event }) => ({ query: event.query }) },
+          },
+          {
+            target: '.debouncing',
+            actions: { type: 'assignQuery', params: ({ event }) => ({ query: event.query }) },
+          },
+        ],
+      },
+      states: {
+        idle: {
+          description: 'Nothing listed yet; the screen asks for the first page when it appears.',
+          on: { LOAD: 'loading' },
+        },
+        debouncing: {
+          description: 'The admin is typing a search; it goes out once they pause.',
+          after: { searchDelay: 'loading' },
+        },
+        loading: {
+          description: 'Fetches the first page.',
+          invoke: {
+            id: 'fetchMembers',
+            src: 'fetchMembers',
+            input: ({ context }) => ({ query: context.query.trim(), cursor: '' }),
+            onDone: {
+              target: 'loaded',
+              actions: { type: 'assignFirstPage', params: ({ event }) => ({ page: event.output }) },
+            },
+            onError: {
+              target: 'failed',
+              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        loaded: {
+          description: 'Listed; "Load more" asks for the next page.',
+          on: { LOAD_MORE: { guard: 'hasMore', target: 'loadingMore' } },
+        },
+        loadingMore: {
+          description: 'Fetches the page after the last one listed.',
+          invoke: {
+            id: 'fetchMoreMembers',
+            src: 'fetchMembers',
+            input: ({ context }) => ({ query: context.shownQuery, cursor: context.next ?? '' }),
+            onDone: {
+              target: 'loaded',
+              actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
+            },
+            onError: {
+              target: 'loaded',
+              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        failed: {
+          description: 'The members could not be loaded; the admin can retry.',
+          on: { RETRY: 'loading', LOAD: 'loading' },
+        },
+      },
+    },
+    update: {
+      description: "Changing one member's role, or suspending or reinstating them.",
+      initial: 'idle',
+      states: {
+        idle: {
+          description: 'No change under way.',
+          on: { CHANGE_MEMBER: 'updating' },
+        },
+        updating: {
+          description: 'Sends the change; an admin cannot change an owner (the server says so).',
+          entry: 'clearChangeError',
+          invoke: {
+            id: 'updateMember',
+            src: 'updateMember',
+            input: ({ event }) => {
+              assertEvent(event, 'CHANGE_MEMBER');
+              return { id: event.id, change: event.change };
+            },
+            onDone: {
+              target: 'idle',
+              actions: { type: 'replaceMember', params: ({ event }) => ({ member: event.output }) },
+            },
+            onError: {
+              target: 'idle',
+              actions: { type: 'assignChangeError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+      },
+    },
+    credit: {
+      description: 'Granting or deducting credit with a note, in a dialog.',
+      initial: 'closed',
+      states: {
+        closed: {
+          description: 'No dialog open.',
+          on: {
+            OPEN_CREDIT: {
+              target: 'open',
+              actions: { type: 'assignTarget', params: ({ event }) => ({ member: event.member }) },
+            },
+          },
+        },
+        open: {
+          description: 'The dialog asks for an amount and a note.',
+          on: {
+            GRANT: [
+              { guard: 'creditIsValid', target: 'granting', actions: 'clearProblems' },
+              { actions: 'assignCreditProblems' },
+            ],
+            CANCEL: { target: 'closed', actions: 'clearProblems' },
+          },
+        },
+        granting: {
+          description: 'Books the credit; one that would take the balance below zero is refused.',
+          invoke: {
+            id: 'grantCredit',
+            src: 'grantCredit',
+            input: ({ context, event }) => {
+              assertEvent(event, 'GRANT');
+              return { id: context.target?._id ?? '', amount: Number(event.amount), note: event.note.trim() };
+            },
+            onDone: {
+              target: 'granted',
+              actions: { type: 'assignBalance', params: ({ event }) => ({ balance: event.output }) },
+            },
+            onError: {
+              target: 'open',
+              actions: { type: 'assignCreditError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        granted: {
+          description: 'Booked: the dialog is closed and the new balance announced.',
+          on: {
+            OPEN_CREDIT: {
+              target: 'open',
+              actions: { type: 'assignTarget', params: ({ event }) => ({ member: event.member }) },
+            },
+          },
+        },
+      },
+    },
+    invite: {
+      description: 'Inviting someone by email with a role, in a dialog.',
+      initial: 'closed',
+      states: {
+        closed: {
+          description: 'No dialog open.',
+          on: { OPEN_INVITE: { target: 'open', actions: 'clearInvited' } },
+        },
+        open: {
+          description: 'The dialog asks for the address and the role.',
+          on: {
+            INVITE: [
+              {
+                guard: 'inviteIsValid',
+                target: 'inviting',
+                actions: { type: 'assignInvited', params: ({ event }) => ({ email: event.email.trim() }) },
+              },
+              { actions: 'assignInviteProblems' },
+            ],
+            CANCEL: { target: 'closed', actions: 'clearProblems' },
+          },
+        },
+        inviting: {
+          description: 'Mails the invitation.',
+          invoke: {
+            id: 'inviteMember',
+            src: 'inviteMember',
+            input: ({ event }) => {
+              assertEvent(event, 'INVITE');
+              return { email: event.email.trim(), role: event.role };
+            },
+            onDone: 'sent',
+            onError: {
+              target: 'open',
+              actions: { type: 'assignInviteError', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        sent: {
+          description: 'Mailed: the dialog is closed and the address announced.',
+          on: { OPEN_INVITE: { target: 'open', actions: 'clearInvited' } },
+        },
+      },
+    },
+  },
+});

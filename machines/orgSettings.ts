@@ -1,0 +1,312 @@
+import { assign, fromPromise, setup } from 'xstate';
+
+export type SignupPolicy = 'open' | 'invite' | 'domains';
+export const signupPolicies: SignupPolicy[] = ['open', 'invite', 'domains'];
+
+/** The organization's settings (`/api/v1/admin/settings`). */
+export interface OrganizationSettings {
+  name: string;
+  /** `#rrggbb`, or null for Parley's own colour. */
+  brandColor: string | null;
+  /** Where the logo is served (`/api/v1/organization/:subdomain/logo?v=…`), or null. */
+  logo: string | null;
+  defaultLanguage: string;
+  currency: string;
+  startingBalance: number;
+  signup: SignupPolicy;
+  allowedDomains?: string[];
+}
+
+/** A logo to store: PNG or SVG, base64. */
+export interface LogoUpload {
+  type: 'image/png' | 'image/svg+xml';
+  data: string;
+}
+/** The change body: the logo left out when unchanged, null to remove it. */
+export type SettingsRequest = Omit<OrganizationSettings, 'logo'> & { logo?: LogoUpload | null };
+
+/** The form as the admin fills it in: numbers and lists as typed. */
+export interface SettingsDraft {
+  name: string;
+  brandColor: string;
+  /** What the logo shows: the stored logo's address, a picked file's data URL, or null. */
+  logo: string | null;
+  defaultLanguage: string;
+  currency: string;
+  startingBalance: string;
+  signup: SignupPolicy;
+  allowedDomains: string;
+}
+
+/** A file the admin picked for the logo, read in the browser. */
+export interface LogoFile {
+  type: string;
+  size: number;
+  dataUrl: string;
+}
+
+export interface SettingsProblem {
+  field: keyof SettingsDraft | null;
+  message: string;
+}
+
+export const maxLogoBytes = 100 * 1024;
+/** White text on the brand colour (buttons, the active tab) needs this contrast (WCAG AA). */
+export const minimumContrast = 4.5;
+
+const hexPattern = /^#[0-9a-f]{6}$/i;
+
+/** The relative luminance of an `#rrggbb` colour (WCAG 2). */
+function luminance(hex: string): number {
+  const channel = (index: number) => {
+    const value = Number.parseInt(hex.slice(index, index + 2), 16) / 255;
+    return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/** The contrast ratio of two `#rrggbb` colours, 1 to 21; null when either is no such colour. */
+export function contrastRatio(first: string, second: string): number | null {
+  if (!hexPattern.test(first) || !hexPattern.test(second)) return null;
+  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return (light + 0.05) / (dark + 0.05);
+}
+
+export function draftOf(settings: OrganizationSettings): SettingsDraft {
+  return {
+    name: settings.name,
+    brandColor: settings.brandColor ?? '',
+    logo: settings.logo ?? null,
+    defaultLanguage: settings.defaultLanguage,
+    currency: settings.currency,
+    startingBalance: String(settings.startingBalance),
+    signup: settings.signup,
+    allowedDomains: (settings.allowedDomains ?? []).join(', '),
+  };
+}
+
+const domainsOf = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((domain) => domain.trim().toLowerCase().replace(/^@/, ''))
+    .filter(Boolean);
+
+/** Every problem of the form the admin can fix before it is sent. */
+export function settingsProblems(draft: SettingsDraft): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
+  if (!draft.name.trim()) problems.push({ field: 'name', message: 'Enter the name people will see.' });
+  if (draft.brandColor && !hexPattern.test(draft.brandColor))
+    problems.push({ field: 'brandColor', message: 'Enter a colour as #rrggbb.' });
+  else if (draft.brandColor && (contrastRatio(draft.brandColor, '#ffffff') ?? 0) < minimumContrast)
+    problems.push({
+      field: 'brandColor',
+      message: 'White text on this colour is hard to read: choose a darker one.',
+    });
+  if (!/^[A-Za-z]{3}$/.test(draft.currency.trim()))
+    problems.push({ field: 'currency', message: 'Enter a three-letter currency code, such as EUR.' });
+  const balance = Number(draft.startingBalance);
+  if (draft.startingBalance.trim() === '' || !Number.isFinite(balance) || balance < 0)
+    problems.push({ field: 'startingBalance', message: 'Enter an amount of 0 or more.' });
+  if (draft.signup === 'domains' && domainsOf(draft.allowedDomains).length === 0)
+    problems.push({ field: 'allowedDomains', message: 'Enter at least one email domain.' });
+  return problems;
+}
+
+/** The logo part of the change: a picked file's data, null when removed, nothing when unchanged. */
+function logoOf(logo: string | null): { logo?: LogoUpload | null } {
+  if (logo === null) return { logo: null };
+  const picked = /^data:(image\/png|image\/svg\+xml);base64,(.+)$/.exec(logo);
+  return picked ? { logo: { type: picked[1] as LogoUpload['type'], data: picked[2] } } : {};
+}
+
+/** The change body of a valid form. */
+export function settingsRequest(draft: SettingsDraft): SettingsRequest {
+  return {
+    name: draft.name.trim(),
+    brandColor: draft.brandColor ? draft.brandColor.toLowerCase() : null,
+    ...logoOf(draft.logo),
+    defaultLanguage: draft.defaultLanguage,
+    currency: draft.currency.trim().toUpperCase(),
+    startingBalance: Number(draft.startingBalance),
+    signup: draft.signup,
+    allowedDomains: draft.signup === 'domains' ? domainsOf(draft.allowedDomains) : [],
+  };
+}
+
+export const logoIsAcceptable = (file: LogoFile) =>
+  (file.type === 'image/png' || file.type === 'image/svg+xml') && file.size <= maxLogoBytes;
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
+
+const emptyDraft: SettingsDraft = {
+  name: '',
+  brandColor: '',
+  logo: null,
+  defaultLanguage: 'en',
+  currency: 'EUR',
+  startingBalance: '0',
+  signup: 'open',
+  allowedDomains: '',
+};
+
+export interface OrgSettingsContext {
+  draft: SettingsDraft;
+  problems: SettingsProblem[];
+  loadError: string | null;
+}
+
+export type OrgSettingsEvent =
+  | { type: 'LOAD' }
+  | { type: 'RETRY' }
+  | { type: 'CHANGE'; values: Partial<SettingsDraft> }
+  | { type: 'PICK_LOGO'; file: LogoFile }
+  | { type: 'REMOVE_LOGO' }
+  | { type: 'SAVE' }
+  | { type: 'RESET' };
+
+export const orgSettingsMachine = setup({
+  types: {
+    context: {} as OrgSettingsContext,
+    events: {} as OrgSettingsEvent,
+  },
+  actors: {
+    fetchSettings: fromPromise<OrganizationSettings>(async () => {
+      throw new Error('fetchSettings is provided by the app');
+    }),
+    /** Stores the settings; answers them as stored (the logo sanitized). */
+    saveSettings: fromPromise<OrganizationSettings, { settings: SettingsRequest }>(async () => {
+      throw new Error('saveSettings is provided by the app');
+    }),
+  },
+  guards: {
+    isValid: ({ context }) => settingsProblems(context.draft).length === 0,
+    logoIsAcceptable: ({ event }) => event.type === 'PICK_LOGO' && logoIsAcceptable(event.file),
+  },
+  actions: {
+    /** Effect the app provides: the page takes the new brand colour at once. */
+    applyBrand: (_, _params: { brandColor: string | null }) => {},
+    assignSettings: assign((_, params: { settings: OrganizationSettings }) => ({
+      draft: draftOf(params.settings),
+      problems: [],
+      loadError: null,
+    })),
+    assignLoadError: assign({ loadError: (_, params: { error: unknown }) => messageOf(params.error) }),
+    assignValues: assign({
+      draft: ({ context }, params: { values: Partial<SettingsDraft> }) => ({
+        ...context.draft,
+        ...params.values,
+      }),
+      problems: ({ context }, params: { values: Partial<SettingsDraft> }) =>
+        context.problems.filter((problem) => problem.field === null || !(problem.field in params.values)),
+    }),
+    assignLogo: assign({
+      draft: ({ context }, params: { logo: string | null }) => ({ ...context.draft, logo: params.logo }),
+      problems: ({ context }) => context.problems.filter((problem) => problem.field !== 'logo'),
+    }),
+    refuseLogo: assign({
+      problems: ({ context }) => [
+        ...context.problems.filter((problem) => problem.field !== 'logo'),
+        { field: 'logo' as const, message: 'A logo is a PNG or SVG file of 100 KB at most.' },
+      ],
+    }),
+    assignDraftProblems: assign({ problems: ({ context }) => settingsProblems(context.draft) }),
+    clearProblems: assign({ problems: [] }),
+    assignSaveProblem: assign({
+      problems: (_, params: { error: unknown }) => {
+        const field = (params.error as { field?: unknown } | null)?.field;
+        const known = typeof field === 'string' && field in emptyDraft;
+        return [{ field: known ? (field as keyof SettingsDraft) : null, message: messageOf(params.error) }];
+      },
+    }),
+    forgetAll: assign({ draft: emptyDraft, problems: [], loadError: null }),
+  },
+}).createMachine({
+  id: 'orgSettings',
+  description: "The organization's settings: name, brand colour, logo, language, money and sign-up.",
+  context: { draft: emptyDraft, problems: [], loadError: null },
+  initial: 'idle',
+  on: {
+    RESET: { target: '.idle', actions: 'forgetAll' },
+  },
+  states: {
+    idle: {
+      description: 'Not asked for yet.',
+      on: { LOAD: 'loading' },
+    },
+    loading: {
+      description: 'Fetches the settings.',
+      invoke: {
+        id: 'fetchSettings',
+        src: 'fetchSettings',
+        onDone: {
+          target: 'ready',
+          actions: { type: 'assignSettings', params: ({ event }) => ({ settings: event.output }) },
+        },
+        onError: {
+          target: 'failed',
+          actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    failed: {
+      description: 'The settings could not be loaded; the admin can retry.',
+      on: { RETRY: 'loading', LOAD: 'loading' },
+    },
+    ready: {
+      description: 'The form, filled in; every change is checked before it is saved.',
+      initial: 'editing',
+      on: {
+        CHANGE: {
+          target: '.editing',
+          actions: { type: 'assignValues', params: ({ event }) => ({ values: event.values }) },
+        },
+        PICK_LOGO: [
+          {
+            guard: 'logoIsAcceptable',
+            target: '.editing',
+            actions: { type: 'assignLogo', params: ({ event }) => ({ logo: event.file.dataUrl }) },
+          },
+          { actions: 'refuseLogo' },
+        ],
+        REMOVE_LOGO: { target: '.editing', actions: { type: 'assignLogo', params: { logo: null } } },
+      },
+      states: {
+        editing: {
+          description: 'The admin changes the fields; problems show next to them.',
+          on: {
+            SAVE: [
+              { guard: 'isValid', target: 'saving', actions: 'clearProblems' },
+              { actions: 'assignDraftProblems' },
+            ],
+          },
+        },
+        saving: {
+          description: 'Stores the settings; the server checks them too.',
+          invoke: {
+            id: 'saveSettings',
+            src: 'saveSettings',
+            input: ({ context }) => ({ settings: settingsRequest(context.draft) }),
+            onDone: {
+              target: 'saved',
+              actions: [
+                { type: 'assignSettings', params: ({ event }) => ({ settings: event.output }) },
+                { type: 'applyBrand', params: ({ event }) => ({ brandColor: event.output.brandColor }) },
+              ],
+            },
+            onError: {
+              target: 'editing',
+              actions: { type: 'assignSaveProblem', params: ({ event }) => ({ error: event.error }) },
+            },
+          },
+        },
+        saved: {
+          description: 'Saved, announced, and the brand colour applied.',
+          on: {
+            // What was just saved is valid: saving it again needs no check of its own.
+            SAVE: { guard: 'isValid', target: 'saving', actions: 'clearProblems' },
+          },
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,35 @@
+import { Link, useLocation } from 'wouter';
+import { useT } from '../i18n/useT';
+
+const sections = [
+  { href: '/admin', label: 'Bots' },
+  { href: '/admin/providers', label: 'Providers' },
+  { href: '/admin/categories', label: 'Categories' },
+  { href: '/admin/members', label: 'Members' },
+  { href: '/admin/settings', label: 'Settings' },
+  { href: '/admin/usage', label: 'Usage' },
+  { href: '/admin/audit', label: 'Audit log' },
+];
+
+/** The admin area's sections; the one on screen is marked as the current page. */
+export function AdminNav() {
+  const t = useT();
+  const [location] = useLocation();
+  const current = (href: string) =>
+    href === '/admin'
+      ? location === '/admin' || location.startsWith('/admin/bots')
+      : location.startsWith(href);
+  return (
+    <nav className="admin-nav" aria-label={t('Admin')}>
+      <ul>
+        {sections.map((section) => (
+          <li key={section.href}>
+            <Link href={section.href} aria-current={current(section.href) ? 'page' : undefined}>
+              {t(section.label)}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,222 @@
+import { useSelector } from '@xstate/react';
+import { type ChangeEvent, type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import {
+  contrastRatio,
+  minimumContrast,
+  type SettingsDraft,
+  signupPolicies,
+} from '../../machines/orgSettings';
+import { FormError } from '../components/FormError';
+import { Loading } from '../components/Loading';
+import { Status } from '../components/Status';
+import { TextField } from '../components/TextField';
+import { languages } from '../i18n/languages';
+import { T } from '../i18n/T';
+import { useFormat } from '../i18n/useFormat';
+import { useT } from '../i18n/useT';
+import { SelectField } from './fields/SelectField';
+import { ListProblem } from './ListProblem';
+import { useAdmin } from './useAdmin';
+import { useFocusFirstProblem } from './useFocusFirstProblem';
+
+const policyLabels = {
+  open: 'Anyone can sign up',
+  invite: 'Invitation only',
+  domains: 'Only these email domains',
+};
+
+/** Reads a picked file as a data URL, for the settings machine to check and keep. */
+function readFile(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
+/** The organization's settings: name, brand colour (contrast-checked), logo, language, money, sign-up. */
+export function SettingsScreen() {
+  const { settings } = useAdmin();
+  const t = useT();
+  const format = useFormat();
+  const logoId = useId();
+  const contrastId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [attempt, setAttempt] = useState(0);
+  useFocusFirstProblem(formRef, attempt);
+  const { draft, problems, loadError } = useSelector(settings, (snapshot) => snapshot.context);
+  const state = useSelector(settings, (snapshot) =>
+    snapshot.matches({ ready: 'saving' })
+      ? 'saving'
+      : snapshot.matches({ ready: 'saved' })
+        ? 'saved'
+        : snapshot.matches('ready')
+          ? 'ready'
+          : snapshot.matches('failed')
+            ? 'failed'
+            : 'loading',
+  );
+
+  useEffect(() => {
+    settings.send({ type: 'LOAD' });
+  }, [settings]);
+
+  const change = (values: Partial<SettingsDraft>) => settings.send({ type: 'CHANGE', values });
+  const problemOf = (field: keyof SettingsDraft) =>
+    problems.find((problem) => problem.field === field)?.message;
+  const formProblem = problems.find((problem) => problem.field === null)?.message ?? null;
+  const text = (field: 'name' | 'currency' | 'startingBalance' | 'allowedDomains') => ({
+    name: field,
+    value: draft[field],
+    error: problemOf(field),
+    onChange: (event: { target: { value: string } }) => change({ [field]: event.target.value }),
+  });
+
+  const pickLogo = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    settings.send({
+      type: 'PICK_LOGO',
+      file: {
+        type: file.type,
+        size: file.size,
+        dataUrl: file.size <= 200 * 1024 ? await readFile(file) : '',
+      },
+    });
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    settings.send({ type: 'SAVE' });
+    setAttempt((count) => count + 1);
+  };
+
+  if (state === 'loading') return <Loading />;
+  if (state === 'failed')
+    return <ListProblem error={loadError} onRetry={() => settings.send({ type: 'RETRY' })} />;
+
+  const ratio = draft.brandColor ? contrastRatio(draft.brandColor, '#ffffff') : null;
+  const contrast =
+    ratio === null
+      ? null
+      : `${t('Contrast with white text')}: ${format.number(Math.round(ratio * 10) / 10)}:1 — ${
+          ratio >= minimumContrast ? t('easy to read') : t('too low, choose a darker colour')
+        }`;
+
+  return (
+    <section aria-labelledby="admin-settings">
+      <h1 id="admin-settings">
+        <T>Settings</T>
+      </h1>
+      <form ref={formRef} className="form admin-form" noValidate onSubmit={submit}>
+        <fieldset disabled={state === 'saving'}>
+          <legend className="visually-hidden">{t('Settings')}</legend>
+          <TextField label="Display name" maxLength={80} {...text('name')} />
+          <div className="field-row brand-row">
+            <TextField
+              label="Brand colour"
+              name="brandColor"
+              placeholder="#3b3bd6"
+              hint="As #rrggbb; empty for Parley's own colour."
+              value={draft.brandColor}
+              error={problemOf('brandColor')}
+              onChange={(event) => change({ brandColor: event.target.value.trim() })}
+            />
+            <div className="field">
+              <label htmlFor={`${contrastId}-picker`}>{t('Pick a colour')}</label>
+              <input
+                id={`${contrastId}-picker`}
+                type="color"
+                value={/^#[0-9a-f]{6}$/i.test(draft.brandColor) ? draft.brandColor : '#3b3bd6'}
+                onChange={(event) => change({ brandColor: event.target.value })}
+              />
+            </div>
+          </div>
+          <p
+            id={contrastId}
+            className={ratio !== null && ratio < minimumContrast ? 'field-error' : 'field-hint'}
+            aria-live="polite"
+          >
+            {contrast ?? ''}
+          </p>
+          {draft.brandColor && ratio !== null && (
+            <p>
+              <span className="brand-sample" style={{ background: draft.brandColor }}>
+                <T>Sample button</T>
+              </span>
+            </p>
+          )}
+          <div className="field">
+            <label htmlFor={logoId}>{t('Logo')}</label>
+            {draft.logo && <img className="logo-preview" src={draft.logo} alt={t('Current logo')} />}
+            <input
+              id={logoId}
+              type="file"
+              accept="image/png,image/svg+xml"
+              aria-describedby={`${logoId}-hint${problemOf('logo') ? ` ${logoId}-error` : ''}`}
+              aria-invalid={problemOf('logo') ? true : undefined}
+              onChange={pickLogo}
+            />
+            <p id={`${logoId}-hint`} className="field-hint">
+              <T>PNG or SVG, 100 KB at most.</T>
+            </p>
+            {problemOf('logo') && (
+              <p id={`${logoId}-error`} className="field-error">
+                {t(problemOf('logo') ?? '')}
+              </p>
+            )}
+            {draft.logo && (
+              <button
+                type="button"
+                className="button small"
+                onClick={() => settings.send({ type: 'REMOVE_LOGO' })}
+              >
+                <T>Remove logo</T>
+              </button>
+            )}
+          </div>
+          <SelectField
+            label="Default language"
+            value={draft.defaultLanguage}
+            onChange={(event) => change({ defaultLanguage: event.target.value })}
+            options={languages.map((language) => ({ value: language.code, label: language.name, raw: true }))}
+          />
+          <TextField
+            label="Currency"
+            maxLength={3}
+            hint="A three-letter code, such as EUR."
+            {...text('currency')}
+          />
+          <TextField
+            label="Starting balance"
+            inputMode="decimal"
+            hint="What a new member's balance starts at."
+            {...text('startingBalance')}
+          />
+          <SelectField
+            label="Sign-up"
+            value={draft.signup}
+            onChange={(event) => change({ signup: event.target.value as SettingsDraft['signup'] })}
+            options={signupPolicies.map((policy) => ({ value: policy, label: policyLabels[policy] }))}
+          />
+          {draft.signup === 'domains' && (
+            <TextField
+              label="Allowed email domains"
+              hint="Separated by commas, such as example.org, example.com."
+              {...text('allowedDomains')}
+            />
+          )}
+        </fieldset>
+        <FormError message={formProblem} />
+        <div className="actions">
+          <button type="submit" className="button primary" disabled={state === 'saving'}>
+            <T>Save</T>
+          </button>
+        </div>
+        <Status message={state === 'saved' ? 'Saved' : null} />
+      </form>
+    </section>
+  );
+}

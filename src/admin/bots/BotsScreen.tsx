@@ -1,0 +1,103 @@
+import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
+import { Link } from 'wouter';
+import type { AdminBot } from '../../../machines/botEditor';
+import { Loading } from '../../components/Loading';
+import { Status } from '../../components/Status';
+import { T } from '../../i18n/T';
+import { useFormat } from '../../i18n/useFormat';
+import { useT } from '../../i18n/useT';
+import { ConfirmDialog } from '../ConfirmDialog';
+import { ListProblem } from '../ListProblem';
+import { useAdmin } from '../useAdmin';
+
+/** The organization's bots: their state at a glance, a link to each one's editor, and retiring. */
+export function BotsScreen() {
+  const { bots } = useAdmin();
+  const t = useT();
+  const format = useFormat();
+  const items = useSelector(bots, (snapshot) => snapshot.context.items as AdminBot[]);
+  const list = useSelector(bots, (snapshot) => snapshot.value.list);
+  const change = useSelector(bots, (snapshot) => snapshot.value.change);
+  const { target, problem, error, done } = useSelector(bots, (snapshot) => snapshot.context);
+
+  useEffect(() => {
+    bots.send({ type: 'LOAD' });
+  }, [bots]);
+
+  return (
+    <section aria-labelledby="admin-bots">
+      <div className="admin-heading">
+        <h1 id="admin-bots">
+          <T>Bots</T>
+        </h1>
+        <Link href="/admin/bots/new" className="button primary">
+          <T>New bot</T>
+        </Link>
+      </div>
+      {list === 'loading' && items.length === 0 && <Loading />}
+      {list === 'failed' && <ListProblem error={error} onRetry={() => bots.send({ type: 'RETRY' })} />}
+      {items.length > 0 && (
+        <div className="table-scroll">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('Name')}</th>
+                <th scope="col">{t('Platform')}</th>
+                <th scope="col">{t('Price per reply')}</th>
+                <th scope="col">{t('Position')}</th>
+                <th scope="col">{t('Status')}</th>
+                <th scope="col">{t('Actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((bot) => (
+                <tr key={bot._id}>
+                  <th scope="row">
+                    <Link href={`/admin/bots/${bot._id}`}>
+                      <bdi>{bot.name}</bdi>
+                    </Link>
+                  </th>
+                  <td>{bot.platform === 'builtin' ? t('Built-in') : t('OpenAI-compatible')}</td>
+                  <td>{format.number(bot.price)}</td>
+                  <td>{bot.position ?? ''}</td>
+                  <td>{bot.active ? t('Active') : t('Retired')}</td>
+                  <td>
+                    {bot.active && (
+                      <button
+                        type="button"
+                        className="button small danger"
+                        aria-label={`${t('Retire')} ${bot.name}`}
+                        onClick={() => bots.send({ type: 'ASK_REMOVE', record: bot })}
+                      >
+                        <T>Retire</T>
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {list === 'loaded' && items.length === 0 && (
+        <p className="muted">
+          <T>No bots yet.</T>
+        </p>
+      )}
+      <Status message={done === 'remove' ? 'Bot retired' : null} />
+      {(change === 'confirming' || change === 'removing') && target && (
+        <ConfirmDialog
+          title="Retire this bot?"
+          message="It leaves the catalogue; its conversations are kept and can still be read."
+          name={(target as AdminBot).name}
+          confirm="Retire"
+          busy={change === 'removing'}
+          error={problem?.message ?? null}
+          onConfirm={() => bots.send({ type: 'CONFIRM' })}
+          onCancel={() => bots.send({ type: 'CANCEL' })}
+        />
+      )}
+    </section>
+  );
+}

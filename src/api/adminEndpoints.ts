@@ -1,0 +1,144 @@
+import { createParser } from 'eventsource-parser';
+import type {
+  AdminPage,
+  AdminRecord,
+  AuditEntry,
+  CategoryRecord,
+  ProviderRecord,
+} from '../../machines/adminList';
+import type { AdminBot, BotRequest, TryLine } from '../../machines/botEditor';
+import type { MemberChange, MemberPage, MemberRecord, MemberRole } from '../../machines/members';
+import type { OrganizationSettings, SettingsRequest } from '../../machines/orgSettings';
+import type { UsageReport } from '../../machines/usage';
+import type { HttpClient } from './http';
+import type { StreamEvents } from './types';
+
+const admin = '/api/v1/admin';
+const at = (kind: string, id: string) => `${admin}/${kind}/${encodeURIComponent(id)}`;
+
+/** A list answer as a page: the routes that do not page answer the whole list. */
+function pageOf<R extends AdminRecord>(answer: R[] | AdminPage<R>): AdminPage<R> {
+  return Array.isArray(answer) ? { items: answer, next: null } : { items: answer.items, next: answer.next };
+}
+
+/** A bot as the server may send it: its categories as ids or as `{ _id, name }`, its platform as a name or `{ name }`. */
+type WireBot = Omit<AdminBot, 'categories' | 'platform'> & {
+  categories: (string | { _id: string })[];
+  platform: AdminBot['platform'] | { name: AdminBot['platform'] };
+};
+const botOf = (bot: WireBot): AdminBot => ({
+  ...bot,
+  platform: typeof bot.platform === 'string' ? bot.platform : bot.platform.name,
+  categories: (bot.categories ?? []).map((category) =>
+    typeof category === 'string' ? category : category._id,
+  ),
+});
+
+export type TryEvent = {
+  [K in keyof StreamEvents]: { type: K; data: StreamEvents[K] };
+}[keyof StreamEvents];
+
+/**
+ * The admin area's calls (`/api/v1/admin/…`), each answering the record types its machines keep. They
+ * load with the admin area, never with the landing page or the chat.
+ */
+export function createAdminEndpoints(http: HttpClient) {
+  return {
+    bots: async (): Promise<AdminPage<AdminBot>> => {
+      const page = pageOf(await http.get<WireBot[] | AdminPage<WireBot & AdminRecord>>(`${admin}/bot`));
+      return { items: page.items.map(botOf), next: page.next };
+    },
+    createBot: async (request: BotRequest) =>
+      botOf(await http.post<WireBot>(`${admin}/bot`, { ...request }, { returnError: true })),
+    updateBot: async (id: string, request: Partial<BotRequest>) =>
+      botOf(await http.patch<WireBot>(at('bot', id), { ...request })),
+    /** Retires the bot: inactive, kept for the conversations it had. */
+    retireBot: (id: string) => http.delete<unknown>(at('bot', id)),
+
+    categories: async () =>
+      pageOf(await http.get<CategoryRecord[] | AdminPage<CategoryRecord>>(`${admin}/category`)),
+    createCategory: (name: string) =>
+      http.post<CategoryRecord>(`${admin}/category`, { name }, { returnError: true }),
+    renameCategory: (id: string, name: string) => http.patch<CategoryRecord>(at('category', id), { name }),
+    deleteCategory: (id: string) => http.delete<unknown>(at('category', id)),
+
+    providers: async () =>
+      pageOf(await http.get<ProviderRecord[] | AdminPage<ProviderRecord>>(`${admin}/provider`)),
+    createProvider: (values: { name: string; baseUrl: string; apiKey: string }) =>
+      http.post<ProviderRecord>(`${admin}/provider`, { ...values }, { returnError: true }),
+    updateProvider: (id: string, values: Partial<{ name: string; baseUrl: string; apiKey: string }>) =>
+      http.patch<ProviderRecord>(at('provider', id), { ...values }),
+    deleteProvider: (id: string) => http.delete<unknown>(at('provider', id)),
+    providerModels: async (id: string) => {
+      const answer = await http.get<string[] | { models: string[] } | { data: { id: string }[] }>(
+        `${at('provider', id)}/models`,
+      );
+      if (Array.isArray(answer)) return answer;
+      if ('models' in answer) return answer.models;
+      return answer.data.map((model) => model.id);
+    },
+
+    members: (query: string, cursor: string, signal?: AbortSignal) =>
+      http.get<MemberPage>(`${admin}/member`, { q: query || undefined, cursor: cursor || undefined }, signal),
+    inviteMember: (email: string, role: MemberRole) =>
+      http.post<{ sent: true }>(`${admin}/member/invite`, { email, role }, { returnError: true }),
+    updateMember: (id: string, change: MemberChange) =>
+      http.patch<MemberRecord>(at('member', id), { ...change }),
+    /** Grants (negative: deducts) credit; answers the new balance. */
+    grantCredit: async (id: string, amount: number, note: string) => {
+      const answer = await http.post<number | { balance: number }>(
+        `${at('member', id)}/credit`,
+        { amount, note },
+        { returnError: true },
+      );
+      return typeof answer === 'number' ? answer : answer.balance;
+    },
+
+    settings: () => http.get<OrganizationSettings>(`${admin}/settings`),
+    updateSettings: (settings: SettingsRequest) =>
+      http.patch<OrganizationSettings>(`${admin}/settings`, { ...settings }),
+
+    usage: (days: number) => http.get<UsageReport>(`${admin}/usage`, { days }),
+    usageCsv: (days: number) => http.download(`${admin}/usage`, { days, format: 'csv' }),
+
+    audit: async (cursor: string) =>
+      pageOf(
+        await http.get<AuditEntry[] | AdminPage<AuditEntry>>(`${admin}/audit`, {
+          cursor: cursor || undefined,
+        }),
+      ),
+
+    /** Streams the saved bot's reply to `text`, after `history`, charging nobody and storing nothing. */
+    async *tryBot(
+      id: string,
+      text: string,
+      history: TryLine[],
+      signal: AbortSignal,
+    ): AsyncGenerator<TryEvent> {
+      // The conversation so far (replies left empty by a stop are left out), then the new message.
+      const messages = [...history.filter((line) => line.text.trim()), { role: 'user', text }];
+      const stream = await http.stream(`${at('bot', id)}/try`, { messages }, signal);
+      if (!stream) return;
+      const queue: TryEvent[] = [];
+      const parser = createParser({
+        onEvent: ({ event, data }) => {
+          queue.push({ type: (event ?? 'message') as TryEvent['type'], data: JSON.parse(data) } as TryEvent);
+        },
+      });
+      const reader = stream.getReader();
+      const decoder = new TextDecoder();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          parser.feed(decoder.decode(value, { stream: true }));
+          while (queue.length) yield queue.shift() as TryEvent;
+        }
+      } finally {
+        reader.releaseLock();
+      }
+    },
+  };
+}
+
+export type AdminEndpoints = ReturnType<typeof createAdminEndpoints>;

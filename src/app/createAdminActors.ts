@@ -1,0 +1,207 @@
+import {
+  type ActorRefFrom,
+  createActor,
+  fromCallback,
+  fromPromise,
+  type InspectionEvent,
+  type Observer,
+} from 'xstate';
+import { type AdminChange, type AdminPage, adminListMachine } from '../../machines/adminList';
+import { type BotEditorEvent, botEditorMachine, type TryLine } from '../../machines/botEditor';
+import { membersMachine } from '../../machines/members';
+import { orgSettingsMachine } from '../../machines/orgSettings';
+import { resourceMachine } from '../../machines/resource';
+import type { SessionUser, sessionMachine } from '../../machines/session';
+import { usageMachine } from '../../machines/usage';
+import { type AdminEndpoints, createAdminEndpoints } from '../api/adminEndpoints';
+import type { Endpoints } from '../api/endpoints';
+import { type HttpClient, HttpError } from '../api/http';
+import type { AppEnvironment } from './createAppActors';
+
+export interface AdminDependencies {
+  http: HttpClient;
+  /** The app's own calls: the user is read afresh with the admin area (their role may have changed). */
+  api: Pick<Endpoints, 'me'>;
+  env: Pick<AppEnvironment, 'navigate' | 'saveFile'> & { applyBrand: (color: string | null) => void };
+  session: ActorRefFrom<typeof sessionMachine>;
+  inspect?: Observer<InspectionEvent>;
+}
+
+type Values = Record<string, unknown>;
+/** How one list's changes map onto its calls. */
+interface ListCalls {
+  fetchPage: (cursor: string) => Promise<AdminPage>;
+  create?: (values: Values) => Promise<unknown>;
+  update?: (id: string, values: Values) => Promise<unknown>;
+  remove?: (id: string) => Promise<unknown>;
+}
+
+const refused = () => Promise.reject(new Error('This cannot be changed here.'));
+
+/** The "Try it" chat's stream: the try route's server-sent events as the bot editor's events. */
+function createStreamTry(api: AdminEndpoints) {
+  return fromCallback<BotEditorEvent, { botId: string; text: string; history: TryLine[] }>(
+    ({ input, sendBack }) => {
+      const controller = new AbortController();
+      let finished = false;
+      (async () => {
+        try {
+          for await (const event of api.tryBot(input.botId, input.text, input.history, controller.signal)) {
+            if (event.type === 'token') sendBack({ type: 'TRY_TOKEN', text: event.data.text });
+            else if (event.type === 'done') {
+              finished = true;
+              sendBack({ type: 'TRY_DONE' });
+            } else if (event.type === 'error') {
+              finished = true;
+              sendBack({ type: 'TRY_FAILED', message: event.data.error });
+            }
+          }
+          if (!finished && !controller.signal.aborted)
+            sendBack({ type: 'TRY_FAILED', message: 'The reply ended unexpectedly.' });
+        } catch (error) {
+          if (controller.signal.aborted) return;
+          sendBack({
+            type: 'TRY_FAILED',
+            message: error instanceof HttpError ? error.message : 'The reply could not be received.',
+          });
+        }
+      })();
+      return () => controller.abort();
+    },
+  );
+}
+
+/**
+ * The admin area's half of the composition root: its lists, members, settings and usage, each machine
+ * with its effects, and the bot editor's machine (one actor per editor screen). Created once, with
+ * the first admin screen, in the admin area's own chunk.
+ */
+export async function createAdminActors({ http, api: app, env, session, inspect }: AdminDependencies) {
+  // The role shown is today's: the user is read afresh before the area opens (a failure keeps the stored one).
+  await app.me().then(
+    (user) => session.send({ type: 'USER_UPDATED', user: user as SessionUser }),
+    () => {},
+  );
+  const api = createAdminEndpoints(http);
+
+  const list = (calls: ListCalls) =>
+    createActor(
+      adminListMachine.provide({
+        actors: {
+          fetchPage: fromPromise(({ input }) => calls.fetchPage(input.cursor)),
+          applyChange: fromPromise(({ input }) => {
+            const change: AdminChange = input.change;
+            if (change.kind === 'create') return calls.create?.(change.values) ?? refused();
+            if (change.kind === 'update') return calls.update?.(change.id, change.values) ?? refused();
+            return calls.remove?.(change.id) ?? refused();
+          }),
+        },
+      }),
+      { inspect },
+    );
+
+  const bots = list({
+    fetchPage: () => api.bots(),
+    update: (id, values) => api.updateBot(id, values),
+    remove: (id) => api.retireBot(id),
+  });
+  const categories = list({
+    fetchPage: () => api.categories(),
+    create: (values) => api.createCategory(String(values.name ?? '')),
+    update: (id, values) => api.renameCategory(id, String(values.name ?? '')),
+    remove: (id) => api.deleteCategory(id),
+  });
+  const providers = list({
+    fetchPage: () => api.providers(),
+    create: (values) =>
+      api.createProvider({
+        name: String(values.name ?? ''),
+        baseUrl: String(values.baseUrl ?? ''),
+        apiKey: String(values.apiKey ?? ''),
+      }),
+    update: (id, values) => api.updateProvider(id, values),
+    remove: (id) => api.deleteProvider(id),
+  });
+  const audit = list({ fetchPage: (cursor) => api.audit(cursor) });
+
+  const members = createActor(
+    membersMachine.provide({
+      actors: {
+        fetchMembers: fromPromise(({ input, signal }) => api.members(input.query, input.cursor, signal)),
+        updateMember: fromPromise(({ input }) => api.updateMember(input.id, input.change)),
+        grantCredit: fromPromise(({ input }) => api.grantCredit(input.id, input.amount, input.note)),
+        inviteMember: fromPromise(({ input }) => api.inviteMember(input.email, input.role)),
+      },
+    }),
+    { inspect },
+  );
+
+  const settings = createActor(
+    orgSettingsMachine.provide({
+      actors: {
+        fetchSettings: fromPromise(() => api.settings()),
+        saveSettings: fromPromise(({ input }) => api.updateSettings(input.settings)),
+      },
+      actions: { applyBrand: (_, { brandColor }) => env.applyBrand(brandColor) },
+    }),
+    { inspect },
+  );
+
+  const usage = createActor(
+    usageMachine.provide({
+      actors: {
+        fetchUsage: fromPromise(({ input }) => api.usage(input.days)),
+        downloadUsage: fromPromise(async ({ input }) => {
+          const file = await api.usageCsv(input.days);
+          env.saveFile(file.name ?? `usage-${input.days}-days.csv`, file.contents, file.type || 'text/csv');
+        }),
+      },
+    }),
+    { inspect },
+  );
+
+  /** The bot editor's machine with its effects: each editor screen runs its own actor of it. */
+  const botEditor = botEditorMachine.provide({
+    actors: {
+      loadEditor: fromPromise(async ({ input }) => {
+        const [botPage, providerPage, categoryPage] = await Promise.all([
+          input.botId ? api.bots() : null,
+          api.providers(),
+          api.categories(),
+        ]);
+        const bot = botPage?.items.find((item) => item._id === input.botId) ?? null;
+        if (input.botId && !bot) throw new Error('Bot not found');
+        return { bot, providers: providerPage.items, categories: categoryPage.items };
+      }),
+      saveBot: fromPromise(({ input }) =>
+        input.botId ? api.updateBot(input.botId, input.request) : api.createBot(input.request),
+      ),
+      fetchModels: fromPromise(({ input }) => api.providerModels(input.provider)),
+      streamTry: createStreamTry(api),
+    },
+    actions: {
+      announceSaved: (_, { bot, created }) => {
+        bots.send({ type: 'RELOAD' });
+        if (created) env.navigate(`/admin/bots/${encodeURIComponent(bot._id)}`, { replace: true });
+      },
+    },
+  });
+
+  /** A provider's model list, behind the small machine of server data shown on screen. */
+  const providerModels = (providerId: string) =>
+    resourceMachine.provide({
+      actors: { fetch: fromPromise<unknown>(() => api.providerModels(providerId)) },
+    });
+
+  // The next user must not see this organization's members, settings or figures.
+  session.subscribe((snapshot) => {
+    if (!snapshot.matches({ auth: 'loggedOut' })) return;
+    for (const actor of [bots, categories, providers, audit, members, settings, usage])
+      actor.send({ type: 'RESET' });
+  });
+
+  for (const actor of [bots, categories, providers, audit, members, settings, usage]) actor.start();
+  return { bots, categories, providers, audit, members, settings, usage, botEditor, providerModels };
+}
+
+export type AdminActors = Awaited<ReturnType<typeof createAdminActors>>;

@@ -1,0 +1,61 @@
+import type { Ref } from 'react';
+import { CopyButton } from '../../components/CopyButton';
+import { T } from '../../i18n/T';
+import { useT } from '../../i18n/useT';
+import type { TranslationState } from './useTranslatedText';
+
+interface MessageActionsProps {
+  role: 'user' | 'bot';
+  text: string;
+  /** Edit and regenerate wait while a reply is being written. */
+  canChange: boolean;
+  /** Translation is offered in any display language but English. */
+  translation: TranslationState | null;
+  onEdit: () => void;
+  /** The Edit button, where focus returns when the editor closes. */
+  editRef: Ref<HTMLButtonElement>;
+  onRegenerate: () => void;
+  onToggleTranslation: () => void;
+}
+
+/** What can be done with a message: copy its markdown source, edit or ask again, translate in place. */
+export function MessageActions(props: MessageActionsProps) {
+  const t = useT();
+  const { role, text, canChange, translation } = props;
+  return (
+    <span className="message-actions">
+      <CopyButton text={text} what={t(role === 'user' ? 'Your message' : 'Reply')} />
+      {role === 'user' && (
+        <button
+          ref={props.editRef}
+          type="button"
+          className="button small ghost"
+          onClick={props.onEdit}
+          disabled={!canChange}
+        >
+          <T>Edit</T>
+        </button>
+      )}
+      {role === 'bot' && (
+        <button
+          type="button"
+          className="button small ghost"
+          onClick={props.onRegenerate}
+          disabled={!canChange}
+        >
+          <T>Regenerate</T>
+        </button>
+      )}
+      {translation && (
+        <button
+          type="button"
+          className="button small ghost"
+          aria-pressed={translation !== 'off'}
+          onClick={props.onToggleTranslation}
+        >
+          <T>{translation === 'off' ? 'Translate' : 'Show original'}</T>
+        </button>
+      )}
+    </span>
+  );
+}

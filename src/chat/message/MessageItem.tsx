@@ -1,0 +1,113 @@
+import { memo, useRef, useState } from 'react';
+import type { ChatMessage, MessageStatus, SiblingPosition } from '../../../machines/topic';
+import { Markdown } from '../../components/markdown/Markdown';
+import { RelativeTime } from '../../components/RelativeTime';
+import { textDir } from '../../i18n/bidi';
+import { T } from '../../i18n/T';
+import { useT } from '../../i18n/useT';
+import { MessageActions } from './MessageActions';
+import { MessageEditor } from './MessageEditor';
+import { SiblingSwitcher } from './SiblingSwitcher';
+import { useTranslatedText } from './useTranslatedText';
+import './message.css';
+
+/** What a reply that did not complete says under it. */
+const statusNotes: Record<Exclude<MessageStatus, 'complete'>, string> = {
+  streaming: 'Still being written…',
+  stopped: 'Stopped',
+  interrupted: 'Interrupted',
+  failed: 'Failed',
+};
+
+/** What the chat does for a message; stable for the chat's life, so messages render once. */
+export interface MessageCommands {
+  edit: (messageId: string, text: string) => void;
+  regenerate: (messageId: string) => void;
+  showSibling: (messageId: string) => void;
+}
+
+interface MessageItemProps {
+  message: ChatMessage;
+  botName: string;
+  /** The time relative timestamps count from. */
+  now: number;
+  position: SiblingPosition;
+  /** Edits, new replies and other versions wait while a reply is being written. */
+  canChange: boolean;
+  /** The conversation's "Translate all". */
+  translateAll: boolean;
+  commands: MessageCommands;
+}
+
+/**
+ * One message: who wrote it, its text (a reply as markdown), when, how a reply that did not complete
+ * ended, its versions, and what can be done with it.
+ */
+export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
+  const { message, botName, now, position, canChange, commands } = props;
+  const t = useT();
+  const [editing, setEditing] = useState(false);
+  const [translate, setTranslate] = useState<boolean | null>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const wanted = translate ?? props.translateAll;
+  const translation = useTranslatedText(message.text, wanted);
+
+  const stopEditing = () => {
+    setEditing(false);
+    // Back to the Edit button the editor opened from.
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
+
+  return (
+    <article className={`message ${message.role}`} data-message-id={message._id}>
+      <h3 className="visually-hidden">{message.role === 'user' ? t('You') : botName}</h3>
+      {editing ? (
+        <MessageEditor
+          text={message.text}
+          onCancel={stopEditing}
+          onSave={(text) => {
+            setEditing(false);
+            commands.edit(message._id, text);
+          }}
+        />
+      ) : message.role === 'user' ? (
+        <p className="user-text" dir={textDir(translation.shown)}>
+          {translation.shown}
+        </p>
+      ) : (
+        <Markdown text={translation.shown} streaming={false} t={t} />
+      )}
+      {translation.state === 'translating' && (
+        <p className="message-note" role="status">
+          <T>Translating…</T>
+        </p>
+      )}
+      {translation.state === 'unavailable' && (
+        <p className="message-note" role="status">
+          <T>No translation is available for this message.</T>
+        </p>
+      )}
+      <footer className="message-meta">
+        {message.createdAt && <RelativeTime iso={message.createdAt} now={now} />}
+        {message.status !== 'complete' && (
+          <span className="message-note">
+            <T>{statusNotes[message.status]}</T>
+          </span>
+        )}
+        <SiblingSwitcher position={position} disabled={!canChange} onShow={commands.showSibling} />
+        {!editing && (
+          <MessageActions
+            role={message.role}
+            text={message.text}
+            canChange={canChange}
+            translation={translation.english ? null : translation.state}
+            onEdit={() => setEditing(true)}
+            onRegenerate={() => commands.regenerate(message._id)}
+            onToggleTranslation={() => setTranslate(!wanted)}
+            editRef={editButton}
+          />
+        )}
+      </footer>
+    </article>
+  );
+});
