@@ -225,8 +225,11 @@ export const topicMachine = setup({
     followReply: fromCallback<TopicEvent, { topicId: string; offset: number }>(({ sendBack }) => {
       sendBack({ type: 'NOT_STREAMING' });
     }),
-    /** Stops the reply on the server, which keeps it as far as it got; answers the topic as stored. */
-    stopReply: fromPromise<TopicRecord, { topicId: string }>(async () => {
+    /**
+     * Stops the reply on the server, which keeps it as far as it got; answers the topic as stored.
+     * `started`: the server confirmed the reply; if not, it may still be on its way and be stopped once it starts.
+     */
+    stopReply: fromPromise<TopicRecord, { topicId: string; started: boolean }>(async () => {
       throw new Error('stopReply is provided by the app');
     }),
     /** Sends ONLINE when the network returns. */
@@ -721,7 +724,10 @@ export const topicMachine = setup({
       invoke: {
         id: 'stopReply',
         src: 'stopReply',
-        input: ({ context }) => ({ topicId: context.topicId ?? '' }),
+        input: ({ context }) => ({
+          topicId: context.topicId ?? '',
+          started: context.topic !== null && streamingReply(context.topic) !== undefined,
+        }),
         onDone: {
           target: 'ready',
           actions: [

@@ -10,7 +10,7 @@ import type { HttpClient } from '../api/http';
 import { createWorkspaceEndpoints } from '../api/workspaceEndpoints';
 import type { AppEnvironment } from './createAppActors';
 import type { StoredValues } from './storedValues';
-import { createFollowReply, createStreamReply, watchNetwork } from './streamReply';
+import { createFollowReply, createStreamReply, stopReply, watchNetwork } from './streamReply';
 import { themeActions } from './themeActions';
 
 export interface WorkspaceDependencies {
@@ -122,10 +122,7 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
       loadTopic: fromPromise(({ input }) => api.topic(input.topicId)),
       streamReply: createStreamReply(api),
       followReply: createFollowReply(api),
-      stopReply: fromPromise(async ({ input }) => {
-        await api.stopReply(input.topicId);
-        return api.topic(input.topicId);
-      }),
+      stopReply: fromPromise(({ input }) => stopReply(api, input)),
       watchNetwork,
     },
     actions: {

@@ -83,3 +83,21 @@ export const watchNetwork = fromCallback<TopicEvent>(({ sendBack }) => {
   window.addEventListener('online', online);
   return () => window.removeEventListener('online', online);
 });
+
+/** How often, and how far apart, Stop asks again for a reply the server has not confirmed yet. */
+const unconfirmedStops = 5;
+const unconfirmedStopGapMs = 400;
+
+/**
+ * The topic machine's `stopReply`. A reply stopped before the server confirmed it may still be on
+ * its way (the message was sent, the answer not read): Stop asks again until it catches it, so it is
+ * not left running unattended. Answers the topic as the server keeps it.
+ */
+export async function stopReply(api: WorkspaceEndpoints, input: { topicId: string; started: boolean }) {
+  for (let attempt = 1; ; attempt += 1) {
+    const answer = await api.stopReply(input.topicId);
+    if (('stopped' in answer && answer.stopped) || input.started || attempt === unconfirmedStops) break;
+    await new Promise((resolve) => setTimeout(resolve, unconfirmedStopGapMs));
+  }
+  return api.topic(input.topicId);
+}

@@ -38,6 +38,11 @@ describe('chat: paths generated from the topic machine drive the rendered app ag
     { type: 'TOKEN', text: 'In ' },
     { type: 'DONE', botMessageId: 'm', cost: 0.01, balance: 9.99, createdAt: '2026-01-01T00:00:00Z' },
     { type: 'STOP' },
+    // Stop is its own call: the server keeps the reply as far as it got, and the chat shows it so.
+    {
+      type: 'xstate.done.actor.stopReply',
+      output: { _id: 't', title: '', bot: { _id: 'b', name: 'ELIZA' }, head: null, messages: [] },
+    },
     { type: 'FAILED', error: { message: 'Insufficient balance', code: 'INSUFFICIENT_BALANCE' } },
   ];
   // An account that cannot pay never gets a token or a reply: such paths are not journeys the real server allows.
@@ -85,7 +90,7 @@ describe('chat: paths generated from the topic machine drive the rendered app ag
       localStorage.clear();
       await loggedInUser(api);
       await renderApp(api, '/list');
-      fireEvent.click(await screen.findByRole('link', { name: 'Chat ELIZA' }));
+      fireEvent.click(await screen.findByRole('link', { name: 'Chat ELIZA' }, { timeout: 10_000 }));
       for (const [index, event] of steps.entries()) {
         if (event.type === 'xstate.done.actor.checkBot') {
           // The bot's empty chat: its name, description and prompts to try; nothing is created.
@@ -102,6 +107,7 @@ describe('chat: paths generated from the topic machine drive the rendered app ag
         if (event.type === 'TOKEN')
           await waitFor(() => expect(screen.getByRole('log').textContent).toContain('In'));
         if (event.type === 'STOP') fireEvent.click(screen.getByRole('button', { name: 'Stop' }));
+        if (event.type === 'xstate.done.actor.stopReply') await screen.findByRole('button', { name: 'Send' });
         if (event.type === 'DONE')
           await waitFor(() => expect(screen.getByRole('log').textContent).toContain('In what way?'));
         if (event.type === 'FAILED') await screen.findByRole('alert');
