@@ -25,8 +25,8 @@ export const replyInProgress = () =>
 export const insufficientBalance = () => new ApiError(402, 'Insufficient balance', 'INSUFFICIENT_BALANCE');
 
 export interface StartedReply {
-  /** Absent for a regenerated reply: it answers a message already stored. */
-  userMessageId?: string;
+  /** The user's message the reply answers: stored just now, or earlier for a regenerated reply. */
+  userMessageId: string;
   botMessageId: string;
 }
 
@@ -111,7 +111,7 @@ export async function startRegeneration(
       [reply.topicId, owner.userId, owner.tenant, reply.price, reply.parent],
     );
     if (!rows[0].bot_message_id) throw insufficientBalance();
-    return { botMessageId: rows[0].bot_message_id };
+    return { userMessageId: reply.parent, botMessageId: rows[0].bot_message_id };
   } catch (error) {
     throw conflicts(error);
   }

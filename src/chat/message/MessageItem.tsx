@@ -47,9 +47,10 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const { message, botName, now, position, canChange, commands } = props;
   const t = useT();
   const [editing, setEditing] = useState(false);
-  const [translate, setTranslate] = useState<boolean | null>(null);
+  const [translate, setTranslate] = useState<{ on: boolean; under: boolean } | null>(null);
   const editButton = useRef<HTMLButtonElement>(null);
-  const wanted = translate ?? props.translateAll;
+  // A message's own choice holds until "Translate all" is switched: that applies to every message.
+  const wanted = translate && translate.under === props.translateAll ? translate.on : props.translateAll;
   const translation = useTranslatedText(message.text, wanted);
 
   const stopEditing = () => {
@@ -103,7 +104,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             translation={translation.english ? null : translation.state}
             onEdit={() => setEditing(true)}
             onRegenerate={() => commands.regenerate(message._id)}
-            onToggleTranslation={() => setTranslate(!wanted)}
+            onToggleTranslation={() => setTranslate({ on: !wanted, under: props.translateAll })}
             editRef={editButton}
           />
         )}
