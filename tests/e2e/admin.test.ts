@@ -1,19 +1,27 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
+import { type RunningPostgres, startPostgres } from '../support/postgres';
 import { launchBrowser } from './support/browser';
+import { type OperatorRun, parley } from './support/operator';
 import { readCode } from './support/outbox';
 import { type RunningServer, startServer } from './support/server';
 
-/** The organization's owner, as the seed (README) makes them for `app`. */
-const seededOwner = { email: 'admin@parley.test', password: 'parley-admin-1' };
+/** The organization the operator creates, and its owner. */
+const beta = { subdomain: 'beta', name: 'Beta' };
+const betaOwner = { email: 'owner@beta.test', displayName: 'owner', password: 'beta owner password 1' };
 
-describe('an organization run from its admin area, in Chromium against npm start', () => {
+describe('an organization the operator creates and its admins run, in Chromium against a server on PostgreSQL', () => {
+  let postgres: RunningPostgres;
   let server: RunningServer;
+  /** What the operator's command runs with: the server's own database, secret and outbox. */
+  let operatorEnv: Record<string, string>;
   let model: OpenAiDouble;
   let browser: Browser;
   let owner: Page;
   let member: Page;
+  /** Beta's address: Chromium resolves every *.localhost name to loopback. */
+  let betaUrl: string;
   const stamp = Date.now();
   const invited = {
     email: `poetry.fan.${stamp}@example.org`,
@@ -22,40 +30,108 @@ describe('an organization run from its admin area, in Chromium against npm start
   };
 
   beforeAll(async () => {
-    model = await startOpenAiDouble();
+    // PostgreSQL, so the operator's command works while the server runs, as in production.
+    [model, postgres] = await Promise.all([startOpenAiDouble(), startPostgres()]);
+    const shared = { DATABASE_URL: postgres.url, JWT_SECRET: 'shared by the server and the operator' };
     // The model double listens on loopback: private provider addresses are allowed for this test only.
-    server = await startServer({ ALLOW_PRIVATE_PROVIDER_URLS: 'true', BUILTIN_TOKEN_DELAY_MS: '0' });
+    server = await startServer({
+      ...shared,
+      ALLOW_PRIVATE_PROVIDER_URLS: 'true',
+      BUILTIN_TOKEN_DELAY_MS: '0',
+    });
+    // No SMTP_URL: the command mails into the outbox of the server's data folder, which the test reads.
+    operatorEnv = { ...shared, DATA_DIR: server.dataDir };
+    betaUrl = `http://${beta.subdomain}.parley.localhost:${server.port}`;
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    postgres?.stop();
     await model?.close();
   });
 
+  const operator = async (args: string[]): Promise<OperatorRun> => {
+    const run = await parley(args, operatorEnv);
+    expect(run.code, `npm run parley -- ${args.join(' ')}\n${run.out}\n${run.err}`).toBe(0);
+    return run;
+  };
+  const organization = (subdomain: string) => fetch(`${server.url}/api/v1/organization/${subdomain}`);
   const newPage = async () =>
     (await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })).newPage();
   const adminSection = async (page: Page, name: string) => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name }).click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
   };
-
-  /**
-   * The organization and its owner. Today the seeded owner of `app`; the operator's command
-   * (`npm run parley -- org create …`, then the owner's password from the mailed code) takes this step's place.
-   */
-  async function organizationOwner(): Promise<Page> {
-    const page = await newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(seededOwner.email);
-    await page.getByLabel('Password', { exact: true }).fill(seededOwner.password);
+  const logIn = async (page: Page, email: string, password: string) => {
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(/\/list$/);
-    return page;
-  }
+  };
+  /** The operator's mail to the new owner: its one-time code. */
+  let operatorCode: string;
 
-  it('the owner opens the admin area from the profile', async () => {
-    owner = await organizationOwner();
+  it('the operator creates beta from the command line; the running server serves it at once', async () => {
+    expect((await organization(beta.subdomain)).status).toBe(404);
+    const created = await operator([
+      'org',
+      'create',
+      beta.subdomain,
+      '--name',
+      beta.name,
+      '--owner',
+      betaOwner.email,
+    ]);
+    expect(created.out).toMatch(
+      /Created the organization beta \(Beta\)\. Its owner owner@beta\.test was mailed/,
+    );
+    operatorCode = await readCode(server.dataDir, betaOwner.email);
+
+    const list = await operator(['org', 'list']);
+    expect(list.out).toMatch(/^SUBDOMAIN\s+NAME\s+STATUS\s+MEMBERS\s+OWNERS$/m);
+    expect(list.out).toMatch(/^beta\s+Beta\s+active\s+1\s+owner@beta\.test$/m);
+    // The node had looked beta up before it existed; the command's notification made it look again.
+    await expect.poll(async () => (await organization(beta.subdomain)).status).toBe(200);
+    expect(await (await organization(beta.subdomain)).json()).toMatchObject({
+      subdomain: 'beta',
+      name: 'Beta',
+    });
+  });
+
+  it('its owner chooses a password with a mailed code at beta’s address, logs in and opens the admin area', async () => {
+    owner = await newPage();
+    await owner.goto(`${betaUrl}/login`);
+    await owner.getByRole('link', { name: beta.name }).waitFor();
+    await owner.getByRole('link', { name: 'Forgot password?' }).click();
+    await owner.waitForURL(/\/forgot$/);
+    await owner.getByLabel('Email').fill(betaOwner.email);
+    await owner.getByRole('button', { name: 'Send code' }).click();
+    await owner.getByRole('status').filter({ hasText: 'we emailed it a 6-digit code' }).waitFor();
+    // The page mails a new code, which replaces the operator's; the newest is the one that works.
+    let code = operatorCode;
+    await expect
+      .poll(async () => {
+        code = await readCode(server.dataDir, betaOwner.email);
+        return code !== operatorCode;
+      })
+      .toBe(true);
+    await owner.getByLabel('One-time code').fill(code);
+    await owner.getByLabel('New password').fill(betaOwner.password);
+    await owner.getByRole('button', { name: 'Set new password' }).click();
+    await owner.waitForURL(/\/list$/);
+    await owner.getByRole('heading', { name: `Hello, ${betaOwner.displayName}` }).waitFor();
+    expect(
+      await owner.evaluate(() => JSON.parse(localStorage.getItem('currentOrganization') ?? 'null')),
+    ).toMatchObject({ subdomain: 'beta' });
+
+    // The password chosen is the one that logs in.
+    await owner.getByRole('button', { name: 'Profile' }).click();
+    await owner.getByRole('complementary').getByRole('button', { name: 'Log out', exact: true }).click();
+    await owner.waitForURL(/\/landing$/);
+    await owner.goto(`${betaUrl}/login`);
+    await logIn(owner, betaOwner.email, betaOwner.password);
+    await owner.waitForURL(/\/list$/);
+
     await owner.getByRole('button', { name: 'Profile' }).click();
     await owner.getByRole('complementary').getByRole('link', { name: 'Admin' }).click();
     await owner.waitForURL(/\/admin$/);
@@ -126,7 +202,7 @@ describe('an organization run from its admin area, in Chromium against npm start
     const invitation = await readCode(server.dataDir, invited.email);
 
     member = await newPage();
-    await member.goto(`${server.url}/register`);
+    await member.goto(`${betaUrl}/register`);
     await member.getByLabel('Username').fill(invited.username);
     await member.getByLabel('Display name').fill(invited.displayName);
     await member.getByLabel('Email').fill(invited.email);
@@ -194,6 +270,7 @@ describe('an organization run from its admin area, in Chromium against npm start
           'bot.create',
           'provider.create',
           'category.create',
+          'organization.create',
         ]),
       );
     // The member sees the credit with its note.
@@ -205,8 +282,44 @@ describe('an organization run from its admin area, in Chromium against npm start
   });
 
   it('a member who opens /admin is told it is for admins only', async () => {
-    await member.goto(`${server.url}/admin`);
+    await member.goto(`${betaUrl}/admin`);
     await member.getByRole('heading', { name: 'Admins only' }).waitFor();
     expect(await member.getByRole('navigation', { name: 'Admin' }).count()).toBe(0);
+  });
+
+  it('the operator disables beta: it is not found, its owner cannot log in, and its data is kept', async () => {
+    // The owner comes back to log in; meanwhile the operator disables the organization.
+    const comeback = await newPage();
+    await comeback.goto(`${betaUrl}/login`);
+    await comeback.getByLabel('Email').waitFor();
+    const disabled = await operator(['org', 'disable', beta.subdomain]);
+    expect(disabled.out).toMatch(/The organization beta is disabled: its data is kept/);
+    await expect.poll(async () => (await organization(beta.subdomain)).status).toBe(404);
+
+    // The server refuses the login with 403 from its first call on (the public key the password is
+    // encrypted for), and the app says why.
+    const answers: number[] = [];
+    comeback.on('response', (response) => {
+      if (new URL(response.url()).pathname.startsWith('/auth/')) answers.push(response.status());
+    });
+    await logIn(comeback, betaOwner.email, betaOwner.password);
+    const error = comeback.getByRole('alertdialog', { name: 'Error' });
+    await error.waitFor();
+    await error.getByText('This organization has been disabled.').waitFor();
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.every((status) => status === 403)).toBe(true);
+    expect(comeback.url()).toMatch(/\/login$/);
+    // Opened again, beta's address offers nothing: the organization is not found.
+    const lookup = comeback.waitForResponse((response) =>
+      response.url().endsWith(`/api/v1/organization/${beta.subdomain}`),
+    );
+    await comeback.reload();
+    expect((await lookup).status()).toBe(404);
+    await comeback.getByRole('banner').waitFor();
+    expect(await comeback.getByRole('link', { name: 'Register' }).count()).toBe(0);
+
+    // Its data is kept: the organization is still listed, with its owner and its new member.
+    const list = await operator(['org', 'list']);
+    expect(list.out).toMatch(/^beta\s+Beta\s+disabled\s+2\s+owner@beta\.test$/m);
   });
 });
