@@ -23,6 +23,8 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
+          // Each file starts real servers and databases: slow on a loaded machine, never a hang.
+          hookTimeout: 60_000,
         },
       },
       {

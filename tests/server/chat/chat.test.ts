@@ -96,6 +96,21 @@ describe('chat: topics and streamed replies over real HTTP and SSE', () => {
     expect(billing.body.transactions[0]).toMatchObject({ amount: -0.01, description: 'Reply from ELIZA' });
   });
 
+  it('answers what a person says of themselves before what is theirs, and never with a bare fragment', async () => {
+    const user = await signUp(server);
+    const topic = await newTopic(user, 'ELIZA');
+    const normal = (text: string) => text.toUpperCase().replace(/[^A-Z' ]/g, '').trim();
+    const cases: [string, string][] = [
+      ['I am worried about my exams', 'IS IT BECAUSE YOU ARE WORRIED ABOUT YOUR EXAMS THAT YOU CAME TO ME'],
+      ["I'm afraid of my neighbour.", 'HOW LONG HAVE YOU BEEN AFRAID OF YOUR NEIGHBOUR'],
+      ['My exams worry me.', 'YOUR EXAMS WORRY YOU'],
+    ];
+    for (const [said, expected] of cases) {
+      const { tokens } = await reply(user, topic, said);
+      expect(normal(tokens)).toBe(expected);
+    }
+  });
+
   it('calculates exactly, explains bad expressions, and costs nothing', async () => {
     const user = await signUp(server);
     const topic = await newTopic(user, 'Calculator');

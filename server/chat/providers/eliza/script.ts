@@ -452,6 +452,9 @@ export const keywords: Record<string, Keyword> = {
           'What else comes to your mind when you think of your (3)?',
         ],
       },
+      // "I am worried about my exams": what the user says of themselves matters more than what is
+      // theirs, and the 1966 "YOUR 3" reads as a fragment ("Your exams.") after a bare noun.
+      { pattern: '* i am *', reassemblies: ['goto i'] },
       {
         pattern: '* my *',
         reassemblies: [
