@@ -14,6 +14,8 @@ export interface ChatMessage {
   createdAt?: string;
   /** What a complete bot reply was charged. */
   cost?: number;
+  /** The id it had on screen before the server stored it: the screen keeps showing the same message. */
+  key?: string;
 }
 
 export interface TopicRecord {
@@ -188,6 +190,7 @@ const storedHead = (context: TopicContext) => {
 /** A user's message waiting for the server to store it. */
 const pendingMessage = (context: TopicContext, text: string, parent: string | null): ChatMessage => ({
   _id: `pending-${context.topic?.messages.length ?? 0}`,
+  key: `pending-${context.topic?.messages.length ?? 0}`,
   parent,
   role: 'user',
   text,

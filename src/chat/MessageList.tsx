@@ -81,11 +81,11 @@ export function MessageList({
         {messages.map((message) =>
           message.status === 'streaming' && live ? (
             typing ? null : (
-              <LiveReply key={message._id} chat={chat} botName={name} onGrow={keepFollowing} />
+              <LiveReply key={message.key ?? message._id} chat={chat} botName={name} onGrow={keepFollowing} />
             )
           ) : (
             <MessageItem
-              key={message._id}
+              key={message.key ?? message._id}
               message={message}
               botName={name}
               now={now}
