@@ -2,29 +2,46 @@ import { startPostgres } from '../../tests/support/postgres';
 import { printApiFigures } from './api';
 import { printBundleFigures } from './bundle';
 import { printLighthouseFigures } from './lighthouse';
+import { printLongTopicFigures } from './longTopic';
 import { printRenderFigures } from './render';
 import { printSearchFigures } from './search';
 import { printTtftFigures } from './ttft';
 
-// Each section prints figures; budgets live in the issues and are compared by a person, not asserted.
-printBundleFigures();
-console.log();
-await printRenderFigures();
-console.log();
-await printTtftFigures({ name: 'PGlite (embedded, in a worker thread)' });
-console.log();
-await printSearchFigures({ name: 'PGlite' });
-console.log();
-const postgres = await startPostgres();
-try {
-  await printTtftFigures({ name: 'PostgreSQL (pool of 20)', url: postgres.url });
-  console.log();
-  await printSearchFigures({ name: 'PostgreSQL', url: postgres.url });
-} finally {
-  postgres.stop();
+async function postgresFigures() {
+  const postgres = await startPostgres();
+  try {
+    await printTtftFigures({ name: 'PostgreSQL (pool of 20)', url: postgres.url });
+    console.log();
+    await printSearchFigures({ name: 'PostgreSQL', url: postgres.url });
+  } finally {
+    postgres.stop();
+  }
 }
-console.log();
-await printApiFigures();
-console.log();
-await printLighthouseFigures();
+
+// Each section prints figures; budgets live in the issues and are compared by a person, not asserted.
+const sections: [string, () => unknown][] = [
+  ['bundle', printBundleFigures],
+  ['render', printRenderFigures],
+  ['long-topic', printLongTopicFigures],
+  ['ttft', () => printTtftFigures({ name: 'PGlite (embedded, in a worker thread)' })],
+  ['search', () => printSearchFigures({ name: 'PGlite' })],
+  ['postgres', postgresFigures],
+  ['api', printApiFigures],
+  ['lighthouse', printLighthouseFigures],
+];
+
+// `npm run bench` runs them all; names after it run only those (`npm run bench -- long-topic`).
+const picked = process.argv.slice(2);
+const unknown = picked.filter((name) => !sections.some(([known]) => known === name));
+if (unknown.length) {
+  console.error(
+    `unknown section ${unknown.join(', ')}; sections: ${sections.map(([name]) => name).join(', ')}`,
+  );
+  process.exit(1);
+}
+const chosen = sections.filter(([name]) => picked.length === 0 || picked.includes(name));
+for (const [index, [, print]] of chosen.entries()) {
+  if (index > 0) console.log();
+  await print();
+}
 process.exit(0);

@@ -1,8 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useMemo, useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import type { topicMachine } from '../../machines/topic';
-import { type ChatMessage, siblingPosition } from '../../machines/topic';
+import type { ChatMessage, topicMachine } from '../../machines/topic';
 import { T } from '../i18n/T';
 import { useNow } from '../i18n/useNow';
 import { useT } from '../i18n/useT';
@@ -13,6 +12,7 @@ import { ReplyEndActions } from './message/ReplyEndActions';
 import { TypingIndicator } from './TypingIndicator';
 import { useAutoScroll } from './useAutoScroll';
 import { useChatBot } from './useChatBot';
+import { useStablePositions } from './useStablePositions';
 
 const failedStates = ['replyFailed', 'insufficientBalance', 'creationFailed'] as const;
 const endedEarly = new Set<ChatMessage['status']>(['stopped', 'interrupted', 'failed']);
@@ -55,10 +55,7 @@ export function MessageList({
     `${messages.length}:${typing}:${failed}`,
   );
 
-  const positions = useMemo(
-    () => new Map(messages.map((message) => [message._id, siblingPosition(tree, message)])),
-    [messages, tree],
-  );
+  const positions = useStablePositions(messages, tree);
   const commands = useMemo<MessageCommands>(
     () => ({
       edit: (messageId, text) => chat.send({ type: 'EDIT', messageId, text }),

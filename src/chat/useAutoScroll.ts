@@ -24,11 +24,21 @@ export function useAutoScroll(container: RefObject<HTMLElement | null>, content:
     return () => element.removeEventListener('scroll', onScroll);
   }, [container]);
 
-  /** Pins the newest content again if the user follows along: for content that grows on its own. */
+  /**
+   * Pins the newest content again if the user follows along: for content that grows on its own. At
+   * most once a frame: reading the height lays the page out, and a long conversation is costly to
+   * lay out once per token.
+   */
+  const frame = useRef(0);
   const keepFollowing = useCallback(() => {
-    const element = container.current;
-    if (element && followingNow.current) element.scrollTop = element.scrollHeight;
+    if (frame.current) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      const element = container.current;
+      if (element && followingNow.current) element.scrollTop = element.scrollHeight;
+    });
   }, [container]);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: content is the trigger, not an input
   useEffect(keepFollowing, [content, keepFollowing]);
 
