@@ -1,4 +1,4 @@
-import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, emit, fromPromise, setup } from 'xstate';
 
 export interface AccountUser {
   _id: string;
@@ -32,6 +32,8 @@ export type AccountEvent =
   | { type: 'CANCEL_DELETE' }
   | { type: 'DELETE_ACCOUNT'; password: string }
   | { type: 'SEND_RESET_CODE'; email: string }
+  /** The user already has a code for the address (mailed by an operator or an earlier request). */
+  | { type: 'ENTER_CODE'; email: string }
   | { type: 'RESET_PASSWORD'; otp: string; password: string }
   | { type: 'CHANGE_EMAIL' }
   /** The session is over (logout, 401, deletion): the last user's feedback must not stay on screen. */
@@ -52,6 +54,11 @@ const problemOf = (error: unknown): Problem => {
   };
 };
 
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+/** The error of the invoked actor whose error event this is. */
+const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
+
 /** The values an event cannot go without: no call goes out with one of them blank. */
 const requiredOf = (event: AccountEvent): string[] => {
   switch (event.type) {
@@ -60,6 +67,7 @@ const requiredOf = (event: AccountEvent): string[] => {
     case 'DELETE_ACCOUNT':
       return [event.password];
     case 'SEND_RESET_CODE':
+    case 'ENTER_CODE':
       return [event.email];
     case 'RESET_PASSWORD':
       return [event.otp, event.password];
@@ -107,9 +115,9 @@ export const accountMachine = setup({
   },
   actions: {
     assignProblem: assign({
-      problems: ({ context }, params: { section: AccountSection; error: unknown }) => ({
+      problems: ({ context, event }, params: { section: AccountSection }) => ({
         ...context.problems,
-        [params.section]: problemOf(params.error),
+        [params.section]: problemOf(errorOf(event)),
       }),
     }),
     clearProblem: assign({
@@ -118,18 +126,23 @@ export const accountMachine = setup({
         return rest;
       },
     }),
-    assignRecoveryEmail: assign({ recoveryEmail: (_, params: { email: string }) => params.email }),
-    reportUser: emit((_, params: { user: AccountUser }) => ({
+    assignRecoveryEmail: assign({
+      recoveryEmail: ({ event }) => {
+        assertEvent(event, ['SEND_RESET_CODE', 'ENTER_CODE']);
+        return event.email;
+      },
+    }),
+    reportUser: emit(({ event }) => ({
       type: 'USER_UPDATED' as const,
-      user: params.user,
+      user: outputOf<AccountUser>(event),
     })),
-    reportNewToken: emit((_, params: { token: string }) => ({
+    reportNewToken: emit(({ event }) => ({
       type: 'TOKEN_RENEWED' as const,
-      token: params.token,
+      token: outputOf<string>(event),
     })),
-    reportSignedIn: emit((_, params: { token: string }) => ({
+    reportSignedIn: emit(({ event }) => ({
       type: 'SIGNED_IN' as const,
-      token: params.token,
+      token: outputOf<string>(event),
     })),
     reportSignedOut: emit({ type: 'SIGNED_OUT' }),
   },
@@ -163,14 +176,11 @@ export const accountMachine = setup({
             },
             onDone: {
               target: 'saved',
-              actions: { type: 'reportUser', params: ({ event }) => ({ user: event.output }) },
+              actions: 'reportUser',
             },
             onError: {
               target: 'idle',
-              actions: {
-                type: 'assignProblem',
-                params: ({ event }) => ({ section: 'profile', error: event.error }),
-              },
+              actions: { type: 'assignProblem', params: { section: 'profile' } },
             },
           },
         },
@@ -211,14 +221,11 @@ export const accountMachine = setup({
             },
             onDone: {
               target: 'changed',
-              actions: { type: 'reportNewToken', params: ({ event }) => ({ token: event.output }) },
+              actions: 'reportNewToken',
             },
             onError: {
               target: 'idle',
-              actions: {
-                type: 'assignProblem',
-                params: ({ event }) => ({ section: 'password', error: event.error }),
-              },
+              actions: { type: 'assignProblem', params: { section: 'password' } },
             },
           },
         },
@@ -256,10 +263,7 @@ export const accountMachine = setup({
             onDone: { target: 'idle', actions: 'reportSignedOut' },
             onError: {
               target: 'idle',
-              actions: {
-                type: 'assignProblem',
-                params: ({ event }) => ({ section: 'sessions', error: event.error }),
-              },
+              actions: { type: 'assignProblem', params: { section: 'sessions' } },
             },
           },
         },
@@ -285,10 +289,7 @@ export const accountMachine = setup({
             onDone: 'exported',
             onError: {
               target: 'idle',
-              actions: {
-                type: 'assignProblem',
-                params: ({ event }) => ({ section: 'data', error: event.error }),
-              },
+              actions: { type: 'assignProblem', params: { section: 'data' } },
             },
           },
         },
@@ -338,10 +339,7 @@ export const accountMachine = setup({
             onDone: { target: 'closed', actions: 'reportSignedOut' },
             onError: {
               target: 'confirming',
-              actions: {
-                type: 'assignProblem',
-                params: ({ event }) => ({ section: 'deletion', error: event.error }),
-              },
+              actions: { type: 'assignProblem', params: { section: 'deletion' } },
             },
           },
         },
@@ -352,12 +350,17 @@ export const accountMachine = setup({
       initial: 'askingEmail',
       states: {
         askingEmail: {
-          description: 'Waits for the address to mail a code to.',
+          description: 'Waits for the address to mail a code to, or whose code the user already has.',
           on: {
             SEND_RESET_CODE: {
               guard: 'isComplete',
               target: 'sendingCode',
-              actions: { type: 'assignRecoveryEmail', params: ({ event }) => ({ email: event.email }) },
+              actions: 'assignRecoveryEmail',
+            },
+            ENTER_CODE: {
+              guard: 'isComplete',
+              target: 'askingCode',
+              actions: 'assignRecoveryEmail',
             },
           },
         },
@@ -371,10 +374,7 @@ export const accountMachine = setup({
             onDone: 'askingCode',
             onError: {
               target: 'askingEmail',
-              actions: {
-                type: 'assignProblem',
-                params: ({ event }) => ({ section: 'recovery', error: event.error }),
-              },
+              actions: { type: 'assignProblem', params: { section: 'recovery' } },
             },
           },
         },
@@ -404,14 +404,11 @@ export const accountMachine = setup({
             },
             onDone: {
               target: 'askingEmail',
-              actions: { type: 'reportSignedIn', params: ({ event }) => ({ token: event.output }) },
+              actions: 'reportSignedIn',
             },
             onError: {
               target: 'askingCode',
-              actions: {
-                type: 'assignProblem',
-                params: ({ event }) => ({ section: 'recovery', error: event.error }),
-              },
+              actions: { type: 'assignProblem', params: { section: 'recovery' } },
             },
           },
         },

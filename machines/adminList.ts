@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, raise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, fromPromise, raise, setup } from 'xstate';
 
 /** A record an admin list shows: the bots, categories, providers and audit entries of the organization. */
 export interface AdminRecord {
@@ -82,6 +82,11 @@ const problemOf = (error: unknown): AdminProblem => {
   };
 };
 
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+/** The error of the invoked actor whose error event this is. */
+const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
+
 const forgotten = {
   items: [],
   next: null,
@@ -116,46 +121,59 @@ export const adminListMachine = setup({
   },
   actions: {
     /** Effect the app provides: what depends on the list (the bot catalogue, say) hears of the change. */
-    announceChange: (_, _params: { kind: AdminChange['kind'] }) => {},
-    assignFirstPage: assign((_, params: { page: AdminPage }) => ({
-      items: params.page.items,
-      next: params.page.next,
-      error: null,
-    })),
-    appendPage: assign(({ context }, params: { page: AdminPage }) => ({
-      items: [
-        ...context.items,
-        ...params.page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
-      ],
-      next: params.page.next,
-      error: null,
-    })),
-    assignError: assign({
-      error: (_, params: { error: unknown }) => problemOf(params.error).message,
+    /** The change just made (`context.done`): what depends on the list hears of it. */
+    announceChange: () => {
+      throw new Error('announceChange is provided by the app');
+    },
+    assignFirstPage: assign(({ event }) => {
+      const page = outputOf<AdminPage>(event);
+      return { items: page.items, next: page.next, error: null };
     }),
+    appendPage: assign(({ context, event }) => {
+      const page = outputOf<AdminPage>(event);
+      return {
+        items: [
+          ...context.items,
+          ...page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
+        ],
+        next: page.next,
+        error: null,
+      };
+    }),
+    assignError: assign({ error: ({ event }) => problemOf(errorOf(event)).message }),
     assignEditing: assign({
-      editing: (_, params: { id: string }) => params.id,
+      editing: ({ event }) => {
+        assertEvent(event, 'EDIT');
+        return event.id;
+      },
       problem: null,
       done: null,
     }),
     assignSaving: assign({
-      editing: (_, params: { change: AdminChange }) =>
-        params.change.kind === 'update' ? params.change.id : 'new',
+      editing: ({ event }) => {
+        assertEvent(event, 'SAVE');
+        return event.change.kind === 'update' ? event.change.id : 'new';
+      },
       problem: null,
       done: null,
     }),
     assignTarget: assign({
-      target: (_, params: { record: AdminRecord }) => params.record,
+      target: ({ event }) => {
+        assertEvent(event, 'ASK_REMOVE');
+        return event.record;
+      },
       problem: null,
       done: null,
     }),
-    assignProblem: assign({ problem: (_, params: { error: unknown }) => problemOf(params.error) }),
-    assignDone: assign({
+    assignProblem: assign({ problem: ({ event }) => problemOf(errorOf(event)) }),
+    /** A saved record: created if the form was a new one, updated otherwise. */
+    assignSaved: assign({
       editing: null,
       target: null,
       problem: null,
-      done: (_, params: { kind: AdminChange['kind'] }) => params.kind,
+      done: ({ context }) => (context.editing === 'new' ? 'create' : 'update'),
     }),
+    assignRemoved: assign({ editing: null, target: null, problem: null, done: 'remove' }),
     clearChange: assign({ editing: null, target: null, problem: null }),
     reloadList: raise({ type: 'RELOAD' }),
     forgetAll: assign(forgotten),
@@ -164,7 +182,15 @@ export const adminListMachine = setup({
   id: 'adminList',
   description: 'A list of the admin area: pages, and one change at a time, confirmed when it removes.',
   type: 'parallel',
-  context: forgotten,
+  context: {
+    items: [],
+    next: null,
+    error: null,
+    editing: null,
+    target: null,
+    problem: null,
+    done: null,
+  },
   on: {
     RESET: { target: ['.list.idle', '.change.idle'], actions: 'forgetAll' },
   },
@@ -185,11 +211,11 @@ export const adminListMachine = setup({
             input: { cursor: '' },
             onDone: {
               target: 'loaded',
-              actions: { type: 'assignFirstPage', params: ({ event }) => ({ page: event.output }) },
+              actions: 'assignFirstPage',
             },
             onError: {
               target: 'failed',
-              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignError',
             },
           },
           on: { RELOAD: { target: 'loading', reenter: true } },
@@ -211,11 +237,11 @@ export const adminListMachine = setup({
             input: ({ context }) => ({ cursor: context.next ?? '' }),
             onDone: {
               target: 'loaded',
-              actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
+              actions: 'appendPage',
             },
             onError: {
               target: 'loaded',
-              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignError',
             },
           },
           on: { RELOAD: 'loading' },
@@ -235,15 +261,15 @@ export const adminListMachine = setup({
           on: {
             EDIT: {
               target: 'editing',
-              actions: { type: 'assignEditing', params: ({ event }) => ({ id: event.id }) },
+              actions: 'assignEditing',
             },
             SAVE: {
               target: 'saving',
-              actions: { type: 'assignSaving', params: ({ event }) => ({ change: event.change }) },
+              actions: 'assignSaving',
             },
             ASK_REMOVE: {
               target: 'confirming',
-              actions: { type: 'assignTarget', params: ({ event }) => ({ record: event.record }) },
+              actions: 'assignTarget',
             },
           },
         },
@@ -252,11 +278,11 @@ export const adminListMachine = setup({
           on: {
             EDIT: {
               target: 'editing',
-              actions: { type: 'assignEditing', params: ({ event }) => ({ id: event.id }) },
+              actions: 'assignEditing',
             },
             SAVE: {
               target: 'saving',
-              actions: { type: 'assignSaving', params: ({ event }) => ({ change: event.change }) },
+              actions: 'assignSaving',
             },
             CANCEL: { target: 'idle', actions: 'clearChange' },
           },
@@ -272,21 +298,11 @@ export const adminListMachine = setup({
             },
             onDone: {
               target: 'idle',
-              actions: [
-                {
-                  type: 'announceChange',
-                  params: ({ context }) => ({ kind: context.editing === 'new' ? 'create' : 'update' }),
-                },
-                {
-                  type: 'assignDone',
-                  params: ({ context }) => ({ kind: context.editing === 'new' ? 'create' : 'update' }),
-                },
-                'reloadList',
-              ],
+              actions: ['assignSaved', 'announceChange', 'reloadList'],
             },
             onError: {
               target: 'editing',
-              actions: { type: 'assignProblem', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignProblem',
             },
           },
         },
@@ -305,15 +321,11 @@ export const adminListMachine = setup({
             input: ({ context }) => ({ change: { kind: 'remove', id: context.target?._id ?? '' } }),
             onDone: {
               target: 'idle',
-              actions: [
-                { type: 'announceChange', params: { kind: 'remove' } },
-                { type: 'assignDone', params: { kind: 'remove' } },
-                'reloadList',
-              ],
+              actions: ['assignRemoved', 'announceChange', 'reloadList'],
             },
             onError: {
               target: 'confirming',
-              actions: { type: 'assignProblem', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignProblem',
             },
           },
         },

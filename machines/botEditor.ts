@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, fromCallback, fromPromise, setup } from 'xstate';
 
 export type BotPlatform = 'builtin' | 'openai';
 export type BotEngine = 'eliza' | 'calculator' | 'translator';
@@ -173,6 +173,11 @@ export function botRequest(draft: BotDraft): BotRequest {
   };
 }
 
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+/** The error of the invoked actor whose error event this is. */
+const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
+
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
 
 export const botEditorMachine = setup({
@@ -201,6 +206,8 @@ export const botEditorMachine = setup({
   },
   guards: {
     isValid: ({ context }) => draftProblems(context.draft).length === 0,
+    /** Not saved before: the bot is created, not changed. */
+    isNew: ({ context }) => context.botId === null,
     needsModels: ({ context }) =>
       context.draft.platform === 'openai' &&
       context.draft.provider !== '' &&
@@ -209,60 +216,82 @@ export const botEditorMachine = setup({
       context.botId !== null && event.type === 'SEND_TRY' && event.text.trim() !== '',
   },
   actions: {
-    /** Effect the app provides: a new bot's address becomes its own, and the bot list is read afresh. */
-    announceSaved: (_, _params: { bot: AdminBot; created: boolean }) => {},
-    assignData: assign((_, params: { data: BotEditorData }) => ({
-      draft: draftOf(params.data.bot),
-      providers: params.data.providers,
-      categories: params.data.categories,
-      loadError: null,
-    })),
-    assignLoadError: assign({ loadError: (_, params: { error: unknown }) => messageOf(params.error) }),
-    assignValues: assign({
-      draft: ({ context }, params: { values: Partial<BotDraft> }) => ({ ...context.draft, ...params.values }),
-      problems: ({ context }, params: { values: Partial<BotDraft> }) =>
-        context.problems.filter((problem) => problem.field === null || !(problem.field in params.values)),
+    /**
+     * Effect the app provides: the bot list is read afresh, and a new bot's address (`context.botId`, once
+     * saved) becomes its own.
+     */
+    announceSaved: (_, _params: { created: boolean }) => {
+      throw new Error('announceSaved is provided by the app');
+    },
+    assignData: assign(({ event }) => {
+      const data = outputOf<BotEditorData>(event);
+      return {
+        draft: draftOf(data.bot),
+        providers: data.providers,
+        categories: data.categories,
+        loadError: null,
+      };
+    }),
+    assignLoadError: assign({ loadError: ({ event }) => messageOf(errorOf(event)) }),
+    assignValues: assign(({ context, event }) => {
+      assertEvent(event, 'CHANGE');
+      return {
+        draft: { ...context.draft, ...event.values },
+        problems: context.problems.filter(
+          (problem) => problem.field === null || !(problem.field in event.values),
+        ),
+      };
     }),
     assignDraftProblems: assign({ problems: ({ context }) => draftProblems(context.draft) }),
     clearProblems: assign({ problems: [] }),
-    assignSaved: assign((_, params: { bot: AdminBot }) => ({
-      botId: params.bot._id,
-      draft: draftOf(params.bot),
-      problems: [],
-    })),
+    assignSaved: assign(({ event }) => {
+      const bot = outputOf<AdminBot>(event);
+      return { botId: bot._id, draft: draftOf(bot), problems: [] };
+    }),
     assignSaveProblem: assign({
-      problems: (_, params: { error: unknown }) => {
-        const field = (params.error as { field?: unknown } | null)?.field;
+      problems: ({ event }) => {
+        const error = errorOf(event);
+        const field = (error as { field?: unknown } | null)?.field;
         const known = typeof field === 'string' && field in emptyDraft;
-        return [{ field: known ? (field as keyof BotDraft) : null, message: messageOf(params.error) }];
+        return [{ field: known ? (field as keyof BotDraft) : null, message: messageOf(error) }];
       },
     }),
-    assignModels: assign((_, params: { provider: string; models: string[] }) => ({
-      models: params.models,
-      modelsFor: params.provider,
+    /** The models of the provider the draft names. */
+    assignModels: assign(({ context, event }) => ({
+      models: outputOf<string[]>(event),
+      modelsFor: context.draft.provider,
       modelsError: null,
     })),
-    assignModelsError: assign((_, params: { provider: string; error: unknown }) => ({
+    assignModelsError: assign(({ context, event }) => ({
       models: [],
-      modelsFor: params.provider,
-      modelsError: messageOf(params.error),
+      modelsFor: context.draft.provider,
+      modelsError: messageOf(errorOf(event)),
     })),
     appendQuestion: assign({
-      transcript: ({ context }, params: { text: string }) => [
-        ...context.transcript,
-        { role: 'user' as const, text: params.text.trim() },
-        { role: 'bot' as const, text: '' },
-      ],
+      transcript: ({ context, event }) => {
+        assertEvent(event, 'SEND_TRY');
+        return [
+          ...context.transcript,
+          { role: 'user' as const, text: event.text.trim() },
+          { role: 'bot' as const, text: '' },
+        ];
+      },
       tryError: null,
     }),
     appendToken: assign({
-      transcript: ({ context }, params: { text: string }) => {
+      transcript: ({ context, event }) => {
+        assertEvent(event, 'TRY_TOKEN');
         const last = context.transcript.at(-1);
         if (last?.role !== 'bot') return context.transcript;
-        return [...context.transcript.slice(0, -1), { ...last, text: last.text + params.text }];
+        return [...context.transcript.slice(0, -1), { ...last, text: last.text + event.text }];
       },
     }),
-    assignTryError: assign({ tryError: (_, params: { message: string }) => params.message }),
+    assignTryError: assign({
+      tryError: ({ event }) => {
+        assertEvent(event, 'TRY_FAILED');
+        return event.message;
+      },
+    }),
     clearTranscript: assign({ transcript: [], tryError: null }),
   },
 }).createMachine({
@@ -295,11 +324,11 @@ export const botEditorMachine = setup({
             input: ({ context }) => ({ botId: context.botId }),
             onDone: {
               target: 'editing',
-              actions: { type: 'assignData', params: ({ event }) => ({ data: event.output }) },
+              actions: 'assignData',
             },
             onError: {
               target: 'failed',
-              actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignLoadError',
             },
           },
         },
@@ -311,7 +340,7 @@ export const botEditorMachine = setup({
           description: 'The admin changes the fields; problems show next to them.',
           on: {
             CHANGE: {
-              actions: { type: 'assignValues', params: ({ event }) => ({ values: event.values }) },
+              actions: 'assignValues',
             },
             SAVE: [
               { guard: 'isValid', target: 'saving', actions: 'clearProblems' },
@@ -325,19 +354,20 @@ export const botEditorMachine = setup({
             id: 'saveBot',
             src: 'saveBot',
             input: ({ context }) => ({ botId: context.botId, request: botRequest(context.draft) }),
-            onDone: {
-              target: 'saved',
-              actions: [
-                {
-                  type: 'announceSaved',
-                  params: ({ context, event }) => ({ bot: event.output, created: context.botId === null }),
-                },
-                { type: 'assignSaved', params: ({ event }) => ({ bot: event.output }) },
-              ],
-            },
+            onDone: [
+              {
+                guard: 'isNew',
+                target: 'saved',
+                actions: ['assignSaved', { type: 'announceSaved', params: { created: true } }],
+              },
+              {
+                target: 'saved',
+                actions: ['assignSaved', { type: 'announceSaved', params: { created: false } }],
+              },
+            ],
             onError: {
               target: 'editing',
-              actions: { type: 'assignSaveProblem', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignSaveProblem',
             },
           },
         },
@@ -346,7 +376,7 @@ export const botEditorMachine = setup({
           on: {
             CHANGE: {
               target: 'editing',
-              actions: { type: 'assignValues', params: ({ event }) => ({ values: event.values }) },
+              actions: 'assignValues',
             },
             // What was just saved is valid: saving it again needs no check of its own.
             SAVE: { guard: 'isValid', target: 'saving', actions: 'clearProblems' },
@@ -370,17 +400,11 @@ export const botEditorMachine = setup({
             input: ({ context }) => ({ provider: context.draft.provider }),
             onDone: {
               target: 'loaded',
-              actions: {
-                type: 'assignModels',
-                params: ({ context, event }) => ({ provider: context.draft.provider, models: event.output }),
-              },
+              actions: 'assignModels',
             },
             onError: {
               target: 'failed',
-              actions: {
-                type: 'assignModelsError',
-                params: ({ context, event }) => ({ provider: context.draft.provider, error: event.error }),
-              },
+              actions: 'assignModelsError',
             },
           },
         },
@@ -405,7 +429,7 @@ export const botEditorMachine = setup({
             SEND_TRY: {
               guard: 'canTry',
               target: 'replying',
-              actions: { type: 'appendQuestion', params: ({ event }) => ({ text: event.text }) },
+              actions: 'appendQuestion',
             },
             CLEAR_TRY: { actions: 'clearTranscript' },
           },
@@ -425,11 +449,11 @@ export const botEditorMachine = setup({
             },
           },
           on: {
-            TRY_TOKEN: { actions: { type: 'appendToken', params: ({ event }) => ({ text: event.text }) } },
+            TRY_TOKEN: { actions: 'appendToken' },
             TRY_DONE: 'idle',
             TRY_FAILED: {
               target: 'idle',
-              actions: { type: 'assignTryError', params: ({ event }) => ({ message: event.message }) },
+              actions: 'assignTryError',
             },
             STOP_TRY: 'idle',
           },

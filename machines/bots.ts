@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
 
 export interface BotCategory {
   _id: string;
@@ -34,6 +34,11 @@ export function groupByPlatform<B extends BotRecord>(bots: B[]): { platform: str
   return [...groups].map(([platform, members]) => ({ platform, bots: members }));
 }
 
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+/** The error of the invoked actor whose error event this is. */
+const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
+
 export const botsMachine = setup({
   types: {
     context: {} as { bots: BotRecord[]; categoryIds: string[]; error: string | null },
@@ -45,12 +50,19 @@ export const botsMachine = setup({
     }),
   },
   actions: {
-    assignBots: assign({ bots: (_, params: { bots: BotRecord[] }) => params.bots, error: null }),
+    assignBots: assign({ bots: ({ event }) => outputOf<BotRecord[]>(event), error: null }),
     assignError: assign({
-      error: (_, params: { error: unknown }) =>
-        params.error instanceof Error ? params.error.message : 'Could not load the bots',
+      error: ({ event }) => {
+        const error = errorOf(event);
+        return error instanceof Error ? error.message : 'Could not load the bots';
+      },
     }),
-    assignFilter: assign({ categoryIds: (_, params: { categoryIds: string[] }) => params.categoryIds }),
+    assignFilter: assign({
+      categoryIds: ({ event }) => {
+        assertEvent(event, 'FILTER');
+        return event.categoryIds;
+      },
+    }),
   },
 }).createMachine({
   id: 'bots',
@@ -59,7 +71,7 @@ export const botsMachine = setup({
   initial: 'idle',
   on: {
     FILTER: {
-      actions: { type: 'assignFilter', params: ({ event }) => ({ categoryIds: event.categoryIds }) },
+      actions: 'assignFilter',
     },
   },
   states: {
@@ -74,11 +86,11 @@ export const botsMachine = setup({
         src: 'fetchBots',
         onDone: {
           target: 'loaded',
-          actions: { type: 'assignBots', params: ({ event }) => ({ bots: event.output }) },
+          actions: 'assignBots',
         },
         onError: {
           target: 'failed',
-          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+          actions: 'assignError',
         },
       },
     },

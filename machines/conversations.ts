@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
 
 /** Where a search found its words: a passage of plain text and the [start, end) ranges to mark in it. */
 export interface SearchSnippet {
@@ -75,6 +75,11 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  */
 const withMessages = (items: ConversationSummary[]) => items.filter((item) => item.preview !== null);
 
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+/** The error of the invoked actor whose error event this is. */
+const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
+
 const forgotten = {
   items: [],
   next: null,
@@ -121,42 +126,63 @@ export const conversationsMachine = setup({
   },
   actions: {
     /** Effects the app provides: the chat of a deleted conversation is left for the home area… */
-    leaveConversation: () => {},
+    leaveConversation: () => {
+      throw new Error('leaveConversation is provided by the app');
+    },
     /** …and the drawer never shares the small screen with the side panel. */
-    closeSidePanel: () => {},
-    assignQuery: assign({ query: (_, params: { query: string }) => params.query }),
-    assignFirstPage: assign(({ context }, params: { page: ConversationPage }) => ({
-      items: withMessages(params.page.items),
-      next: params.page.next,
-      shownQuery: context.query.trim(),
-      error: null,
-    })),
-    appendPage: assign(({ context }, params: { page: ConversationPage }) => ({
-      // A conversation that moved up while the pages were read is listed once, where it was first seen.
-      items: [
-        ...context.items,
-        ...withMessages(params.page.items).filter(
-          (item) => !context.items.some((listed) => listed._id === item._id),
-        ),
-      ],
-      next: params.page.next,
-      error: null,
-    })),
-    assignError: assign({ error: (_, params: { error: unknown }) => messageOf(params.error) }),
+    closeSidePanel: () => {
+      throw new Error('closeSidePanel is provided by the app');
+    },
+    assignQuery: assign({
+      query: ({ event }) => {
+        assertEvent(event, 'SEARCH');
+        return event.query;
+      },
+    }),
+    assignFirstPage: assign(({ context, event }) => {
+      const page = outputOf<ConversationPage>(event);
+      return {
+        items: withMessages(page.items),
+        next: page.next,
+        shownQuery: context.query.trim(),
+        error: null,
+      };
+    }),
+    appendPage: assign(({ context, event }) => {
+      const page = outputOf<ConversationPage>(event);
+      return {
+        // A conversation that moved up while the pages were read is listed once, where it was first seen.
+        items: [
+          ...context.items,
+          ...withMessages(page.items).filter(
+            (item) => !context.items.some((listed) => listed._id === item._id),
+          ),
+        ],
+        next: page.next,
+        error: null,
+      };
+    }),
+    assignError: assign({ error: ({ event }) => messageOf(errorOf(event)) }),
     assignOpen: assign({
-      open: (_, params: { conversation: ConversationRef | null }) => params.conversation,
+      open: ({ event }) => {
+        assertEvent(event, 'SHOW');
+        return event.conversation;
+      },
     }),
     assignTarget: assign({
-      target: (_, params: { conversation: ConversationRef }) => params.conversation,
+      target: ({ event }) => {
+        assertEvent(event, ['START_RENAME', 'ASK_DELETE']);
+        return event.conversation;
+      },
       editError: null,
     }),
     clearTarget: assign({ target: null, editError: null }),
-    applyRename: assign(({ context }, params: { title: string }) => {
+    applyRename: assign(({ context, event }) => {
       const id = context.target?._id;
+      const title = outputOf<string>(event);
       return {
-        items: context.items.map((item) => (item._id === id ? { ...item, title: params.title } : item)),
-        open:
-          context.open && context.open._id === id ? { ...context.open, title: params.title } : context.open,
+        items: context.items.map((item) => (item._id === id ? { ...item, title } : item)),
+        open: context.open && context.open._id === id ? { ...context.open, title } : context.open,
         target: null,
         editError: null,
       };
@@ -166,8 +192,8 @@ export const conversationsMachine = setup({
       target: null,
       editError: null,
     })),
-    assignEditError: assign({ editError: (_, params: { error: unknown }) => messageOf(params.error) }),
-    assignExportError: assign({ exportError: (_, params: { error: unknown }) => messageOf(params.error) }),
+    assignEditError: assign({ editError: ({ event }) => messageOf(errorOf(event)) }),
+    assignExportError: assign({ exportError: ({ event }) => messageOf(errorOf(event)) }),
     clearExportError: assign({ exportError: null }),
     forgetAll: assign(forgotten),
   },
@@ -176,10 +202,20 @@ export const conversationsMachine = setup({
   description:
     "The user's conversations in the sidebar: pages, search, rename, delete, export, and the drawer on phones.",
   type: 'parallel',
-  context: forgotten,
+  context: {
+    items: [],
+    next: null,
+    query: '',
+    shownQuery: '',
+    error: null,
+    open: null,
+    target: null,
+    editError: null,
+    exportError: null,
+  },
   on: {
     SHOW: {
-      actions: { type: 'assignOpen', params: ({ event }) => ({ conversation: event.conversation }) },
+      actions: 'assignOpen',
     },
     // Logged out: the next user sees nothing of this one's conversations.
     RESET: {
@@ -197,11 +233,11 @@ export const conversationsMachine = setup({
           {
             guard: 'isClearingSearch',
             target: '.loading',
-            actions: { type: 'assignQuery', params: ({ event }) => ({ query: event.query }) },
+            actions: 'assignQuery',
           },
           {
             target: '.debouncing',
-            actions: { type: 'assignQuery', params: ({ event }) => ({ query: event.query }) },
+            actions: 'assignQuery',
           },
         ],
       },
@@ -222,11 +258,11 @@ export const conversationsMachine = setup({
             input: ({ context }) => ({ query: context.query.trim(), cursor: '' }),
             onDone: {
               target: 'loaded',
-              actions: { type: 'assignFirstPage', params: ({ event }) => ({ page: event.output }) },
+              actions: 'assignFirstPage',
             },
             onError: {
               target: 'failed',
-              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignError',
             },
           },
           on: { REFRESH: { target: 'loading', reenter: true } },
@@ -246,11 +282,11 @@ export const conversationsMachine = setup({
             input: ({ context }) => ({ query: context.shownQuery, cursor: context.next ?? '' }),
             onDone: {
               target: 'loaded',
-              actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
+              actions: 'appendPage',
             },
             onError: {
               target: 'loaded',
-              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignError',
             },
           },
           on: { REFRESH: 'loading' },
@@ -270,17 +306,11 @@ export const conversationsMachine = setup({
           on: {
             START_RENAME: {
               target: 'renaming',
-              actions: {
-                type: 'assignTarget',
-                params: ({ event }) => ({ conversation: event.conversation }),
-              },
+              actions: 'assignTarget',
             },
             ASK_DELETE: {
               target: 'confirmingDelete',
-              actions: {
-                type: 'assignTarget',
-                params: ({ event }) => ({ conversation: event.conversation }),
-              },
+              actions: 'assignTarget',
             },
           },
         },
@@ -302,11 +332,11 @@ export const conversationsMachine = setup({
             },
             onDone: {
               target: 'idle',
-              actions: { type: 'applyRename', params: ({ event }) => ({ title: event.output }) },
+              actions: 'applyRename',
             },
             onError: {
               target: 'renaming',
-              actions: { type: 'assignEditError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignEditError',
             },
           },
         },
@@ -329,7 +359,7 @@ export const conversationsMachine = setup({
             ],
             onError: {
               target: 'confirmingDelete',
-              actions: { type: 'assignEditError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignEditError',
             },
           },
         },
@@ -356,7 +386,7 @@ export const conversationsMachine = setup({
             onDone: 'idle',
             onError: {
               target: 'idle',
-              actions: { type: 'assignExportError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignExportError',
             },
           },
         },

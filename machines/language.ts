@@ -56,10 +56,23 @@ export const languageMachine = setup({
   actions: {
     /** Effects the app provides: `language` in local storage, a page reload (seed-spec §1), and an
      * address without an unusable `?language=`. */
-    storeLanguage: (_, _params: { language: KnownLanguage }) => {},
-    reload: () => {},
-    dropLanguageParameter: () => {},
-    assignLanguage: assign({ language: (_, params: { language: KnownLanguage }) => params.language }),
+    storeLanguage: () => {
+      throw new Error('storeLanguage is provided by the app');
+    },
+    reload: () => {
+      throw new Error('reload is provided by the app');
+    },
+    dropLanguageParameter: () => {
+      throw new Error('dropLanguageParameter is provided by the app');
+    },
+    /** The known language of `?language=`. */
+    assignQueryLanguage: assign({
+      language: ({ context }) => knownLanguage(languageFromQuery(context.search)) ?? defaultLanguage,
+    }),
+    /** The known language the picker chose. */
+    assignChosenLanguage: assign({
+      language: ({ event }) => knownLanguage(event.language) ?? defaultLanguage,
+    }),
   },
 }).createMachine({
   id: 'language',
@@ -77,16 +90,7 @@ export const languageMachine = setup({
         {
           guard: 'hasKnownQueryLanguage',
           target: 'reloading',
-          actions: [
-            {
-              type: 'assignLanguage',
-              params: ({ context }) => ({
-                language: knownLanguage(languageFromQuery(context.search)) ?? defaultLanguage,
-              }),
-            },
-            { type: 'storeLanguage', params: ({ context }) => ({ language: context.language }) },
-            'reload',
-          ],
+          actions: 'assignQueryLanguage',
         },
         { guard: 'hasQueryLanguage', target: 'ready', actions: 'dropLanguageParameter' },
         { target: 'ready' },
@@ -98,17 +102,13 @@ export const languageMachine = setup({
         CHANGE: {
           guard: 'isOtherKnownLanguage',
           target: 'reloading',
-          actions: [
-            {
-              type: 'assignLanguage',
-              params: ({ event }) => ({ language: knownLanguage(event.language) ?? defaultLanguage }),
-            },
-            { type: 'storeLanguage', params: ({ context }) => ({ language: context.language }) },
-            'reload',
-          ],
+          actions: 'assignChosenLanguage',
         },
       },
     },
-    reloading: { description: 'The page reloads into the new language.' },
+    reloading: {
+      description: 'Stores the new language and reloads the page into it.',
+      entry: ['storeLanguage', 'reload'],
+    },
   },
 });

@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
 
 export type MemberRole = 'owner' | 'admin' | 'member';
 export const memberRoles: MemberRole[] = ['owner', 'admin', 'member'];
@@ -90,6 +90,11 @@ const problemOf = (error: unknown, fields: MemberProblem['field'][]): MemberProb
   ];
 };
 
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+/** The error of the invoked actor whose error event this is. */
+const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
+
 const forgotten = {
   items: [],
   next: null,
@@ -137,53 +142,67 @@ export const membersMachine = setup({
     inviteIsValid: ({ event }) => event.type === 'INVITE' && inviteProblems(event.email).length === 0,
   },
   actions: {
-    assignQuery: assign({ query: (_, params: { query: string }) => params.query }),
-    assignFirstPage: assign(({ context }, params: { page: MemberPage }) => ({
-      items: params.page.items,
-      next: params.page.next,
-      shownQuery: context.query.trim(),
-      error: null,
-    })),
-    appendPage: assign(({ context }, params: { page: MemberPage }) => ({
-      items: [
-        ...context.items,
-        ...params.page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
-      ],
-      next: params.page.next,
-      error: null,
-    })),
-    assignError: assign({ error: (_, params: { error: unknown }) => messageOf(params.error) }),
+    assignQuery: assign({
+      query: ({ event }) => {
+        assertEvent(event, 'SEARCH');
+        return event.query;
+      },
+    }),
+    assignFirstPage: assign(({ context, event }) => {
+      const page = outputOf<MemberPage>(event);
+      return { items: page.items, next: page.next, shownQuery: context.query.trim(), error: null };
+    }),
+    appendPage: assign(({ context, event }) => {
+      const page = outputOf<MemberPage>(event);
+      return {
+        items: [
+          ...context.items,
+          ...page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
+        ],
+        next: page.next,
+        error: null,
+      };
+    }),
+    assignError: assign({ error: ({ event }) => messageOf(errorOf(event)) }),
     clearChangeError: assign({ changeError: null }),
     replaceMember: assign({
-      items: ({ context }, params: { member: MemberRecord }) =>
-        context.items.map((item) => (item._id === params.member._id ? params.member : item)),
+      items: ({ context, event }) => {
+        const member = outputOf<MemberRecord>(event);
+        return context.items.map((item) => (item._id === member._id ? member : item));
+      },
     }),
-    assignChangeError: assign({ changeError: (_, params: { error: unknown }) => messageOf(params.error) }),
+    assignChangeError: assign({ changeError: ({ event }) => messageOf(errorOf(event)) }),
     assignTarget: assign({
-      target: (_, params: { member: MemberRecord }) => params.member,
+      target: ({ event }) => {
+        assertEvent(event, 'OPEN_CREDIT');
+        return event.member;
+      },
       problems: [],
     }),
-    assignBalance: assign(({ context }, params: { balance: number }) => ({
-      items: context.items.map((item) =>
-        item._id === context.target?._id ? { ...item, balance: params.balance } : item,
-      ),
-      target: context.target ? { ...context.target, balance: params.balance } : null,
-      problems: [],
-    })),
+    assignBalance: assign(({ context, event }) => {
+      const balance = outputOf<number>(event);
+      return {
+        items: context.items.map((item) => (item._id === context.target?._id ? { ...item, balance } : item)),
+        target: context.target ? { ...context.target, balance } : null,
+        problems: [],
+      };
+    }),
     assignCreditProblems: assign({
       problems: ({ event }) => (event.type === 'GRANT' ? creditProblems(event.amount, event.note) : []),
     }),
     assignInviteProblems: assign({
       problems: ({ event }) => (event.type === 'INVITE' ? inviteProblems(event.email) : []),
     }),
-    assignCreditError: assign({
-      problems: (_, params: { error: unknown }) => problemOf(params.error, ['amount', 'note']),
-    }),
-    assignInviteError: assign({
-      problems: (_, params: { error: unknown }) => problemOf(params.error, ['email', 'role']),
-    }),
+    assignCreditError: assign({ problems: ({ event }) => problemOf(errorOf(event), ['amount', 'note']) }),
+    assignInviteError: assign({ problems: ({ event }) => problemOf(errorOf(event), ['email', 'role']) }),
     clearProblems: assign({ problems: [] }),
-    assignInvited: assign({ invited: (_, params: { email: string }) => params.email, problems: [] }),
+    assignInvited: assign({
+      invited: ({ event }) => {
+        assertEvent(event, 'INVITE');
+        return event.email.trim();
+      },
+      problems: [],
+    }),
     clearInvited: assign({ invited: null, problems: [] }),
     forgetAll: assign(forgotten),
   },
@@ -191,7 +210,17 @@ export const membersMachine = setup({
   id: 'members',
   description: "The organization's members: search and pages, roles, suspension, credit, invitations.",
   type: 'parallel',
-  context: forgotten,
+  context: {
+    items: [],
+    next: null,
+    query: '',
+    shownQuery: '',
+    error: null,
+    changeError: null,
+    target: null,
+    problems: [],
+    invited: null,
+  },
   on: {
     RESET: {
       target: ['.list.idle', '.update.idle', '.credit.closed', '.invite.closed'],
@@ -207,11 +236,11 @@ export const membersMachine = setup({
           {
             guard: 'isClearingSearch',
             target: '.loading',
-            actions: { type: 'assignQuery', params: ({ event }) => ({ query: event.query }) },
+            actions: 'assignQuery',
           },
           {
             target: '.debouncing',
-            actions: { type: 'assignQuery', params: ({ event }) => ({ query: event.query }) },
+            actions: 'assignQuery',
           },
         ],
       },
@@ -232,11 +261,11 @@ export const membersMachine = setup({
             input: ({ context }) => ({ query: context.query.trim(), cursor: '' }),
             onDone: {
               target: 'loaded',
-              actions: { type: 'assignFirstPage', params: ({ event }) => ({ page: event.output }) },
+              actions: 'assignFirstPage',
             },
             onError: {
               target: 'failed',
-              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignError',
             },
           },
         },
@@ -252,11 +281,11 @@ export const membersMachine = setup({
             input: ({ context }) => ({ query: context.shownQuery, cursor: context.next ?? '' }),
             onDone: {
               target: 'loaded',
-              actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
+              actions: 'appendPage',
             },
             onError: {
               target: 'loaded',
-              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignError',
             },
           },
         },
@@ -286,11 +315,11 @@ export const membersMachine = setup({
             },
             onDone: {
               target: 'idle',
-              actions: { type: 'replaceMember', params: ({ event }) => ({ member: event.output }) },
+              actions: 'replaceMember',
             },
             onError: {
               target: 'idle',
-              actions: { type: 'assignChangeError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignChangeError',
             },
           },
         },
@@ -305,7 +334,7 @@ export const membersMachine = setup({
           on: {
             OPEN_CREDIT: {
               target: 'open',
-              actions: { type: 'assignTarget', params: ({ event }) => ({ member: event.member }) },
+              actions: 'assignTarget',
             },
           },
         },
@@ -330,11 +359,11 @@ export const membersMachine = setup({
             },
             onDone: {
               target: 'granted',
-              actions: { type: 'assignBalance', params: ({ event }) => ({ balance: event.output }) },
+              actions: 'assignBalance',
             },
             onError: {
               target: 'open',
-              actions: { type: 'assignCreditError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignCreditError',
             },
           },
         },
@@ -343,7 +372,7 @@ export const membersMachine = setup({
           on: {
             OPEN_CREDIT: {
               target: 'open',
-              actions: { type: 'assignTarget', params: ({ event }) => ({ member: event.member }) },
+              actions: 'assignTarget',
             },
           },
         },
@@ -364,7 +393,7 @@ export const membersMachine = setup({
               {
                 guard: 'inviteIsValid',
                 target: 'inviting',
-                actions: { type: 'assignInvited', params: ({ event }) => ({ email: event.email.trim() }) },
+                actions: 'assignInvited',
               },
               { actions: 'assignInviteProblems' },
             ],
@@ -383,7 +412,7 @@ export const membersMachine = setup({
             onDone: 'sent',
             onError: {
               target: 'open',
-              actions: { type: 'assignInviteError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignInviteError',
             },
           },
         },

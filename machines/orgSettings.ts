@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
 
 export type SignupPolicy = 'open' | 'invite' | 'domains';
 export const signupPolicies: SignupPolicy[] = ['open', 'invite', 'domains'];
@@ -164,6 +164,11 @@ export type OrgSettingsEvent =
   | { type: 'SAVE' }
   | { type: 'RESET' };
 
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+/** The error of the invoked actor whose error event this is. */
+const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
+
 export const orgSettingsMachine = setup({
   types: {
     context: {} as OrgSettingsContext,
@@ -183,24 +188,34 @@ export const orgSettingsMachine = setup({
     logoIsAcceptable: ({ event }) => event.type === 'PICK_LOGO' && logoIsAcceptable(event.file),
   },
   actions: {
-    /** Effect the app provides: the page takes the new brand colour at once. */
-    applyBrand: (_, _params: { brandColor: string | null }) => {},
-    assignSettings: assign((_, params: { settings: OrganizationSettings }) => ({
-      draft: draftOf(params.settings),
+    /** Effect the app provides: the page takes the saved brand colour (`context.draft.brandColor`) at once. */
+    applyBrand: () => {
+      throw new Error('applyBrand is provided by the app');
+    },
+    assignSettings: assign(({ event }) => ({
+      draft: draftOf(outputOf<OrganizationSettings>(event)),
       problems: [],
       loadError: null,
     })),
-    assignLoadError: assign({ loadError: (_, params: { error: unknown }) => messageOf(params.error) }),
-    assignValues: assign({
-      draft: ({ context }, params: { values: Partial<SettingsDraft> }) => ({
-        ...context.draft,
-        ...params.values,
-      }),
-      problems: ({ context }, params: { values: Partial<SettingsDraft> }) =>
-        context.problems.filter((problem) => problem.field === null || !(problem.field in params.values)),
+    assignLoadError: assign({ loadError: ({ event }) => messageOf(errorOf(event)) }),
+    assignValues: assign(({ context, event }) => {
+      assertEvent(event, 'CHANGE');
+      return {
+        draft: { ...context.draft, ...event.values },
+        problems: context.problems.filter(
+          (problem) => problem.field === null || !(problem.field in event.values),
+        ),
+      };
     }),
     assignLogo: assign({
-      draft: ({ context }, params: { logo: string | null }) => ({ ...context.draft, logo: params.logo }),
+      draft: ({ context, event }) => {
+        assertEvent(event, 'PICK_LOGO');
+        return { ...context.draft, logo: event.file.dataUrl };
+      },
+      problems: ({ context }) => context.problems.filter((problem) => problem.field !== 'logo'),
+    }),
+    removeLogo: assign({
+      draft: ({ context }) => ({ ...context.draft, logo: null }),
       problems: ({ context }) => context.problems.filter((problem) => problem.field !== 'logo'),
     }),
     refuseLogo: assign({
@@ -212,10 +227,11 @@ export const orgSettingsMachine = setup({
     assignDraftProblems: assign({ problems: ({ context }) => settingsProblems(context.draft) }),
     clearProblems: assign({ problems: [] }),
     assignSaveProblem: assign({
-      problems: (_, params: { error: unknown }) => {
-        const field = (params.error as { field?: unknown } | null)?.field;
+      problems: ({ event }) => {
+        const error = errorOf(event);
+        const field = (error as { field?: unknown } | null)?.field;
         const known = typeof field === 'string' && field in emptyDraft;
-        return [{ field: known ? (field as keyof SettingsDraft) : null, message: messageOf(params.error) }];
+        return [{ field: known ? (field as keyof SettingsDraft) : null, message: messageOf(error) }];
       },
     }),
     forgetAll: assign({ draft: emptyDraft, problems: [], loadError: null }),
@@ -240,11 +256,11 @@ export const orgSettingsMachine = setup({
         src: 'fetchSettings',
         onDone: {
           target: 'ready',
-          actions: { type: 'assignSettings', params: ({ event }) => ({ settings: event.output }) },
+          actions: 'assignSettings',
         },
         onError: {
           target: 'failed',
-          actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
+          actions: 'assignLoadError',
         },
       },
     },
@@ -258,17 +274,17 @@ export const orgSettingsMachine = setup({
       on: {
         CHANGE: {
           target: '.editing',
-          actions: { type: 'assignValues', params: ({ event }) => ({ values: event.values }) },
+          actions: 'assignValues',
         },
         PICK_LOGO: [
           {
             guard: 'logoIsAcceptable',
             target: '.editing',
-            actions: { type: 'assignLogo', params: ({ event }) => ({ logo: event.file.dataUrl }) },
+            actions: 'assignLogo',
           },
           { actions: 'refuseLogo' },
         ],
-        REMOVE_LOGO: { target: '.editing', actions: { type: 'assignLogo', params: { logo: null } } },
+        REMOVE_LOGO: { target: '.editing', actions: 'removeLogo' },
       },
       states: {
         editing: {
@@ -288,14 +304,11 @@ export const orgSettingsMachine = setup({
             input: ({ context }) => ({ settings: settingsRequest(context.draft) }),
             onDone: {
               target: 'saved',
-              actions: [
-                { type: 'assignSettings', params: ({ event }) => ({ settings: event.output }) },
-                { type: 'applyBrand', params: ({ event }) => ({ brandColor: event.output.brandColor }) },
-              ],
+              actions: ['assignSettings', 'applyBrand'],
             },
             onError: {
               target: 'editing',
-              actions: { type: 'assignSaveProblem', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignSaveProblem',
             },
           },
         },

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, type EventObject, fromPromise, setup } from 'xstate';
 
 export interface OrganizationRecord {
   _id: string;
@@ -22,6 +22,9 @@ export function organizationFromHost(host: string, defaultOrganization: string):
   return labels.length > 2 ? labels[0] : appLabel;
 }
 
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+
 export const organizationMachine = setup({
   types: {
     context: {} as { subdomain: string; organization: OrganizationRecord | null },
@@ -37,12 +40,19 @@ export const organizationMachine = setup({
   },
   actions: {
     /** Effects the app provides: `currentOrganization` in local storage (seed-spec §3). */
-    storeOrganization: (_, _params: { organization: OrganizationRecord }) => {},
-    clearOrganization: () => {},
-    logError: (_, _params: { error: unknown }) => {},
-    assignOrganization: assign({
-      organization: (_, params: { organization: OrganizationRecord | null }) => params.organization,
-    }),
+    /** Stores `context.organization`. */
+    storeOrganization: () => {
+      throw new Error('storeOrganization is provided by the app');
+    },
+    clearOrganization: () => {
+      throw new Error('clearOrganization is provided by the app');
+    },
+    /** Logs the failure (`event.error`). */
+    logError: () => {
+      throw new Error('logError is provided by the app');
+    },
+    assignOrganization: assign({ organization: ({ event }) => outputOf<OrganizationRecord>(event) }),
+    forgetOrganization: assign({ organization: null }),
   },
 }).createMachine({
   id: 'organization',
@@ -65,18 +75,11 @@ export const organizationMachine = setup({
         input: ({ context }) => ({ subdomain: context.subdomain }),
         onDone: {
           target: 'allowed',
-          actions: [
-            { type: 'assignOrganization', params: ({ event }) => ({ organization: event.output }) },
-            { type: 'storeOrganization', params: ({ event }) => ({ organization: event.output }) },
-          ],
+          actions: ['assignOrganization', 'storeOrganization'],
         },
         onError: {
           target: 'blocked',
-          actions: [
-            { type: 'logError', params: ({ event }) => ({ error: event.error }) },
-            { type: 'assignOrganization', params: { organization: null } },
-            'clearOrganization',
-          ],
+          actions: ['logError', 'forgetOrganization', 'clearOrganization'],
         },
       },
     },

@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
 
 /** The records the home area keeps behind this machine: the balance with its charges… */
 export interface TransactionRecord {
@@ -20,6 +20,11 @@ export interface NotificationRecord {
   read: boolean;
   createdAt: string;
 }
+
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+/** The error of the invoked actor whose error event this is. */
+const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
 
 /**
  * A piece of server data the UI shows and changes: the balance and the notifications. Loaded on
@@ -45,11 +50,20 @@ export const resourceMachine = setup({
     }),
   },
   actions: {
-    assignData: assign({ data: (_, params: { data: unknown }) => params.data, error: null }),
+    assignData: assign({ data: ({ event }) => outputOf<unknown>(event), error: null }),
+    replaceData: assign({
+      data: ({ event }) => {
+        assertEvent(event, 'REPLACE');
+        return event.data;
+      },
+      error: null,
+    }),
     clearData: assign({ data: null, error: null }),
     assignError: assign({
-      error: (_, params: { error: unknown }) =>
-        params.error instanceof Error ? params.error.message : 'Something went wrong',
+      error: ({ event }) => {
+        const error = errorOf(event);
+        return error instanceof Error ? error.message : 'Something went wrong';
+      },
     }),
   },
 }).createMachine({
@@ -69,11 +83,11 @@ export const resourceMachine = setup({
         src: 'fetch',
         onDone: {
           target: 'loaded',
-          actions: { type: 'assignData', params: ({ event }) => ({ data: event.output }) },
+          actions: 'assignData',
         },
         onError: {
           target: 'failed',
-          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+          actions: 'assignError',
         },
       },
     },
@@ -82,7 +96,7 @@ export const resourceMachine = setup({
       on: {
         RELOAD: 'loading',
         CHANGE: 'changing',
-        REPLACE: { actions: { type: 'assignData', params: ({ event }) => ({ data: event.data }) } },
+        REPLACE: { actions: 'replaceData' },
       },
     },
     changing: {
@@ -97,7 +111,7 @@ export const resourceMachine = setup({
         onDone: 'loading',
         onError: {
           target: 'loaded',
-          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+          actions: 'assignError',
         },
       },
     },

@@ -1,4 +1,4 @@
-import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, emit, fromPromise, setup } from 'xstate';
 
 /** The fields signup needs (seed-spec §5). */
 export interface SignupFields {
@@ -71,6 +71,11 @@ const fieldErrorOf = (error: unknown): FieldError | null => {
 };
 const blank = (value: string | undefined) => !value?.trim();
 
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+/** The error of the invoked actor whose error event this is. */
+const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
+
 export const sessionMachine = setup({
   types: {
     context: {} as SessionContext,
@@ -105,7 +110,7 @@ export const sessionMachine = setup({
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,
-    isVerified: (_, params: { verified: number }) => params.verified === 1,
+    isVerified: ({ event }) => outputOf<{ verified: number }>(event).verified === 1,
     signupIncomplete: ({ event }) =>
       event.type === 'SIGNUP' &&
       [event.username, event.displayName, event.email, event.password, event.otp].some(blank),
@@ -116,19 +121,46 @@ export const sessionMachine = setup({
       event.type === 'UNAUTHORIZED' && (event.method === 'PATCH' || event.method === 'DELETE'),
   },
   actions: {
-    /** Effects the app provides: the stored values of seed-spec §3. */
-    storeToken: (_, _params: { token: string }) => {},
-    removeToken: () => {},
-    storeCurrentUser: (_, _params: { user: SessionUser }) => {},
-    clearCurrentUser: () => {},
+    /** Effects the app provides: the stored values of seed-spec §3 (`context.token`, `context.user`). */
+    storeToken: () => {
+      throw new Error('storeToken is provided by the app');
+    },
+    removeToken: () => {
+      throw new Error('removeToken is provided by the app');
+    },
+    storeCurrentUser: () => {
+      throw new Error('storeCurrentUser is provided by the app');
+    },
+    clearCurrentUser: () => {
+      throw new Error('clearCurrentUser is provided by the app');
+    },
     /** The login check loads the bots along with the user (seed-spec §4). */
-    requestBots: () => {},
-    assignToken: assign({ token: (_, params: { token: string }) => params.token }),
+    requestBots: () => {
+      throw new Error('requestBots is provided by the app');
+    },
+    /** The token a reset or a password change answered, or the one signup or login did. */
+    assignToken: assign({
+      token: ({ event }) =>
+        event.type === 'SIGNED_IN' || event.type === 'TOKEN_RENEWED' ? event.token : outputOf<string>(event),
+    }),
     forgetToken: assign({ token: null, user: null }),
-    assignUser: assign({ user: (_, params: { user: SessionUser }) => params.user }),
-    assignReturnUrl: assign({ returnUrl: (_, params: { returnUrl: string | null }) => params.returnUrl }),
-    assignCodeEmail: assign({ codeEmail: (_, params: { email: string }) => params.email }),
-    assignFieldError: assign({ fieldError: (_, params: { error: unknown }) => fieldErrorOf(params.error) }),
+    /** The user as changed in the account, or as loaded. */
+    assignUser: assign({
+      user: ({ event }) => (event.type === 'USER_UPDATED' ? event.user : outputOf<SessionUser>(event)),
+    }),
+    assignReturnUrl: assign({
+      returnUrl: ({ event }) => {
+        assertEvent(event, 'CHECK');
+        return event.returnUrl;
+      },
+    }),
+    assignCodeEmail: assign({
+      codeEmail: ({ event }) => {
+        assertEvent(event, 'REQUEST_OTP');
+        return event.email;
+      },
+    }),
+    assignFieldError: assign({ fieldError: ({ event }) => fieldErrorOf(errorOf(event)) }),
     clearFieldError: assign({ fieldError: null }),
     navigateToLandingWithReturnUrl: emit(({ context }) => ({
       type: 'navigate' as const,
@@ -152,6 +184,12 @@ export const sessionMachine = setup({
       title: 'Error',
       message: params.message,
     })),
+    /** What the server said when a call failed. */
+    alertFailure: emit(({ event }) => ({
+      type: 'alert' as const,
+      title: 'Error',
+      message: messageOf(errorOf(event)),
+    })),
   },
 }).createMachine({
   id: 'session',
@@ -169,46 +207,13 @@ export const sessionMachine = setup({
       description: 'Whether the user is logged in.',
       initial: 'starting',
       on: {
-        SIGNUP: [
-          {
-            guard: 'signupIncomplete',
-            actions: {
-              type: 'alertError',
-              params: { message: 'Please fill in username, display name, email, password and code.' },
-            },
-          },
-          {
-            guard: 'emailInvalid',
-            actions: { type: 'alertError', params: { message: 'Invalid email address' } },
-          },
-          { target: '.signingUp' },
-        ],
-        LOGIN: [
-          {
-            guard: 'loginIncomplete',
-            actions: { type: 'alertError', params: { message: 'Please enter your email and password.' } },
-          },
-          { target: '.loggingIn' },
-        ],
         SIGNED_IN: {
           target: '.loadingUser',
-          actions: [
-            { type: 'storeToken', params: ({ event }) => ({ token: event.token }) },
-            { type: 'assignToken', params: ({ event }) => ({ token: event.token }) },
-            'clearCurrentUser',
-            'navigateAfterLogin',
-          ],
+          actions: ['assignToken', 'storeToken', 'clearCurrentUser', 'navigateAfterLogin'],
         },
         UNAUTHORIZED: [
-          {
-            guard: 'isChangeMethod',
-            target: '.loggedOut',
-            actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToWelcome'],
-          },
-          {
-            target: '.loggedOut',
-            actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToLanding'],
-          },
+          { guard: 'isChangeMethod', target: '.loggedOut', actions: 'navigateToWelcome' },
+          { target: '.loggedOut', actions: 'navigateToLanding' },
         ],
       },
       states: {
@@ -217,24 +222,65 @@ export const sessionMachine = setup({
           always: [{ guard: 'hasToken', target: 'unverified' }, { target: 'loggedOut' }],
         },
         loggedOut: {
-          description: 'No token. A login check sends the visitor to landing with returnUrl.',
+          description:
+            'No token: on the way in, the token and the current user are forgotten. A login check sends the visitor to landing with returnUrl.',
+          entry: ['removeToken', 'forgetToken', 'clearCurrentUser'],
           on: {
             CHECK: {
-              actions: [
-                { type: 'assignReturnUrl', params: ({ event }) => ({ returnUrl: event.returnUrl }) },
-                'clearCurrentUser',
-                'navigateToLandingWithReturnUrl',
-              ],
+              actions: ['assignReturnUrl', 'clearCurrentUser', 'navigateToLandingWithReturnUrl'],
             },
+            SIGNUP: [
+              {
+                guard: 'signupIncomplete',
+                actions: {
+                  type: 'alertError',
+                  params: { message: 'Please fill in username, display name, email, password and code.' },
+                },
+              },
+              {
+                guard: 'emailInvalid',
+                actions: { type: 'alertError', params: { message: 'Invalid email address' } },
+              },
+              { target: 'signingUp' },
+            ],
+            LOGIN: [
+              {
+                guard: 'loginIncomplete',
+                actions: { type: 'alertError', params: { message: 'Please enter your email and password.' } },
+              },
+              { target: 'loggingIn' },
+            ],
           },
         },
         unverified: {
-          description: 'A stored token nobody has checked yet; the first guarded route checks it.',
+          description:
+            'A stored token nobody has checked yet; the first guarded route checks it, or the visitor logs in afresh.',
           on: {
             CHECK: {
               target: 'verifying',
-              actions: { type: 'assignReturnUrl', params: ({ event }) => ({ returnUrl: event.returnUrl }) },
+              actions: 'assignReturnUrl',
             },
+            SIGNUP: [
+              {
+                guard: 'signupIncomplete',
+                actions: {
+                  type: 'alertError',
+                  params: { message: 'Please fill in username, display name, email, password and code.' },
+                },
+              },
+              {
+                guard: 'emailInvalid',
+                actions: { type: 'alertError', params: { message: 'Invalid email address' } },
+              },
+              { target: 'signingUp' },
+            ],
+            LOGIN: [
+              {
+                guard: 'loginIncomplete',
+                actions: { type: 'alertError', params: { message: 'Please enter your email and password.' } },
+              },
+              { target: 'loggingIn' },
+            ],
           },
         },
         verifying: {
@@ -245,17 +291,17 @@ export const sessionMachine = setup({
             src: 'verifyToken',
             onDone: [
               {
-                guard: { type: 'isVerified', params: ({ event }) => ({ verified: event.output.verified }) },
+                guard: 'isVerified',
                 target: 'loadingUser',
               },
               {
                 target: 'loggedOut',
-                actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToLandingWithReturnUrl'],
+                actions: 'navigateToLandingWithReturnUrl',
               },
             ],
             onError: {
               target: 'loggedOut',
-              actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToLandingWithReturnUrl'],
+              actions: 'navigateToLandingWithReturnUrl',
             },
           },
         },
@@ -269,14 +315,11 @@ export const sessionMachine = setup({
             input: { force: false },
             onDone: {
               target: 'loggedIn',
-              actions: [
-                { type: 'assignUser', params: ({ event }) => ({ user: event.output }) },
-                { type: 'storeCurrentUser', params: ({ event }) => ({ user: event.output }) },
-              ],
+              actions: ['assignUser', 'storeCurrentUser'],
             },
             onError: {
               target: 'loggedOut',
-              actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToLandingWithReturnUrl'],
+              actions: 'navigateToLandingWithReturnUrl',
             },
           },
         },
@@ -286,19 +329,13 @@ export const sessionMachine = setup({
             LOGOUT: { target: 'loggingOut' },
             SIGNED_OUT: {
               target: 'loggedOut',
-              actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToLanding'],
+              actions: 'navigateToLanding',
             },
             TOKEN_RENEWED: {
-              actions: [
-                { type: 'storeToken', params: ({ event }) => ({ token: event.token }) },
-                { type: 'assignToken', params: ({ event }) => ({ token: event.token }) },
-              ],
+              actions: ['assignToken', 'storeToken'],
             },
             USER_UPDATED: {
-              actions: [
-                { type: 'assignUser', params: ({ event }) => ({ user: event.user }) },
-                { type: 'storeCurrentUser', params: ({ event }) => ({ user: event.user }) },
-              ],
+              actions: ['assignUser', 'storeCurrentUser'],
             },
           },
         },
@@ -310,18 +347,18 @@ export const sessionMachine = setup({
             src: 'logout',
             onDone: {
               target: 'loggedOut',
-              actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToLanding'],
+              actions: 'navigateToLanding',
             },
             // Offline or already revoked: the token is forgotten here all the same.
             onError: {
               target: 'loggedOut',
-              actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToLanding'],
+              actions: 'navigateToLanding',
             },
           },
           after: {
             logoutTimeout: {
               target: 'loggedOut',
-              actions: ['removeToken', 'forgetToken', 'clearCurrentUser', 'navigateToLanding'],
+              actions: 'navigateToLanding',
             },
           },
         },
@@ -334,24 +371,21 @@ export const sessionMachine = setup({
             src: 'signup',
             input: ({ event }) => {
               assertEvent(event, 'SIGNUP');
-              const { type: _, ...fields } = event;
-              return fields;
+              return {
+                username: event.username,
+                displayName: event.displayName,
+                email: event.email,
+                password: event.password,
+                otp: event.otp,
+              };
             },
             onDone: {
               target: 'loadingUser',
-              actions: [
-                { type: 'storeToken', params: ({ event }) => ({ token: event.output }) },
-                { type: 'assignToken', params: ({ event }) => ({ token: event.output }) },
-                'clearCurrentUser',
-                'navigateAfterLogin',
-              ],
+              actions: ['assignToken', 'storeToken', 'clearCurrentUser', 'navigateAfterLogin'],
             },
             onError: {
-              target: 'starting',
-              actions: [
-                { type: 'alertError', params: ({ event }) => ({ message: messageOf(event.error) }) },
-                { type: 'assignFieldError', params: ({ event }) => ({ error: event.error }) },
-              ],
+              target: 'loggedOut',
+              actions: ['alertFailure', 'assignFieldError'],
             },
           },
         },
@@ -367,16 +401,11 @@ export const sessionMachine = setup({
             },
             onDone: {
               target: 'loadingUser',
-              actions: [
-                { type: 'storeToken', params: ({ event }) => ({ token: event.output }) },
-                { type: 'assignToken', params: ({ event }) => ({ token: event.output }) },
-                'clearCurrentUser',
-                'navigateAfterLogin',
-              ],
+              actions: ['assignToken', 'storeToken', 'clearCurrentUser', 'navigateAfterLogin'],
             },
             onError: {
-              target: 'starting',
-              actions: { type: 'alertError', params: ({ event }) => ({ message: messageOf(event.error) }) },
+              target: 'loggedOut',
+              actions: 'alertFailure',
             },
           },
         },
@@ -393,7 +422,7 @@ export const sessionMachine = setup({
           },
           {
             target: '.sending',
-            actions: { type: 'assignCodeEmail', params: ({ event }) => ({ email: event.email }) },
+            actions: 'assignCodeEmail',
           },
         ],
       },
@@ -408,7 +437,7 @@ export const sessionMachine = setup({
             onDone: { target: 'sent' },
             onError: {
               target: 'idle',
-              actions: { type: 'alertError', params: ({ event }) => ({ message: messageOf(event.error) }) },
+              actions: 'alertFailure',
             },
           },
         },

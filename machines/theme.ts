@@ -19,8 +19,12 @@ export const themeMachine = setup({
      * Effects the app provides: the choice kept in local storage, and applied to the page at once. A
      * small script applies the stored one before the first paint, so the page never flashes white.
      */
-    storeChoice: (_, _params: { choice: ThemeChoice }) => {},
-    applyChoice: (_, _params: { choice: ThemeChoice }) => {},
+    storeChoice: (_, _params: { choice: ThemeChoice }) => {
+      throw new Error('storeChoice is provided by the app');
+    },
+    applyChoice: (_, _params: { choice: ThemeChoice }) => {
+      throw new Error('applyChoice is provided by the app');
+    },
   },
 }).createMachine({
   id: 'theme',

@@ -1,4 +1,4 @@
-import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, fromCallback, fromPromise, setup } from 'xstate';
 
 /** complete, or still being written, or ended early: by the user, by a crash of its writer, or by an error. */
 export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'interrupted' | 'failed';
@@ -197,6 +197,11 @@ const pendingMessage = (context: TopicContext, text: string, parent: string | nu
   status: 'complete',
 });
 
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+/** The error of the invoked actor whose error event this is. */
+const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
+
 const messageIn = (context: TopicContext, id: string) =>
   context.topic?.messages.find((message) => message._id === id);
 
@@ -218,15 +223,12 @@ export const topicMachine = setup({
       throw new Error('loadTopic is provided by the app');
     }),
     /** Sends the request and streams the reply back as ReplyEvents; leaving only stops listening. */
-    streamReply: fromCallback<TopicEvent, { topicId: string; request: ReplyRequest }>(({ sendBack }) => {
-      sendBack({
-        type: 'FAILED',
-        error: { message: 'streamReply is provided by the app', code: 'NOT_PROVIDED' },
-      });
+    streamReply: fromCallback<TopicEvent, { topicId: string; request: ReplyRequest }>(() => {
+      throw new Error('streamReply is provided by the app');
     }),
     /** Follows the reply being written in the topic, from `offset` characters on, as ReplyEvents. */
-    followReply: fromCallback<TopicEvent, { topicId: string; offset: number }>(({ sendBack }) => {
-      sendBack({ type: 'NOT_STREAMING' });
+    followReply: fromCallback<TopicEvent, { topicId: string; offset: number }>(() => {
+      throw new Error('followReply is provided by the app');
     }),
     /**
      * Stops the reply on the server, which keeps it as far as it got; answers the topic as stored.
@@ -236,7 +238,9 @@ export const topicMachine = setup({
       throw new Error('stopReply is provided by the app');
     }),
     /** Sends ONLINE when the network returns. */
-    watchNetwork: fromCallback<TopicEvent>(() => {}),
+    watchNetwork: fromCallback<TopicEvent>(() => {
+      throw new Error('watchNetwork is provided by the app');
+    }),
   },
   guards: {
     hasTopicId: ({ context }) => context.topicId !== null,
@@ -251,14 +255,14 @@ export const topicMachine = setup({
       assertEvent(event, ['REGENERATE', 'SHOW_SIBLING']);
       return messageIn(context, event.messageId) !== undefined && !isPending(event.messageId);
     },
-    isStreaming: (_, params: { topic: TopicRecord }) => streamingReply(params.topic) !== undefined,
+    /** The topic loaded has a reply the server is still writing. */
+    isStreaming: ({ event }) => streamingReply(outputOf<TopicRecord>(event)) !== undefined,
     /** The server confirms a reply once: the first STORED of it. */
     awaitsStorage: ({ context }) => !context.topic || streamingReply(context.topic) === undefined,
     isInsufficientBalance: ({ event }) =>
       event.type === 'FAILED' && event.error.code === insufficientBalanceCode,
     isStopped: ({ event }) => event.type === 'FAILED' && event.error.code === stoppedCode,
-    isBotUnavailable: (_, params: { error: unknown }) =>
-      botUnavailableCodes.includes(toChatError(params.error).code),
+    isBotUnavailable: ({ event }) => botUnavailableCodes.includes(toChatError(errorOf(event)).code),
     /** The topic this chat just created keeps its chat when the address catches up with it. */
     isAnotherConversation: ({ context, event }) => {
       assertEvent(event, 'OPEN');
@@ -272,63 +276,88 @@ export const topicMachine = setup({
     reattachDelay: ({ context }) => Math.min(15_000, 1000 * 2 ** context.reattempts),
   },
   actions: {
-    /** Effects the app provides: the address of the topic once created… */
-    navigateToTopic: (_, _params: { topicId: string }) => {},
-    /** …the balance after a charged reply… */
-    announceCharge: (_, _params: { balance: number }) => {},
+    /** Effects the app provides: the address of the topic once created (`context.topicId`)… */
+    navigateToTopic: () => {
+      throw new Error('navigateToTopic is provided by the app');
+    },
+    /** …the balance after a charged reply (the DONE event's `balance`)… */
+    announceCharge: () => {
+      throw new Error('announceCharge is provided by the app');
+    },
     /** …the conversation list, which shows what the server now holds… */
-    announceConversationChange: () => {},
-    /** …and the branch on screen, kept for the next visit. */
-    saveHead: (_, _params: { topicId: string; head: string }) => {},
-    assignConversation: assign((_, params: { botId: string | null; topicId: string | null }) =>
-      conversationOf(params),
-    ),
+    announceConversationChange: () => {
+      throw new Error('announceConversationChange is provided by the app');
+    },
+    /** …and the branch on screen (`context.topic.head`), kept for the next visit. */
+    saveHead: () => {
+      throw new Error('saveHead is provided by the app');
+    },
+    assignConversation: assign(({ event }) => {
+      assertEvent(event, 'OPEN');
+      return conversationOf(event);
+    }),
     /** The topic as the server holds it; a reply still being written shows what is stored of it. */
-    assignTopic: assign((_, params: { topic: TopicRecord }) => ({
-      topic: params.topic,
-      topicId: params.topic._id,
-      messages: branchOnScreen(params.topic),
-      draft: streamingReply(params.topic)?.text ?? '',
-      error: null,
-      reattempts: 0,
-    })),
+    assignTopic: assign(({ event }) => {
+      const topic = outputOf<TopicRecord>(event);
+      return {
+        topic,
+        topicId: topic._id,
+        messages: branchOnScreen(topic),
+        draft: streamingReply(topic)?.text ?? '',
+        error: null,
+        reattempts: 0,
+      };
+    }),
     /** The topic created for the first message: that message stays on screen. */
-    assignCreatedTopic: assign(({ context }, params: { topic: TopicRecord }) => ({
-      ...showing(params.topic, context.messages, context.messages.at(-1)?._id ?? null),
-      topicId: params.topic._id,
-      error: null,
-    })),
-    assignError: assign({ error: (_, params: { error: ChatError }) => params.error }),
-    assignLoadError: assign({ error: (_, params: { error: unknown }) => toChatError(params.error) }),
+    assignCreatedTopic: assign(({ context, event }) => {
+      const topic = outputOf<TopicRecord>(event);
+      return {
+        ...showing(topic, context.messages, context.messages.at(-1)?._id ?? null),
+        topicId: topic._id,
+        error: null,
+      };
+    }),
+    assignError: assign({
+      error: ({ event }) => {
+        assertEvent(event, 'FAILED');
+        return event.error;
+      },
+    }),
+    assignLoadError: assign({ error: ({ event }) => toChatError(errorOf(event)) }),
     assignMissingBot: assign({ error: { message: 'Choose a bot to chat with.', code: 'NO_BOT' } }),
     /** Before the topic exists, its first message is the only one on screen (a new one replaces it). */
-    addFirstMessage: assign(({ context }, params: { text: string }) => {
-      const message = pendingMessage(context, params.text, null);
+    addFirstMessage: assign(({ context, event }) => {
+      assertEvent(event, 'SEND');
+      const message = pendingMessage(context, event.text, null);
       return {
         messages: [message],
-        request: { kind: 'send' as const, text: params.text, parent: null },
+        request: { kind: 'send' as const, text: event.text, parent: null },
         draft: '',
         error: null,
       };
     }),
-    /** A message after `parent`: after the branch on screen, or in place of an edited one. */
-    addUserMessage: assign(({ context }, params: { text: string; parent: string | null }) => {
-      const message = pendingMessage(context, params.text, params.parent);
+    /** A message after the branch on screen (SEND), or in place of an edited one (EDIT). */
+    addUserMessage: assign(({ context, event }) => {
+      assertEvent(event, ['SEND', 'EDIT']);
+      const parent =
+        event.type === 'SEND' ? storedHead(context) : (messageIn(context, event.messageId)?.parent ?? null);
+      const message = pendingMessage(context, event.text, parent);
       const topic = context.topic as TopicRecord;
       return {
         ...showing(topic, withMessage(topic.messages, message), message._id),
-        request: { kind: 'send' as const, text: params.text, parent: params.parent },
+        request: { kind: 'send' as const, text: event.text, parent },
         draft: '',
         error: null,
       };
     }),
     /** Another reply to the message a reply answers: the branch ends at that message until it comes. */
-    askAgain: assign(({ context }, params: { messageId: string }) => {
+    askAgain: assign(({ context, event }) => {
+      assertEvent(event, 'REGENERATE');
       const topic = context.topic as TopicRecord;
-      const reply = messageIn(context, params.messageId);
+      const reply = messageIn(context, event.messageId);
       return {
         ...showing(topic, topic.messages, reply?.parent ?? null),
-        request: { kind: 'regenerate' as const, messageId: params.messageId },
+        request: { kind: 'regenerate' as const, messageId: event.messageId },
         draft: '',
         error: null,
       };
@@ -349,85 +378,95 @@ export const topicMachine = setup({
         error: null,
       };
     }),
-    showBranch: assign(({ context }, params: { messageId: string }) => {
+    showBranch: assign(({ context, event }) => {
+      assertEvent(event, 'SHOW_SIBLING');
       const topic = context.topic as TopicRecord;
-      return showing(topic, topic.messages, newestLeafUnder(topic.messages, params.messageId));
+      return showing(topic, topic.messages, newestLeafUnder(topic.messages, event.messageId));
     }),
     /** The server stored the user's message (or took the one answered again) and started the reply. */
-    confirmUserMessage: assign(
-      ({ context }, params: { userMessageId: string; botMessageId: string; createdAt: string }) => {
-        const topic = context.topic as TopicRecord;
-        const pending = context.messages.find((message) => isPending(message._id));
-        const messages = topic.messages.map((message) =>
-          message === pending
-            ? { ...message, _id: params.userMessageId, createdAt: params.createdAt }
-            : message,
-        );
-        const reply: ChatMessage = {
-          _id: params.botMessageId,
-          parent: params.userMessageId,
-          role: 'bot',
-          text: '',
-          status: 'streaming',
-          createdAt: params.createdAt,
-        };
-        return showing(topic, withMessage(messages, reply), reply._id);
-      },
-    ),
+    confirmUserMessage: assign(({ context, event }) => {
+      assertEvent(event, 'STORED');
+      const topic = context.topic as TopicRecord;
+      const pending = context.messages.find((message) => isPending(message._id));
+      const messages = topic.messages.map((message) =>
+        message === pending ? { ...message, _id: event.userMessageId, createdAt: event.createdAt } : message,
+      );
+      const reply: ChatMessage = {
+        _id: event.botMessageId,
+        parent: event.userMessageId,
+        role: 'bot',
+        text: '',
+        status: 'streaming',
+        createdAt: event.createdAt,
+      };
+      return showing(topic, withMessage(messages, reply), reply._id);
+    }),
     appendToken: assign({
-      draft: ({ context }, params: { text: string; end?: number }) =>
-        params.end === undefined
-          ? context.draft + params.text
-          : context.draft.slice(0, Math.max(0, params.end - params.text.length)) + params.text,
+      draft: ({ context, event }) => {
+        assertEvent(event, 'TOKEN');
+        return event.end === undefined
+          ? context.draft + event.text
+          : context.draft.slice(0, Math.max(0, event.end - event.text.length)) + event.text;
+      },
       reattempts: 0,
     }),
-    finishReply: assign(({ context }, params: { botMessageId: string; cost: number; createdAt: string }) => {
+    finishReply: assign(({ context, event }) => {
+      assertEvent(event, 'DONE');
       const topic = context.topic as TopicRecord;
-      const known = messageIn(context, params.botMessageId);
+      const known = messageIn(context, event.botMessageId);
       const reply: ChatMessage = {
-        _id: params.botMessageId,
+        _id: event.botMessageId,
         parent: known?.parent ?? storedHead(context),
         role: 'bot',
         text: context.draft,
         status: 'complete',
-        cost: params.cost,
-        createdAt: known?.createdAt ?? params.createdAt,
+        cost: event.cost,
+        createdAt: known?.createdAt ?? event.createdAt,
       };
       return { ...showing(topic, withMessage(topic.messages, reply), reply._id), draft: '' };
     }),
-    /** A reply that ended early keeps what was written of it, marked with how it ended. */
-    keepPartialReply: assign(
-      ({ context }, params: { botMessageId?: string; code?: string; status?: 'stopped' }) => {
-        const topic = context.topic as TopicRecord;
-        const botMessageId = params.botMessageId ?? streamingReply(topic)?._id;
-        const known = botMessageId ? messageIn(context, botMessageId) : undefined;
-        if (!botMessageId || !known) return { draft: '' };
-        const status =
-          params.status ?? (params.code === interruptedCode ? ('interrupted' as const) : ('failed' as const));
-        const reply = { ...known, text: context.draft, status };
-        // Nothing written: the empty reply leaves the screen, the message it answered stays.
-        const messages = context.draft
-          ? withMessage(topic.messages, reply)
-          : topic.messages.filter((message) => message._id !== botMessageId);
-        return { ...showing(topic, messages, context.draft ? reply._id : known.parent), draft: '' };
-      },
-    ),
+    /**
+     * A reply that ended early keeps what was written of it, marked with how it ended: stopped, or as
+     * the FAILED event's code says.
+     */
+    keepPartialReply: assign(({ context, event }, params: { status: 'stopped' } | undefined) => {
+      const topic = context.topic as TopicRecord;
+      const failure = event.type === 'FAILED' ? event : undefined;
+      const botMessageId = failure?.botMessageId ?? streamingReply(topic)?._id;
+      const known = botMessageId ? messageIn(context, botMessageId) : undefined;
+      if (!botMessageId || !known) return { draft: '' };
+      const status =
+        params?.status ??
+        (failure?.error.code === interruptedCode ? ('interrupted' as const) : ('failed' as const));
+      const reply = { ...known, text: context.draft, status };
+      // Nothing written: the empty reply leaves the screen, the message it answered stays.
+      const messages = context.draft
+        ? withMessage(topic.messages, reply)
+        : topic.messages.filter((message) => message._id !== botMessageId);
+      return { ...showing(topic, messages, context.draft ? reply._id : known.parent), draft: '' };
+    }),
     countReattempt: assign({ reattempts: ({ context }) => context.reattempts + 1 }),
   },
 }).createMachine({
   id: 'topic',
   description:
     "One conversation with a bot: the bot's empty chat until the first message, then send, edit, ask again, switch branches, and follow replies that go on while the user is away.",
-  context: ({ input }) => conversationOf(input),
+  context: ({ input }) => ({
+    botId: input.botId,
+    topicId: input.topicId,
+    topic: null,
+    messages: [],
+    draft: '',
+    request: null,
+    error: null,
+    reattempts: 0,
+  }),
   initial: 'starting',
   on: {
     OPEN: {
       guard: 'isAnotherConversation',
       target: '.starting',
-      actions: {
-        type: 'assignConversation',
-        params: ({ event }) => ({ botId: event.botId, topicId: event.topicId }),
-      },
+      actions: 'assignConversation',
     },
   },
   states: {
@@ -450,13 +489,13 @@ export const topicMachine = setup({
         onDone: 'draft',
         onError: [
           {
-            guard: { type: 'isBotUnavailable', params: ({ event }) => ({ error: event.error }) },
+            guard: 'isBotUnavailable',
             target: 'botUnavailable',
-            actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
+            actions: 'assignLoadError',
           },
           {
             target: 'unavailable',
-            actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
+            actions: 'assignLoadError',
           },
         ],
       },
@@ -468,7 +507,7 @@ export const topicMachine = setup({
         SEND: {
           guard: 'hasText',
           target: 'creating',
-          actions: { type: 'addFirstMessage', params: ({ event }) => ({ text: event.text }) },
+          actions: 'addFirstMessage',
         },
       },
     },
@@ -481,20 +520,17 @@ export const topicMachine = setup({
         input: ({ context }) => ({ botId: context.botId ?? '' }),
         onDone: {
           target: '#replying',
-          actions: [
-            { type: 'assignCreatedTopic', params: ({ event }) => ({ topic: event.output }) },
-            { type: 'navigateToTopic', params: ({ event }) => ({ topicId: event.output._id }) },
-          ],
+          actions: ['assignCreatedTopic', 'navigateToTopic'],
         },
         onError: [
           {
-            guard: { type: 'isBotUnavailable', params: ({ event }) => ({ error: event.error }) },
+            guard: 'isBotUnavailable',
             target: 'botUnavailable',
-            actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
+            actions: 'assignLoadError',
           },
           {
             target: 'creationFailed',
-            actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
+            actions: 'assignLoadError',
           },
         ],
       },
@@ -507,7 +543,7 @@ export const topicMachine = setup({
         SEND: {
           guard: 'hasText',
           target: 'creating',
-          actions: { type: 'addFirstMessage', params: ({ event }) => ({ text: event.text }) },
+          actions: 'addFirstMessage',
         },
       },
     },
@@ -520,18 +556,18 @@ export const topicMachine = setup({
         input: ({ context }) => ({ topicId: context.topicId ?? '' }),
         onDone: [
           {
-            guard: { type: 'isStreaming', params: ({ event }) => ({ topic: event.output }) },
+            guard: 'isStreaming',
             target: '#attached',
-            actions: { type: 'assignTopic', params: ({ event }) => ({ topic: event.output }) },
+            actions: 'assignTopic',
           },
           {
             target: 'ready',
-            actions: { type: 'assignTopic', params: ({ event }) => ({ topic: event.output }) },
+            actions: 'assignTopic',
           },
         ],
         onError: {
           target: 'unavailable',
-          actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
+          actions: 'assignLoadError',
         },
       },
     },
@@ -551,36 +587,21 @@ export const topicMachine = setup({
         SEND: {
           guard: 'hasText',
           target: '#replying',
-          actions: {
-            type: 'addUserMessage',
-            params: ({ context, event }) => ({ text: event.text, parent: storedHead(context) }),
-          },
+          actions: 'addUserMessage',
         },
         EDIT: {
           guard: 'isEditable',
           target: '#replying',
-          actions: {
-            type: 'addUserMessage',
-            params: ({ context, event }) => ({
-              text: event.text,
-              parent: messageIn(context, event.messageId)?.parent ?? null,
-            }),
-          },
+          actions: 'addUserMessage',
         },
         REGENERATE: {
           guard: 'isReply',
           target: '#replying',
-          actions: { type: 'askAgain', params: ({ event }) => ({ messageId: event.messageId }) },
+          actions: 'askAgain',
         },
         SHOW_SIBLING: {
           guard: 'isReply',
-          actions: [
-            { type: 'showBranch', params: ({ event }) => ({ messageId: event.messageId }) },
-            {
-              type: 'saveHead',
-              params: ({ context }) => ({ topicId: context.topicId ?? '', head: context.topic?.head ?? '' }),
-            },
-          ],
+          actions: ['showBranch', 'saveHead'],
         },
       },
     },
@@ -592,47 +613,26 @@ export const topicMachine = setup({
       on: {
         DONE: {
           target: '#ready',
-          actions: [
-            {
-              type: 'finishReply',
-              params: ({ event }) => ({
-                botMessageId: event.botMessageId,
-                cost: event.cost,
-                createdAt: event.createdAt,
-              }),
-            },
-            { type: 'announceCharge', params: ({ event }) => ({ balance: event.balance }) },
-            'announceConversationChange',
-          ],
+          actions: ['finishReply', 'announceCharge', 'announceConversationChange'],
         },
         STOP: '#stopping',
         FAILED: [
           {
             guard: 'isInsufficientBalance',
             target: '#insufficientBalance',
-            actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+            actions: 'assignError',
           },
           {
             guard: 'isStopped',
             target: '#ready',
             actions: [
-              {
-                type: 'keepPartialReply',
-                params: ({ event }) => ({ botMessageId: event.botMessageId, status: 'stopped' as const }),
-              },
+              { type: 'keepPartialReply', params: { status: 'stopped' } },
               'announceConversationChange',
             ],
           },
           {
             target: '#replyFailed',
-            actions: [
-              {
-                type: 'keepPartialReply',
-                params: ({ event }) => ({ botMessageId: event.botMessageId, code: event.error.code }),
-              },
-              { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-              'announceConversationChange',
-            ],
+            actions: ['keepPartialReply', 'assignError', 'announceConversationChange'],
           },
         ],
       },
@@ -653,21 +653,11 @@ export const topicMachine = setup({
           on: {
             STORED: {
               guard: 'awaitsStorage',
-              actions: [
-                {
-                  type: 'confirmUserMessage',
-                  params: ({ event }) => ({
-                    userMessageId: event.userMessageId,
-                    botMessageId: event.botMessageId,
-                    createdAt: event.createdAt,
-                  }),
-                },
-                'announceConversationChange',
-              ],
+              actions: ['confirmUserMessage', 'announceConversationChange'],
             },
             TOKEN: {
               target: '.streaming',
-              actions: { type: 'appendToken', params: ({ event }) => ({ text: event.text, end: event.end }) },
+              actions: 'appendToken',
             },
             DISCONNECTED: 'detached',
           },
@@ -692,7 +682,7 @@ export const topicMachine = setup({
           on: {
             TOKEN: {
               target: '.following',
-              actions: { type: 'appendToken', params: ({ event }) => ({ text: event.text, end: event.end }) },
+              actions: 'appendToken',
             },
             NOT_STREAMING: '#loading',
             DISCONNECTED: 'detached',
@@ -733,10 +723,7 @@ export const topicMachine = setup({
         }),
         onDone: {
           target: 'ready',
-          actions: [
-            { type: 'assignTopic', params: ({ event }) => ({ topic: event.output }) },
-            'announceConversationChange',
-          ],
+          actions: ['assignTopic', 'announceConversationChange'],
         },
         onError: {
           target: 'ready',
@@ -752,26 +739,17 @@ export const topicMachine = setup({
         SEND: {
           guard: 'hasText',
           target: '#replying',
-          actions: {
-            type: 'addUserMessage',
-            params: ({ context, event }) => ({ text: event.text, parent: storedHead(context) }),
-          },
+          actions: 'addUserMessage',
         },
         EDIT: {
           guard: 'isEditable',
           target: '#replying',
-          actions: {
-            type: 'addUserMessage',
-            params: ({ context, event }) => ({
-              text: event.text,
-              parent: messageIn(context, event.messageId)?.parent ?? null,
-            }),
-          },
+          actions: 'addUserMessage',
         },
         REGENERATE: {
           guard: 'isReply',
           target: '#replying',
-          actions: { type: 'askAgain', params: ({ event }) => ({ messageId: event.messageId }) },
+          actions: 'askAgain',
         },
       },
     },

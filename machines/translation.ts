@@ -1,4 +1,4 @@
-import { assign, fromCallback, fromPromise, setup, spawnChild } from 'xstate';
+import { assertEvent, assign, type EventObject, fromCallback, fromPromise, setup, spawnChild } from 'xstate';
 
 export interface TranslationRecord {
   text: string;
@@ -28,6 +28,9 @@ export type TranslationEvent =
 /** English is never translated (seed-spec §1). */
 export const sourceLanguage = 'en';
 
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+
 export const translationMachine = setup({
   types: {
     context: {} as TranslationContext,
@@ -35,14 +38,16 @@ export const translationMachine = setup({
     input: {} as { language: string },
   },
   actors: {
-    readCache: fromPromise<Record<string, string>, { language: string }>(async () => ({})),
+    readCache: fromPromise<Record<string, string>, { language: string }>(async () => {
+      throw new Error('readCache is provided by the app');
+    }),
     /** Asks the translate call for one text; answers TRANSLATED or NOT_TRANSLATED. */
-    translateText: fromCallback<TranslationEvent, { text: string; language: string }>(
-      ({ input, sendBack }) => {
-        sendBack({ type: 'NOT_TRANSLATED', text: input.text });
-      },
-    ),
-    writeCache: fromPromise<void, { records: TranslationRecord[] }>(async () => {}),
+    translateText: fromCallback<TranslationEvent, { text: string; language: string }>(() => {
+      throw new Error('translateText is provided by the app');
+    }),
+    writeCache: fromPromise<void, { records: TranslationRecord[] }>(async () => {
+      throw new Error('writeCache is provided by the app');
+    }),
   },
   guards: {
     isSourceLanguage: ({ context }) => context.language.split('-')[0].toLowerCase() === sourceLanguage,
@@ -59,29 +64,39 @@ export const translationMachine = setup({
     writeBatch: 250,
   },
   actions: {
-    logError: (_, _params: { error: unknown }) => {},
-    assignCache: assign({
-      translations: (_, params: { translations: Record<string, string> }) => params.translations,
-    }),
+    /** Effect the app provides: logs the failure (`event.error`), if the event carries one. */
+    logError: () => {
+      throw new Error('logError is provided by the app');
+    },
+    assignCache: assign({ translations: ({ event }) => outputOf<Record<string, string>>(event) }),
     markPending: assign({
-      pending: ({ context }, params: { text: string }) => [...context.pending, params.text],
+      pending: ({ context, event }) => {
+        assertEvent(event, 'TRANSLATE');
+        return [...context.pending, event.text];
+      },
     }),
     fetchTranslation: spawnChild('translateText', {
       id: ({ event }) => `translate:${(event as { text: string }).text}`,
       input: ({ context, event }) => ({ text: (event as { text: string }).text, language: context.language }),
     }),
-    keepTranslation: assign(({ context }, params: { text: string; translation: string }) => ({
-      translations: { ...context.translations, [params.text]: params.translation },
-      pending: context.pending.filter((text) => text !== params.text),
-      unwritten: [
-        ...context.unwritten,
-        { text: params.text, language: context.language, translation: params.translation },
-      ],
-    })),
-    keepSource: assign(({ context }, params: { text: string }) => ({
-      pending: context.pending.filter((text) => text !== params.text),
-      untranslatable: [...context.untranslatable, params.text],
-    })),
+    keepTranslation: assign(({ context, event }) => {
+      assertEvent(event, 'TRANSLATED');
+      return {
+        translations: { ...context.translations, [event.text]: event.translation },
+        pending: context.pending.filter((text) => text !== event.text),
+        unwritten: [
+          ...context.unwritten,
+          { text: event.text, language: context.language, translation: event.translation },
+        ],
+      };
+    }),
+    keepSource: assign(({ context, event }) => {
+      assertEvent(event, 'NOT_TRANSLATED');
+      return {
+        pending: context.pending.filter((text) => text !== event.text),
+        untranslatable: [...context.untranslatable, event.text],
+      };
+    }),
     takeUnwritten: assign(({ context }) => ({ writing: context.unwritten, unwritten: [] })),
   },
 }).createMachine({
@@ -110,81 +125,58 @@ export const translationMachine = setup({
         input: ({ context }) => ({ language: context.language }),
         onDone: {
           target: 'ready',
-          actions: { type: 'assignCache', params: ({ event }) => ({ translations: event.output }) },
+          actions: 'assignCache',
         },
         onError: {
           target: 'ready',
-          actions: { type: 'logError', params: ({ event }) => ({ error: event.error }) },
+          actions: 'logError',
         },
       },
     },
     ready: {
-      description: 'Answers from memory and fetches each missing text once.',
-      type: 'parallel',
-      states: {
-        lookups: {
-          description: 'Each unknown text is asked for once; the answers arrive one by one.',
-          initial: 'serving',
-          states: {
-            serving: {
-              description: 'Takes lookups and their answers.',
-              on: {
-                TRANSLATE: {
-                  guard: 'isUnknown',
-                  actions: [
-                    { type: 'markPending', params: ({ event }) => ({ text: event.text }) },
-                    'fetchTranslation',
-                  ],
-                },
-                TRANSLATED: {
-                  actions: {
-                    type: 'keepTranslation',
-                    params: ({ event }) => ({ text: event.text, translation: event.translation }),
-                  },
-                },
-                NOT_TRANSLATED: {
-                  actions: [
-                    { type: 'keepSource', params: ({ event }) => ({ text: event.text }) },
-                    { type: 'logError', params: ({ event }) => ({ error: event.error }) },
-                  ],
-                },
-              },
-            },
-          },
+      description:
+        'Answers from memory and asks for each unknown text once; new translations are written to IndexedDB in batches.',
+      on: {
+        TRANSLATE: {
+          guard: 'isUnknown',
+          actions: ['markPending', 'fetchTranslation'],
         },
-        writeBack: {
-          description: 'New translations are written to IndexedDB in batches.',
-          initial: 'idle',
-          states: {
-            idle: {
-              description: 'Nothing to write.',
-              on: { TRANSLATED: 'gathering' },
-            },
-            gathering: {
-              description: 'Waits briefly so that one transaction writes many translations.',
-              after: { writeBatch: 'writing' },
-            },
-            writing: {
-              description: 'Writes the batch; a failure is only logged.',
-              entry: 'takeUnwritten',
-              invoke: {
-                id: 'writeCache',
-                src: 'writeCache',
-                input: ({ context }) => ({ records: context.writing }),
-                onDone: [{ guard: 'hasUnwritten', target: 'gathering' }, { target: 'idle' }],
-                onError: [
-                  {
-                    guard: 'hasUnwritten',
-                    target: 'gathering',
-                    actions: { type: 'logError', params: ({ event }) => ({ error: event.error }) },
-                  },
-                  {
-                    target: 'idle',
-                    actions: { type: 'logError', params: ({ event }) => ({ error: event.error }) },
-                  },
-                ],
+        TRANSLATED: {
+          actions: 'keepTranslation',
+        },
+        NOT_TRANSLATED: {
+          actions: ['keepSource', 'logError'],
+        },
+      },
+      initial: 'idle',
+      states: {
+        idle: {
+          description: 'Nothing to write.',
+          on: { TRANSLATED: { target: 'gathering', actions: 'keepTranslation' } },
+        },
+        gathering: {
+          description: 'Waits briefly so that one transaction writes many translations.',
+          after: { writeBatch: 'writing' },
+        },
+        writing: {
+          description: 'Writes the batch; a failure is only logged.',
+          entry: 'takeUnwritten',
+          invoke: {
+            id: 'writeCache',
+            src: 'writeCache',
+            input: ({ context }) => ({ records: context.writing }),
+            onDone: [{ guard: 'hasUnwritten', target: 'gathering' }, { target: 'idle' }],
+            onError: [
+              {
+                guard: 'hasUnwritten',
+                target: 'gathering',
+                actions: 'logError',
               },
-            },
+              {
+                target: 'idle',
+                actions: 'logError',
+              },
+            ],
           },
         },
       },

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, type EventObject, fromPromise, setup } from 'xstate';
 
 /** One day of the organization's use. */
 export interface UsageDay {
@@ -46,6 +46,11 @@ export type UsageEvent = { type: 'LOAD' } | { type: 'RELOAD' } | { type: 'DOWNLO
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
 
+/** The output of the invoked actor whose done event this is. */
+const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
+/** The error of the invoked actor whose error event this is. */
+const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
+
 export const usageMachine = setup({
   types: {
     context: {} as UsageContext,
@@ -61,11 +66,9 @@ export const usageMachine = setup({
     }),
   },
   actions: {
-    assignReport: assign({ report: (_, params: { report: UsageReport }) => params.report, error: null }),
-    assignError: assign({ error: (_, params: { error: unknown }) => messageOf(params.error) }),
-    assignDownloadError: assign({
-      downloadError: (_, params: { error: unknown }) => messageOf(params.error),
-    }),
+    assignReport: assign({ report: ({ event }) => outputOf<UsageReport>(event), error: null }),
+    assignError: assign({ error: ({ event }) => messageOf(errorOf(event)) }),
+    assignDownloadError: assign({ downloadError: ({ event }) => messageOf(errorOf(event)) }),
     clearDownloadError: assign({ downloadError: null }),
     forgetAll: assign({ report: null, error: null, downloadError: null }),
   },
@@ -91,11 +94,11 @@ export const usageMachine = setup({
             input: ({ context }) => ({ days: context.days }),
             onDone: {
               target: 'loaded',
-              actions: { type: 'assignReport', params: ({ event }) => ({ report: event.output }) },
+              actions: 'assignReport',
             },
             onError: {
               target: 'failed',
-              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignError',
             },
           },
         },
@@ -124,7 +127,7 @@ export const usageMachine = setup({
             onDone: 'idle',
             onError: {
               target: 'idle',
-              actions: { type: 'assignDownloadError', params: ({ event }) => ({ error: event.error }) },
+              actions: 'assignDownloadError',
             },
           },
         },

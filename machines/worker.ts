@@ -19,7 +19,10 @@ export const workerMachine = setup({
     latestRegistration: 30_000,
   },
   actions: {
-    logError: (_, _params: { error: unknown }) => {},
+    /** Effect the app provides: logs the failure (`event.error`). */
+    logError: () => {
+      throw new Error('logError is provided by the app');
+    },
   },
 }).createMachine({
   id: 'worker',
@@ -45,7 +48,7 @@ export const workerMachine = setup({
         onDone: 'registered',
         onError: {
           target: 'failed',
-          actions: { type: 'logError', params: ({ event }) => ({ error: event.error }) },
+          actions: 'logError',
         },
       },
     },

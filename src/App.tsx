@@ -3,6 +3,7 @@ import { ActorsProvider, useActors } from './app/ActorsContext';
 import { AlertHost } from './app/AlertHost';
 import type { AppActors } from './app/createAppActors';
 import { DocumentLanguage } from './app/DocumentLanguage';
+import { RouteFocus } from './app/RouteFocus';
 import { AppRoutes } from './routing/AppRoutes';
 
 /** Paints once the language's cached translations are in memory: no flash of English. */
@@ -18,6 +19,7 @@ function WhenTranslationsReady() {
     <>
       <DocumentLanguage />
       <AppRoutes />
+      <RouteFocus />
       <AlertHost />
     </>
   );

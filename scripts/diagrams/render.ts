@@ -129,12 +129,18 @@ interface Edge {
   lines: Map<string, string[]>;
 }
 
-/** A composite state with this many states inside is drawn as one box, and its inside in a diagram of its own. */
+/**
+ * A composite state with this many states inside is drawn as one box, and its inside in a diagram of its own.
+ * Not a parallel one: Mermaid draws regions (`--`) only inside a state, so it stays drawn inside its parent.
+ */
 const ownDiagramFrom = 7;
 const isFrameOfMachine = (node: AnyStateNode) =>
   !node.parent || (node.parent.type === 'parallel' && !node.parent.parent);
 const hasOwnDiagram = (node: AnyStateNode) =>
-  isComposite(node) && !isFrameOfMachine(node) && allNodes(node).length - 1 >= ownDiagramFrom;
+  isComposite(node) &&
+  node.type !== 'parallel' &&
+  !isFrameOfMachine(node) &&
+  allNodes(node).length - 1 >= ownDiagramFrom;
 
 const labelOf = (definition: Definition) => {
   const guard = definition.guard ? ` [${guardLabel(definition.guard)}]` : '';

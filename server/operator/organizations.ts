@@ -100,7 +100,7 @@ export async function createOrganization(
       `The organization ${name} has been created on Parley, with you as its owner.\n\n` +
       `Your Parley code is ${code}\n\n` +
       `To choose your password, open the organization's address (${subdomain}.<your Parley address>/forgot), ` +
-      `enter this email address (${owner}), the code and a new password. ` +
+      `enter this email address (${owner}), choose "I already have a code", then enter the code and a new password. ` +
       `The code works once, for ${ownerCodeMinutes / 60} hours; after that, ask for a new one on the same page.\n`,
   });
   return { subdomain, name, owner, ...created };

@@ -2,9 +2,11 @@ import { useSelector } from '@xstate/react';
 import { Suspense } from 'react';
 import { Link, Route, Switch } from 'wouter';
 import { useActors } from '../app/ActorsContext';
+import { useDocumentTitle } from '../app/useDocumentTitle';
 import { AppHeader } from '../components/AppHeader';
 import { Loading } from '../components/Loading';
 import { T } from '../i18n/T';
+import { useT } from '../i18n/useT';
 import { AdminNav } from './AdminNav';
 import { AdminsOnly } from './AdminsOnly';
 import { AuditScreen } from './AuditScreen';
@@ -44,6 +46,8 @@ export default function AdminArea() {
   // Loads the admin actors, the user read afresh with them: the role shown is today's.
   useAdmin();
   const role = useSelector(session, (snapshot) => snapshot.context.user?.role);
+  const t = useT();
+  useDocumentTitle(t('Admin'));
   return (
     <div className="app-shell">
       <AppHeader>

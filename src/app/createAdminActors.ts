@@ -96,6 +96,8 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
             return calls.remove?.(change.id) ?? refused();
           }),
         },
+        // Nothing outside a list depends on its changes yet.
+        actions: { announceChange: () => {} },
       }),
       { inspect },
     );
@@ -142,7 +144,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
         fetchSettings: fromPromise(() => api.settings()),
         saveSettings: fromPromise(({ input }) => api.updateSettings(input.settings)),
       },
-      actions: { applyBrand: (_, { brandColor }) => env.applyBrand(brandColor) },
+      actions: { applyBrand: ({ context }) => env.applyBrand(context.draft.brandColor || null) },
     }),
     { inspect },
   );
@@ -180,9 +182,10 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
       streamTry: createStreamTry(api),
     },
     actions: {
-      announceSaved: (_, { bot, created }) => {
+      announceSaved: ({ context }, { created }) => {
         bots.send({ type: 'RELOAD' });
-        if (created) env.navigate(`/admin/bots/${encodeURIComponent(bot._id)}`, { replace: true });
+        if (created && context.botId)
+          env.navigate(`/admin/bots/${encodeURIComponent(context.botId)}`, { replace: true });
       },
     },
   });

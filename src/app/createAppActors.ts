@@ -158,8 +158,8 @@ export function createAppActors(env: AppEnvironment) {
         writeCache: fromPromise(({ input }) => env.translationCache.write(input.records)),
       },
       actions: {
-        logError: (_, { error }) => {
-          if (error) env.log('Translation cache or lookup failed', error);
+        logError: ({ event }) => {
+          if ('error' in event && event.error) env.log('Translation cache or lookup failed', event.error);
         },
       },
     }),
@@ -169,7 +169,10 @@ export function createAppActors(env: AppEnvironment) {
   const worker = createActor(
     workerMachine.provide({
       actors: { registerWorker: fromPromise(() => env.registerWorker()) },
-      actions: { logError: (_, { error }) => env.log('Worker registration failed', error) },
+      actions: {
+        logError: ({ event }) =>
+          env.log('Worker registration failed', 'error' in event ? event.error : undefined),
+      },
     }),
     { input: { production: env.production }, inspect },
   );

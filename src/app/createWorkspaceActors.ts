@@ -126,11 +126,12 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
       watchNetwork,
     },
     actions: {
-      navigateToTopic: (_, { topicId }) => env.navigate(`/topics/${topicId}`, { replace: true }),
+      navigateToTopic: ({ context }) => env.navigate(`/topics/${context.topicId}`, { replace: true }),
       announceCharge: () => billing.send({ type: 'RELOAD' }),
       announceConversationChange: () => conversations.send({ type: 'REFRESH' }),
       // The branch shown is a preference: every message names the one it follows, so a lost save loses nothing.
-      saveHead: (_, { topicId, head }) => void api.saveHead(topicId, head).catch(() => {}),
+      saveHead: ({ context }) =>
+        void api.saveHead(context.topicId ?? '', context.topic?.head ?? '').catch(() => {}),
     },
   });
 

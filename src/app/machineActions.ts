@@ -7,19 +7,22 @@ type Log = (message: string, error?: unknown) => void;
 
 /** The session machine's effects: the stored token and current user (seed-spec §3), and the bots request. */
 export const sessionActions = (stored: StoredValues, requestBots: () => void) => ({
-  storeToken: (_: unknown, { token }: { token: string }) => stored.token.set(token),
+  storeToken: ({ context }: { context: { token: string | null } }) =>
+    context.token && stored.token.set(context.token),
   removeToken: () => stored.token.clear(),
-  storeCurrentUser: (_: unknown, { user }: { user: SessionUser }) => stored.currentUser.set(user as User),
+  storeCurrentUser: ({ context }: { context: { user: SessionUser | null } }) =>
+    context.user && stored.currentUser.set(context.user as User),
   clearCurrentUser: () => stored.currentUser.clear(),
   requestBots,
 });
 
 /** The organization machine's effects: `currentOrganization` set or cleared, failures logged. */
 export const organizationActions = (stored: StoredValues, log: Log) => ({
-  storeOrganization: (_: unknown, { organization }: { organization: OrganizationRecord }) =>
-    stored.currentOrganization.set(organization as Organization),
+  storeOrganization: ({ context }: { context: { organization: OrganizationRecord | null } }) =>
+    context.organization && stored.currentOrganization.set(context.organization as Organization),
   clearOrganization: () => stored.currentOrganization.clear(),
-  logError: (_: unknown, { error }: { error: unknown }) => log('Organization check failed', error),
+  logError: ({ event }: { event: object }) =>
+    log('Organization check failed', 'error' in event ? event.error : undefined),
 });
 
 /** The language machine's effects: `language` stored, then the page reloads; an unusable one leaves the address. */
@@ -28,7 +31,7 @@ export const languageActions = (
   reload: () => void,
   dropLanguageParameter: () => void,
 ) => ({
-  storeLanguage: (_: unknown, { language }: { language: string }) => stored.language.set(language),
+  storeLanguage: ({ context }: { context: { language: string } }) => stored.language.set(context.language),
   reload,
   dropLanguageParameter,
 });

@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { topicMachine } from '../../machines/topic';
+import { useDocumentTitle } from '../app/useDocumentTitle';
 import { useWorkspace } from '../app/useWorkspace';
 import { Bdi } from '../components/Bdi';
 import { Menu } from '../components/Menu';
@@ -37,6 +38,7 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
   const exportError = useSelector(conversations, (snapshot) => snapshot.context.exportError);
   const english = useDisplaysEnglish();
   const title = renamed || topic?.title || firstMessage || t('New chat');
+  useDocumentTitle(title);
   const conversation = topic && { _id: topic._id, title };
 
   return (

@@ -1,4 +1,5 @@
 import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { focusIsLost } from '../components/focusMainHeading';
 import { T } from '../i18n/T';
 import { useT } from '../i18n/useT';
 
@@ -36,6 +37,20 @@ export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps)
     event.preventDefault();
     send();
   };
+  // The Stop button goes when the reply ends: the keyboard goes back to the message box, not to the page.
+  const stop = () => {
+    box.current?.focus();
+    onStop();
+  };
+  // Stop and Send are the same element, relabelled.
+  const button = useRef<HTMLButtonElement>(null);
+  const wasStreaming = useRef(streaming);
+  useLayoutEffect(() => {
+    const active = document.activeElement;
+    if (wasStreaming.current && !streaming && (active === button.current || focusIsLost()))
+      box.current?.focus();
+    wasStreaming.current = streaming;
+  }, [streaming]);
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
@@ -64,11 +79,11 @@ export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps)
         <T>Enter sends, Shift+Enter starts a new line.</T>
       </span>
       {streaming ? (
-        <button type="button" className="button" onClick={onStop}>
+        <button ref={button} type="button" className="button" onClick={stop}>
           <T>Stop</T>
         </button>
       ) : (
-        <button type="submit" className="button primary" disabled={disabled || !text.trim()}>
+        <button ref={button} type="submit" className="button primary" disabled={disabled || !text.trim()}>
           <T>Send</T>
         </button>
       )}

@@ -1,4 +1,5 @@
 import { type KeyboardEvent, type RefObject, useEffect } from 'react';
+import { focusIsLost, focusMainHeading } from './focusMainHeading';
 
 const focusable =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -14,7 +15,8 @@ interface FocusTrapOptions {
 
 /**
  * Keeps keyboard focus inside `box` while active, as a modal needs: focus moves into it, Tab and
- * Shift+Tab cycle within it, Escape closes it, and focus goes back afterwards. Returns the key handler.
+ * Shift+Tab cycle within it, Escape closes it, and focus goes back afterwards (or to the main heading
+ * when what had it is gone). Returns the key handler.
  */
 export function useFocusTrap(
   box: RefObject<HTMLElement | null>,
@@ -24,7 +26,11 @@ export function useFocusTrap(
     if (!active) return;
     const previouslyFocused = document.activeElement as HTMLElement | null;
     box.current?.querySelector<HTMLElement>(focusable)?.focus();
-    return () => (returnFocus?.current ?? previouslyFocused)?.focus?.();
+    return () => {
+      // Back where it was; if that is gone (a deleted row, a disabled button), to the main heading.
+      (returnFocus?.current ?? previouslyFocused)?.focus?.();
+      if (focusIsLost()) focusMainHeading();
+    };
   }, [active, box, returnFocus]);
 
   return (event: KeyboardEvent) => {

@@ -89,9 +89,7 @@ export function BotCatalogue() {
                 key={bot._id}
                 bot={bot}
                 currency={currency}
-                onShowDetails={(chosen) =>
-                  sidePanel.send({ type: 'CHANGE_VIEW', view: 'bot', botId: chosen._id })
-                }
+                onShowDetails={(chosen) => sidePanel.send({ type: 'SHOW_BOT', botId: chosen._id })}
               />
             ))}
           </ul>

@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useActors } from '../app/ActorsContext';
+import { useDocumentTitle } from '../app/useDocumentTitle';
 import { Bdi } from '../components/Bdi';
 import { T } from '../i18n/T';
 import { useT } from '../i18n/useT';
@@ -9,6 +10,7 @@ import { BotCatalogue } from './BotCatalogue';
 export default function HomeArea() {
   const { session } = useActors();
   const t = useT();
+  useDocumentTitle(t('Your bots'));
   const displayName = useSelector(session, (snapshot) => snapshot.context.user?.displayName);
   return (
     <div className="home">

@@ -2,15 +2,19 @@ import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useActors } from '../app/ActorsContext';
+import { useDocumentTitle } from '../app/useDocumentTitle';
 import { FormError } from '../components/FormError';
 import { PageLayout } from '../components/PageLayout';
 import { Status } from '../components/Status';
 import { TextField } from '../components/TextField';
 import { useFormFields } from '../forms/useFormFields';
 import { T } from '../i18n/T';
+import { useT } from '../i18n/useT';
 
 /** A forgotten password: a code mailed to the address, then the code and a new password log the user in. */
 export function ForgotPasswordScreen() {
+  const t = useT();
+  useDocumentTitle(t('Reset your password'));
   const { account } = useActors();
   const step = useSelector(account, (snapshot) => snapshot.value.recovery);
   const problem = useSelector(account, (snapshot) => snapshot.context.problems.recovery);
@@ -29,6 +33,10 @@ export function ForgotPasswordScreen() {
   const sendCode = (event: FormEvent) => {
     event.preventDefault();
     if (validate(['email'])) account.send({ type: 'SEND_RESET_CODE', email: values.email.trim() });
+  };
+  // A code mailed by the operator (a new organization's owner) or an earlier request.
+  const enterCode = () => {
+    if (validate(['email'])) account.send({ type: 'ENTER_CODE', email: values.email.trim() });
   };
   const reset = (event: FormEvent) => {
     event.preventDefault();
@@ -85,9 +93,14 @@ export function ForgotPasswordScreen() {
           </p>
           <TextField label="Email" type="email" autoComplete="email" {...field('email')} />
           <FormError message={formError} />
-          <button type="submit" className="button primary" disabled={step === 'sendingCode'}>
-            <T>Send code</T>
-          </button>
+          <span className="form-buttons">
+            <button type="submit" className="button primary" disabled={step === 'sendingCode'}>
+              <T>Send code</T>
+            </button>
+            <button type="button" className="button" onClick={enterCode} disabled={step === 'sendingCode'}>
+              <T>I already have a code</T>
+            </button>
+          </span>
         </form>
       )}
       <p>

@@ -1,9 +1,11 @@
 import { Link, useSearch } from 'wouter';
+import { useDocumentTitle } from '../app/useDocumentTitle';
 import { PageLayout } from '../components/PageLayout';
 import { T } from '../i18n/T';
 
 /** The logged-out start page: what Parley is, and the ways in. */
 export function LandingScreen() {
+  useDocumentTitle('');
   // Keep returnUrl, so the user comes back to the page that sent them here.
   const search = useSearch();
   const query = search ? `?${search}` : '';

@@ -2,15 +2,19 @@ import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useActors } from '../app/ActorsContext';
+import { useDocumentTitle } from '../app/useDocumentTitle';
 import { PageLayout } from '../components/PageLayout';
 import { TextField } from '../components/TextField';
 import { useFormFields } from '../forms/useFormFields';
 import { T } from '../i18n/T';
+import { useT } from '../i18n/useT';
 
 const required = { email: 'Enter your email address.', password: 'Enter your password.' };
 
 /** Log in with email and password (seed-spec §5). */
 export function LoginScreen() {
+  const t = useT();
+  useDocumentTitle(t('Log in'));
   const { session } = useActors();
   const busy = useSelector(session, (snapshot) => snapshot.hasTag('busy'));
   const { values, field, validate } = useFormFields({ email: '', password: '' }, required);

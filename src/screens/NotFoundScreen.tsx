@@ -1,8 +1,12 @@
 import { Link } from 'wouter';
+import { useDocumentTitle } from '../app/useDocumentTitle';
 import { PageLayout } from '../components/PageLayout';
 import { T } from '../i18n/T';
+import { useT } from '../i18n/useT';
 
 export function NotFoundScreen() {
+  const t = useT();
+  useDocumentTitle(t('Page not found'));
   return (
     <PageLayout>
       <h1>

@@ -2,10 +2,12 @@ import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useActors } from '../app/ActorsContext';
+import { useDocumentTitle } from '../app/useDocumentTitle';
 import { PageLayout } from '../components/PageLayout';
 import { TextField } from '../components/TextField';
 import { useFormFields } from '../forms/useFormFields';
 import { T } from '../i18n/T';
+import { useT } from '../i18n/useT';
 
 const required = {
   username: 'Enter a username.',
@@ -17,6 +19,8 @@ const required = {
 
 /** Sign up: the five fields of seed-spec §5, with the one-time code mailed on request. */
 export function RegisterScreen() {
+  const t = useT();
+  useDocumentTitle(t('Create your account'));
   const { session } = useActors();
   const busy = useSelector(session, (snapshot) => snapshot.hasTag('busy'));
   const sendingCode = useSelector(session, (snapshot) => snapshot.matches({ oneTimeCode: 'sending' }));

@@ -1,9 +1,13 @@
 import { Link } from 'wouter';
+import { useDocumentTitle } from '../app/useDocumentTitle';
 import { PageLayout } from '../components/PageLayout';
 import { T } from '../i18n/T';
+import { useT } from '../i18n/useT';
 
 /** Where a 401 on a change (PATCH or DELETE) lands: the session has ended, nothing else is wrong. */
 export function WelcomeScreen() {
+  const t = useT();
+  useDocumentTitle(t('Your session has ended'));
   return (
     <PageLayout>
       <h1>

@@ -1,28 +1,15 @@
 import { expect } from 'vitest';
-import { type AnyMachineSnapshot, fromCallback, fromPromise } from 'xstate';
+import { type AnyMachineSnapshot, fromCallback } from 'xstate';
 import { adminListMachine } from '../../machines/adminList';
 import { type AdminBot, botEditorMachine, draftProblems } from '../../machines/botEditor';
 import { membersMachine } from '../../machines/members';
 import { orgSettingsMachine } from '../../machines/orgSettings';
 import { usageMachine } from '../../machines/usage';
 import type { MachineModel, ModelEvent, World } from './harness';
+import { done, failed, failedOn, recording } from './models';
 
-// The admin area's machines. As in models.ts, invoked actors never settle on their own: the generated
-// events say how each call ends.
-const done = (id: string, output?: unknown): ModelEvent => ({ type: `xstate.done.actor.${id}`, output });
-const failed = (id: string): ModelEvent => ({
-  type: `xstate.error.actor.${id}`,
-  error: new Error(`${id} failed`),
-});
-const failedOn = (id: string, field: string): ModelEvent => ({
-  type: `xstate.error.actor.${id}`,
-  error: Object.assign(new Error(`${id} refused ${field}`), { field }),
-});
-const recording = (world: World, id: string) =>
-  fromPromise(({ input }) => {
-    world.calls.push(`${id} ${JSON.stringify(input ?? null)}`);
-    return new Promise<never>(() => {});
-  }) as never;
+// The admin area's machines. As in models.ts (whose event helpers they share), invoked actors never
+// settle on their own: the generated events say how each call ends.
 const lastCall = (world: World, id: string) => world.calls.filter((call) => call.startsWith(`${id} `)).at(-1);
 
 /** Regions of a parallel machine: one of them at a time leaves its resting states, which keeps the graph small. */
@@ -49,7 +36,7 @@ export const adminListModel: MachineModel = {
   provide: (world) =>
     adminListMachine.provide({
       actors: { fetchPage: recording(world, 'fetchPage'), applyChange: recording(world, 'applyChange') },
-      actions: { announceChange: (_, { kind }) => world.calls.push(`announce ${kind}`) },
+      actions: { announceChange: ({ context }) => world.calls.push(`announce ${context.done}`) },
     }),
   inputs: [undefined],
   events: regionEvents(
@@ -182,7 +169,7 @@ export const botEditorModel: MachineModel = {
         }) as never,
       },
       actions: {
-        announceSaved: (_, { bot, created }) => world.calls.push(`saved ${bot._id} ${created}`),
+        announceSaved: ({ context }, { created }) => world.calls.push(`saved ${context.botId} ${created}`),
       },
     }),
   inputs: [{ botId: null }, { botId: 'b1' }],
@@ -442,7 +429,7 @@ export const orgSettingsModel: MachineModel = {
         fetchSettings: recording(world, 'fetchSettings'),
         saveSettings: recording(world, 'saveSettings'),
       },
-      actions: { applyBrand: (_, { brandColor }) => world.calls.push(`brand ${brandColor}`) },
+      actions: { applyBrand: ({ context }) => world.calls.push(`brand ${context.draft.brandColor || null}`) },
     }),
   inputs: [undefined],
   events: [

@@ -7,7 +7,13 @@ import { knownLanguages, languageMachine } from '../../machines/language';
 import { organizationMachine } from '../../machines/organization';
 import { resourceMachine } from '../../machines/resource';
 import { isSameSitePath, sessionMachine } from '../../machines/session';
-import { sidePanelMachine } from '../../machines/sidePanel';
+import {
+  profileFlagsOf,
+  type SidePanelView,
+  shownViewOf,
+  showViewEvents,
+  sidePanelMachine,
+} from '../../machines/sidePanel';
 import { themeMachine } from '../../machines/theme';
 import { topicMachine } from '../../machines/topic';
 import { translationMachine } from '../../machines/translation';
@@ -20,18 +26,21 @@ import type { MachineModel, ModelEvent, World } from './harness';
 // Invoked actors never settle on their own in these paths: the generated events say how they end.
 const pending = () => fromPromise(() => new Promise<never>(() => {})) as never;
 const silent = () => fromCallback(() => {}) as never;
-const done = (id: string, output?: unknown): ModelEvent => ({ type: `xstate.done.actor.${id}`, output });
-const failed = (id: string): ModelEvent => ({
+export const done = (id: string, output?: unknown): ModelEvent => ({
+  type: `xstate.done.actor.${id}`,
+  output,
+});
+export const failed = (id: string): ModelEvent => ({
   type: `xstate.error.actor.${id}`,
   error: new Error(`${id} failed`),
 });
 /** A failure the server tied to a form field, as the HTTP client reports it. */
-const failedOn = (id: string, field: string): ModelEvent => ({
+export const failedOn = (id: string, field: string): ModelEvent => ({
   type: `xstate.error.actor.${id}`,
   error: Object.assign(new Error(`${id} refused ${field}`), { field }),
 });
 /** An invoked promise that records the input it was started with, and never settles on its own. */
-const recording = (world: World, id: string) =>
+export const recording = (world: World, id: string) =>
   fromPromise(({ input }) => {
     world.calls.push(`${id} ${JSON.stringify(input ?? null)}`);
     return new Promise<never>(() => {});
@@ -148,14 +157,26 @@ export const sessionModel: MachineModel = {
     if (event?.type === 'SIGNUP' && (event as unknown as { email: string }).email === 'ada at example') {
       expect(last).toMatchObject({ type: 'alert', message: 'Invalid email address' });
     }
-    // Exactly one signup call per complete, valid SIGNUP: an invalid one makes no call.
-    const validSignups = world.sent.filter(
-      (sent) =>
-        sent.type === 'SIGNUP' &&
-        (sent as unknown as { otp: string }).otp.trim() &&
-        (sent as unknown as { email: string }).email.includes('@'),
+    // Signup and login are offered only to a visitor not known to be logged in.
+    const signedOut = snapshot.matches({ auth: 'loggedOut' }) || snapshot.matches({ auth: 'unverified' });
+    expect(snapshot.can({ type: 'LOGIN', email: 'ada@example.org', password: 'secret-1' })).toBe(signedOut);
+    // At most one signup call per complete, valid SIGNUP, and only for one: an invalid one makes no call.
+    const isValidSignup = (sent: ModelEvent) =>
+      sent.type === 'SIGNUP' &&
+      !!(sent as unknown as { otp: string }).otp.trim() &&
+      (sent as unknown as { email: string }).email.includes('@');
+    expect(world.calls.filter((call) => call === 'signup').length).toBeLessThanOrEqual(
+      world.sent.filter(isValidSignup).length,
     );
-    expect(world.calls.filter((call) => call === 'signup')).toHaveLength(validSignups.length);
+    if (event?.type === 'SIGNUP' && snapshot.matches({ auth: 'signingUp' })) {
+      expect(isValidSignup(event)).toBe(true);
+      expect(world.calls.at(-1)).toBe('signup');
+    }
+    // A refused signup or login leaves the visitor logged out, with nothing stored.
+    if (event?.type === 'xstate.error.actor.signup' || event?.type === 'xstate.error.actor.login') {
+      expect(snapshot.matches({ auth: 'loggedOut' })).toBe(true);
+      expect(world.storage.getItem('token')).toBeNull();
+    }
     if (event?.type === 'CHECK' && snapshot.matches({ auth: 'loggedOut' })) {
       expect(last).toEqual({
         type: 'navigate',
@@ -347,39 +368,47 @@ export const sidePanelModel: MachineModel = {
   events: [
     { type: 'TOGGLE' },
     { type: 'CLOSE' },
-    { type: 'CHANGE_VIEW', view: 'profile' },
-    { type: 'CHANGE_VIEW', view: 'bot', botId: 'b1' },
-    { type: 'CHANGE_VIEW', view: 'botList' },
-    { type: 'CHANGE_VIEW', view: 'notifications' },
-    { type: 'CHANGE_VIEW', view: 'botFilter' },
+    { type: 'SHOW_PROFILE' },
+    { type: 'SHOW_BOT', botId: 'b1' },
+    { type: 'SHOW_BOT' },
+    { type: 'SHOW_BOT_LIST' },
+    { type: 'SHOW_NOTIFICATIONS' },
+    { type: 'SHOW_BOT_FILTER' },
     { type: 'RESIZE', width: 768 },
     { type: 'RESIZE', width: 1280 },
     { type: 'TOGGLE_BALANCE' },
     { type: 'TOGGLE_ORDER_INFO' },
     { type: 'TOGGLE_CURRENCY_SELECT' },
   ],
-  check: (snapshot, _world, event) => {
-    if (snapshot.matches('closed')) {
-      expect(snapshot.context).toMatchObject({
-        balanceShown: false,
-        orderInfoShown: false,
-        currencySelectShown: false,
-      });
-    }
+  check: (snapshot, world, event) => {
+    const viewOf = (type: string) =>
+      (Object.keys(showViewEvents) as SidePanelView[]).find((view) => showViewEvents[view] === type);
+    const flagsOff = { balanceShown: false, orderInfoShown: false, currencySelectShown: false };
+    // Nothing is unfolded while the panel is closed, nor when it opens again.
+    if (snapshot.matches('closed') || event?.type === 'TOGGLE')
+      expect(profileFlagsOf(snapshot)).toEqual(flagsOff);
     if (event?.type === 'RESIZE' && (event as unknown as { width: number }).width <= 768)
       expect(snapshot.matches('closed')).toBe(true);
-    if (event?.type === 'CHANGE_VIEW')
-      expect(snapshot.matches({ open: (event as unknown as { view: string }).view })).toBe(true);
+    if (event && viewOf(event.type)) expect(shownViewOf(snapshot)).toBe(viewOf(event.type));
+    // Opening it again shows the last chosen view (profile before any).
+    if (event?.type === 'TOGGLE' && snapshot.matches('open')) {
+      const chosen = world.sent.filter((sent) => viewOf(sent.type)).at(-1);
+      expect(shownViewOf(snapshot)).toBe(chosen ? viewOf(chosen.type) : 'profile');
+    }
+    // The bot view shows the bot last asked for.
+    const botChosen = world.sent.some((sent) => sent.type === 'SHOW_BOT' && sent.botId);
+    expect(snapshot.context.botId).toBe(botChosen ? 'b1' : null);
   },
 };
 
-const afterWriteBatch = 'xstate.after.writeBatch.translation.ready.writeBack.gathering';
+const afterWriteBatch = 'xstate.after.writeBatch.translation.ready.gathering';
 
 export const translationModel: MachineModel = {
   name: 'translation',
   provide: () =>
     translationMachine.provide({
       actors: { readCache: pending(), writeCache: pending(), translateText: silent() },
+      actions: { logError: () => {} },
     }),
   inputs: [{ language: 'en' }, { language: 'de' }],
   // Answers come only for texts that were asked for.
@@ -479,10 +508,10 @@ export const topicModel: MachineModel = {
         watchNetwork: silent(),
       },
       actions: {
-        navigateToTopic: (_, { topicId }) => world.calls.push(`navigate /topics/${topicId}`),
-        announceCharge: (_, { balance }) => world.calls.push(`charged ${balance}`),
+        navigateToTopic: ({ context }) => world.calls.push(`navigate /topics/${context.topicId}`),
+        announceCharge: ({ event }) => world.calls.push(`charged ${'balance' in event ? event.balance : ''}`),
         announceConversationChange: () => world.calls.push('conversation changed'),
-        saveHead: (_, { topicId, head }) => world.calls.push(`saveHead ${topicId} ${head}`),
+        saveHead: ({ context }) => world.calls.push(`saveHead ${context.topicId} ${context.topic?.head}`),
       },
     }),
   inputs: [
@@ -929,6 +958,8 @@ const accountRegions = {
     events: [
       { type: 'SEND_RESET_CODE', email: 'ada@example.org' },
       { type: 'SEND_RESET_CODE', email: '' },
+      { type: 'ENTER_CODE', email: 'ada@example.org' },
+      { type: 'ENTER_CODE', email: '' },
       done('sendResetCode', { sent: true }),
       failedOn('sendResetCode', 'email'),
       { type: 'RESET_PASSWORD', otp: '123456', password: 'new password' },
@@ -1019,6 +1050,13 @@ export const accountModel: MachineModel = {
       case 'xstate.done.actor.resetPassword':
         expect(last).toEqual({ type: 'SIGNED_IN', token: 'reset-token' });
         expect(value.recovery).toBe('askingEmail');
+        break;
+      case 'ENTER_CODE':
+        // A code the user already has: no new one is mailed (it would replace theirs).
+        expect(value.recovery).toBe(recoveryEmail ? 'askingCode' : 'askingEmail');
+        expect(world.calls.filter((call) => call.startsWith('sendResetCode'))).toHaveLength(
+          world.sent.filter((sent) => sent.type === 'SEND_RESET_CODE' && sent.email).length,
+        );
         break;
       case 'RESET_PASSWORD':
         if (value.recovery === 'resetting')

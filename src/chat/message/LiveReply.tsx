@@ -15,7 +15,8 @@ interface LiveReplyProps {
 
 /**
  * The reply being written, token by token: the only part of a conversation that renders per token,
- * so a long conversation costs no more per token than a short one.
+ * so a long conversation costs no more per token than a short one. Hidden from screen readers while
+ * it grows; the finished message takes its place in the log and is read out once.
  */
 export function LiveReply({ chat, botName, onGrow }: LiveReplyProps) {
   const t = useT();
@@ -25,8 +26,11 @@ export function LiveReply({ chat, botName, onGrow }: LiveReplyProps) {
   useEffect(() => onGrow(), [text, onGrow]);
   return (
     <article className="message bot" aria-busy="true">
-      <h3 className="visually-hidden">{botName}</h3>
-      <Markdown text={text} streaming t={t} />
+      <h2 className="visually-hidden">{botName}</h2>
+      {/* Not read out token by token: the conversation's log announces the reply once, when it is complete. */}
+      <div aria-hidden="true">
+        <Markdown text={text} streaming t={t} />
+      </div>
       {detached && (
         <p className="message-meta" role="status">
           <span className="message-note">

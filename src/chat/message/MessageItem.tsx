@@ -61,7 +61,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
 
   return (
     <article className={`message ${message.role}`} data-message-id={message._id}>
-      <h3 className="visually-hidden">{message.role === 'user' ? t('You') : botName}</h3>
+      <h2 className="visually-hidden">{message.role === 'user' ? t('You') : botName}</h2>
       {editing ? (
         <MessageEditor
           text={message.text}

@@ -16,7 +16,7 @@ export function BotListView() {
           <button
             type="button"
             className="button small"
-            onClick={() => sidePanel.send({ type: 'CHANGE_VIEW', view: 'bot', botId: bot._id })}
+            onClick={() => sidePanel.send({ type: 'SHOW_BOT', botId: bot._id })}
           >
             <Bdi text={bot.name} />
           </button>

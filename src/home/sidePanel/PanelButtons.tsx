@@ -1,10 +1,11 @@
 import { useSelector } from '@xstate/react';
 import type { NotificationRecord } from '../../../machines/resource';
-import type { SidePanelView } from '../../../machines/sidePanel';
+import { type SidePanelView, showViewEvents } from '../../../machines/sidePanel';
 import { useWorkspace } from '../../app/useWorkspace';
 import { Icon } from '../../components/Icon';
 import { useFormat } from '../../i18n/useFormat';
 import { useT } from '../../i18n/useT';
+import { shownView } from './SidePanel';
 
 /** Header buttons that open the side panel on one of its views. */
 export function PanelButtons() {
@@ -16,41 +17,54 @@ export function PanelButtons() {
     (snapshot) =>
       ((snapshot.context.data as NotificationRecord[] | null) ?? []).filter((item) => !item.read).length,
   );
-  const open = (view: SidePanelView) => sidePanel.send({ type: 'CHANGE_VIEW', view });
-  const notificationsLabel =
-    unread > 0 ? `${t('Notifications')} (${format.number(unread)} ${t('unread')})` : t('Notifications');
+  // The button of the view on show closes the panel; any other shows its own view.
+  const shown = useSelector(sidePanel, shownView);
+  const toggle = (view: SidePanelView) =>
+    sidePanel.send({ type: shown === view ? 'TOGGLE' : showViewEvents[view] });
   return (
     <nav className="panel-buttons" aria-label={t('Side panel')}>
       <button
         type="button"
         className="icon-button"
-        onClick={() => open('botFilter')}
+        onClick={() => toggle('botFilter')}
         aria-label={t('Filter bots')}
+        aria-expanded={shown === 'botFilter'}
       >
         <Icon name="filter" />
       </button>
       <button
         type="button"
         className="icon-button"
-        onClick={() => open('botList')}
+        onClick={() => toggle('botList')}
         aria-label={t('Bot list')}
+        aria-expanded={shown === 'botList'}
       >
         <Icon name="list" />
+      </button>
+      {/* Named by its text, the badge's number included, so what is seen is what is said (WCAG 2.5.3). */}
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => toggle('notifications')}
+        aria-expanded={shown === 'notifications'}
+      >
+        <Icon name="bell" />
+        <span className="visually-hidden">{t('Notifications')}</span>
+        {unread > 0 && (
+          <>
+            <span className="visually-hidden"> (</span>
+            <span className="badge">{format.number(unread)}</span>
+            <span className="visually-hidden"> {t('unread')})</span>
+          </>
+        )}
       </button>
       <button
         type="button"
         className="icon-button"
-        onClick={() => open('notifications')}
-        aria-label={notificationsLabel}
+        onClick={() => toggle('profile')}
+        aria-label={t('Profile')}
+        aria-expanded={shown === 'profile'}
       >
-        <Icon name="bell" />
-        {unread > 0 && (
-          <span className="badge" aria-hidden="true">
-            {format.number(unread)}
-          </span>
-        )}
-      </button>
-      <button type="button" className="icon-button" onClick={() => open('profile')} aria-label={t('Profile')}>
         <Icon name="user" />
       </button>
     </nav>

@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useId } from 'react';
 import { Link } from 'wouter';
+import { profileFlagsOf } from '../../../machines/sidePanel';
 import { isAdmin } from '../../admin/isAdmin';
 import { useActors } from '../../app/ActorsContext';
 import { useWorkspace } from '../../app/useWorkspace';
@@ -21,7 +22,7 @@ export function ProfileView() {
   const t = useT();
   const currencyId = useId();
   const user = useSelector(session, (snapshot) => snapshot.context.user);
-  const flags = useSelector(sidePanel, (snapshot) => snapshot.context);
+  const flags = useSelector(sidePanel, profileFlagsOf);
   const { billing, failed, retry } = useBilling();
   const format = useFormat();
   const money = (amount: number) => format.money(amount, billing?.currency ?? 'EUR');

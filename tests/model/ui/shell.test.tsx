@@ -86,8 +86,12 @@ describe('language: generated paths on the rendered app', () => {
       // An unknown one has only left the address.
       expect(window.location.search).toBe('');
       expect((picker as HTMLSelectElement).value).toBe(input.storedLanguage ?? 'en');
-      for (const step of path.steps.slice(1))
+      for (const step of path.steps.slice(1)) {
         fireEvent.change(picker, { target: { value: (step.event as { language: string }).language } });
+        // A picker in a form applies the choice only when it is submitted (WCAG 3.2.2).
+        const form = (picker as HTMLSelectElement).form;
+        if (form) fireEvent.submit(form);
+      }
       await settle();
       expect(reloads).toHaveLength(value === 'reloading' ? 1 : 0);
       expect(localStorage.getItem('language')).toBe(value === 'reloading' ? 'he' : input.storedLanguage);

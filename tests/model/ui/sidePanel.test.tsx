@@ -1,14 +1,21 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SnapshotFrom } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
-import { sidePanelMachine } from '../../../machines/sidePanel';
+import {
+  profileFlagsOf,
+  type SidePanelView,
+  shownViewOf,
+  showViewEvents,
+  sidePanelMachine,
+} from '../../../machines/sidePanel';
 import type { RunningServer } from '../../e2e/support/server';
 import { loggedInUser, renderApp, screen, settle, startApi } from './app';
 
-type PanelEvent = { type: string; view?: string; botId?: string; width?: number };
+type PanelEvent = { type: string; botId?: string; width?: number };
 
-const titles: Record<string, string> = {
+const titles: Record<SidePanelView, string> = {
   profile: 'Profile',
   bot: 'Bot details',
   botList: 'Bot list',
@@ -19,13 +26,20 @@ const titles: Record<string, string> = {
 /** What a person does on screen for each machine event. */
 async function perform(event: PanelEvent) {
   const header = screen.getByRole('navigation', { name: 'Side panel' });
+  const view = (Object.keys(showViewEvents) as SidePanelView[]).find(
+    (shown) => showViewEvents[shown] === event.type,
+  );
   switch (event.type) {
-    case 'CHANGE_VIEW':
-      if (event.view === 'bot') fireEvent.click(await screen.findByRole('button', { name: 'Details ELIZA' }));
-      else
-        fireEvent.click(
-          within(header).getByRole('button', { name: new RegExp(`^${titles[event.view ?? 'profile']}`) }),
-        );
+    case 'SHOW_BOT':
+      fireEvent.click(await screen.findByRole('button', { name: 'Details ELIZA' }));
+      break;
+    case 'SHOW_PROFILE':
+    case 'SHOW_BOT_LIST':
+    case 'SHOW_NOTIFICATIONS':
+    case 'SHOW_BOT_FILTER':
+      fireEvent.click(
+        within(header).getByRole('button', { name: new RegExp(`^${titles[view ?? 'profile']}`) }),
+      );
       break;
     case 'CLOSE':
       fireEvent.click(screen.getByRole('button', { name: 'Close side panel' }));
@@ -48,21 +62,19 @@ async function perform(event: PanelEvent) {
 }
 
 /** What the screen must show in a state of the machine. */
-async function expectScreen(state: { value: unknown; context: Record<string, unknown> }) {
-  const value = state.value as string | { open: string };
-  if (value === 'closed') {
+async function expectScreen(state: SnapshotFrom<typeof sidePanelMachine>) {
+  const view = shownViewOf(state);
+  if (view === null) {
     expect(screen.queryByRole('complementary')).toBeNull();
     return;
   }
-  const view = (value as { open: string }).open;
   const panel = screen.getByRole('complementary');
   expect(within(panel).getByRole('heading', { level: 2 }).textContent).toBe(titles[view]);
   if (view === 'bot') await within(panel).findByRole('heading', { name: 'ELIZA' });
   if (view === 'profile') {
-    expect(within(panel).queryByText(/^Balance/) !== null).toBe(state.context.balanceShown);
-    expect(within(panel).queryByLabelText('Billing currency') !== null).toBe(
-      state.context.currencySelectShown,
-    );
+    const flags = profileFlagsOf(state);
+    expect(within(panel).queryByText(/^Balance/) !== null).toBe(flags.balanceShown);
+    expect(within(panel).queryByLabelText('Billing currency') !== null).toBe(flags.currencySelectShown);
   }
 }
 
@@ -74,11 +86,11 @@ describe('side panel: paths generated from its machine, driving the rendered app
   afterAll(() => server?.stop());
 
   const events: PanelEvent[] = [
-    ...Object.keys(titles).map((view) => ({
-      type: 'CHANGE_VIEW',
-      view,
-      ...(view === 'bot' ? { botId: 'eliza' } : {}),
-    })),
+    { type: 'SHOW_PROFILE' },
+    { type: 'SHOW_BOT', botId: 'eliza' },
+    { type: 'SHOW_BOT_LIST' },
+    { type: 'SHOW_NOTIFICATIONS' },
+    { type: 'SHOW_BOT_FILTER' },
     { type: 'CLOSE' },
     { type: 'RESIZE', width: 700 },
     { type: 'TOGGLE_BALANCE' },

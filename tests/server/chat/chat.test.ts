@@ -5,6 +5,14 @@ import { call, signUp, startApp, type TestServer } from '../support/app';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
+/** ELIZA's words as the 1966 paper prints them: capitals, no punctuation. */
+const normal = (text: string) =>
+  text
+    .toUpperCase()
+    .replace(/[^A-Z' ]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+
 describe('chat: topics and streamed replies over real HTTP and SSE', () => {
   let server: TestServer;
   let model: OpenAiDouble;
@@ -73,12 +81,6 @@ describe('chat: topics and streamed replies over real HTTP and SSE', () => {
       ['My father is afraid of everybody.', 'WHAT ELSE COMES TO YOUR MIND WHEN YOU THINK OF YOUR FATHER'],
       ['Bullies.', 'DOES THAT HAVE ANYTHING TO DO WITH THE FACT THAT YOUR BOYFRIEND MADE YOU COME HERE'],
     ];
-    const normal = (text: string) =>
-      text
-        .toUpperCase()
-        .replace(/[^A-Z' ]/g, '')
-        .replace(/\s+/g, ' ')
-        .trim();
     let balance = 10;
     for (const [said, expected] of dialogue) {
       const { events, tokens, last } = await reply(user, topic, said);
@@ -99,7 +101,6 @@ describe('chat: topics and streamed replies over real HTTP and SSE', () => {
   it('answers what a person says of themselves before what is theirs, and never with a bare fragment', async () => {
     const user = await signUp(server);
     const topic = await newTopic(user, 'ELIZA');
-    const normal = (text: string) => text.toUpperCase().replace(/[^A-Z' ]/g, '').trim();
     const cases: [string, string][] = [
       ['I am worried about my exams', 'IS IT BECAUSE YOU ARE WORRIED ABOUT YOUR EXAMS THAT YOU CAME TO ME'],
       ["I'm afraid of my neighbour.", 'HOW LONG HAVE YOU BEEN AFRAID OF YOUR NEIGHBOUR'],
