@@ -15,6 +15,7 @@ export default defineConfig({
           include: ['tests/model/**/*.test.{ts,tsx}'],
           environment: 'node',
           testTimeout: 120_000,
+          hookTimeout: 60_000,
         },
       },
       {

@@ -13,7 +13,13 @@ describe('chat: paths generated from the topic machine drive the rendered app ag
   let server: RunningServer;
   // A second server whose new accounts start with nothing: the insufficient balance path.
   let broke: RunningServer;
-  const options = { STATIC_DIR: '', BUILTIN_TOKEN_DELAY_MS: '40', RATE_LIMIT_OTP_PER_IP_PER_HOUR: '10000' };
+  // Replies outlive the requests that started them: at the end, the servers wait for them only briefly.
+  const options = {
+    STATIC_DIR: '',
+    BUILTIN_TOKEN_DELAY_MS: '40',
+    RATE_LIMIT_OTP_PER_IP_PER_HOUR: '10000',
+    SHUTDOWN_GRACE_SECONDS: '2',
+  };
 
   beforeAll(async () => {
     [server, broke] = await Promise.all([
@@ -21,10 +27,14 @@ describe('chat: paths generated from the topic machine drive the rendered app ag
       startServer({ ...options, STARTING_BALANCE: '0' }),
     ]);
   }, 120_000);
+  // Seen once under load: a server here not exiting on SIGTERM within a minute (cause not found; the
+  // drain itself is tested with the compiled server). This file is about the chat, so teardown kills it.
+  const end = (running: RunningServer | undefined) =>
+    running &&
+    Promise.race([running.stop(), new Promise((resolve) => setTimeout(resolve, 10_000)).then(running.crash)]);
   afterAll(async () => {
-    await server?.stop();
-    await broke?.stop();
-  });
+    await Promise.all([end(server), end(broke)]);
+  }, 60_000);
   afterEach(() => cleanup());
 
   // What the user does, and what the real server answers (ELIZA streams a reply word by word).
