@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
-import { startServer } from '../../tests/e2e/support/server';
-import { call, signUp, type TestServer } from '../../tests/server/support/app';
+import { call, signUp, type TestServer } from '../../tests/support/app';
 import { startCluster } from '../../tests/support/cluster';
+import { startServer } from '../../tests/support/server';
 import { ms, percentile } from './stats';
 
 const limits = {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { chromiumFlags, chromiumPath } from '../../tests/e2e/support/browser';
-import { startServer } from '../../tests/e2e/support/server';
-import { call, signUp, type TestServer } from '../../tests/server/support/app';
+import { call, signUp, type TestServer } from '../../tests/support/app';
+import { chromiumFlags, chromiumPath } from '../../tests/support/browser';
+import { startServer } from '../../tests/support/server';
 
 const flags = ['--headless=new', ...chromiumFlags];
 const categories = ['performance', 'accessibility', 'best-practices', 'seo'];

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { type Db, openDatabase } from '../../server/db/database';
 import { demoUser } from '../../server/db/seed';
-import { launchBrowser } from '../../tests/e2e/support/browser';
-import { startServer } from '../../tests/e2e/support/server';
-import { call, encrypter, type TestServer } from '../../tests/server/support/app';
+import { call, encrypter, type TestServer } from '../../tests/support/app';
+import { launchBrowser } from '../../tests/support/browser';
+import { startServer } from '../../tests/support/server';
 import { ms, percentile } from './stats';
 
 /** Even: a conversation that ends with a reply (an odd one would end with a message still unanswered). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { JSDOM } from 'jsdom';
 import { build } from 'vite';
-import { launchBrowser } from '../../tests/e2e/support/browser';
+import { launchBrowser } from '../../tests/support/browser';
 import { ms } from './stats';
 
 type Figures = { paragraphs: number; markdown: number; wholeReply: number }[];

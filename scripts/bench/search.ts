@@ -1,4 +1,4 @@
-import { call, signUp, startApp } from '../../tests/server/support/app';
+import { call, signUp, startApp } from '../../tests/support/app';
 import { ms, percentile } from './stats';
 
 const conversations = 10_000;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { type RunningServer, startServer } from '../../tests/e2e/support/server';
-import { call, signUp, type TestServer } from '../../tests/server/support/app';
+import { call, signUp, type TestServer } from '../../tests/support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../../tests/support/openai-double';
+import { type RunningServer, startServer } from '../../tests/support/server';
 import { ms, percentile } from './stats';
 
 const concurrency = 100;

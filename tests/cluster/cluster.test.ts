@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, encrypter, signUp, type TestServer } from '../server/support/app';
+import { call, encrypter, signUp, type TestServer } from '../support/app';
 import { type Cluster, startCluster } from '../support/cluster';
 import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
 import { readEvents, type ServerSentEvent } from '../support/sse';

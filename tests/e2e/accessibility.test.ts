@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser';
 import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
-import { launchBrowser } from './support/browser';
-import { readCode } from './support/outbox';
-import { type RunningServer, startServer } from './support/server';
+import { readCode } from '../support/outbox';
+import { type RunningServer, startServer } from '../support/server';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const axeTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, type TestServer } from '../server/support/app';
-import { launchBrowser } from './support/browser';
-import { readCode } from './support/outbox';
-import { type RunningServer, startServer } from './support/server';
+import { signUp, type TestServer } from '../support/app';
+import { launchBrowser } from '../support/browser';
+import { readCode } from '../support/outbox';
+import { type RunningServer, startServer } from '../support/server';
 
 type Account = Awaited<ReturnType<typeof signUp>>;
 

@@ -1,11 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser';
 import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
+import { type OperatorRun, parley } from '../support/operator';
+import { readCode } from '../support/outbox';
 import { type RunningPostgres, startPostgres } from '../support/postgres';
-import { launchBrowser } from './support/browser';
-import { type OperatorRun, parley } from './support/operator';
-import { readCode } from './support/outbox';
-import { type RunningServer, startServer } from './support/server';
+import { type RunningServer, startServer } from '../support/server';
 
 /** The organization the operator creates, and its owner. */
 const beta = { subdomain: 'beta', name: 'Beta' };

@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser';
-import { readCode } from './support/outbox';
-import { type RunningServer, startServer } from './support/server';
+import { launchBrowser } from '../support/browser';
+import { readCode } from '../support/outbox';
+import { type RunningServer, startServer } from '../support/server';
 
 describe('signing up, out and in, in Chromium against npm start', () => {
   let server: RunningServer;

@@ -1,9 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser';
 import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
-import { launchBrowser } from './support/browser';
-import { readCode } from './support/outbox';
-import { type RunningServer, startServer } from './support/server';
+import { readCode } from '../support/outbox';
+import { type RunningServer, startServer } from '../support/server';
 
 describe('home and chat in Chromium against npm start', () => {
   let server: RunningServer;

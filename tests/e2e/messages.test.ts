@@ -1,14 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser';
 import {
   type ChatRequest,
   type OpenAiDouble,
   type Script,
   startOpenAiDouble,
 } from '../support/openai-double';
-import { launchBrowser } from './support/browser';
-import { readCode } from './support/outbox';
-import { type RunningServer, startServer } from './support/server';
+import { readCode } from '../support/outbox';
+import { type RunningServer, startServer } from '../support/server';
 
 const echo = (request: ChatRequest): Script => ({
   chunks: ['You said: ', request.messages.at(-1)?.content ?? ''],

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from './support/server';
+import { type RunningServer, startServer } from '../support/server';
 
 /** The server as `npm start` runs it: compiled JavaScript serving the precompressed build. */
 describe('the production server', () => {

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser';
-import { type RunningServer, startServer } from './support/server';
+import { launchBrowser } from '../support/browser';
+import { type RunningServer, startServer } from '../support/server';
 
 describe('production server in Chromium', () => {
   let server: RunningServer;

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser';
-import { type RunningServer, startServer } from './support/server';
+import { launchBrowser } from '../support/browser';
+import { type RunningServer, startServer } from '../support/server';
 
 describe('organizations from the host and languages, in Chromium against npm start', () => {
   let server: RunningServer;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCode } from '../e2e/support/outbox';
-import { call, encrypter, signUp, startApp, type TestServer } from './support/app';
+import { call, encrypter, signUp, startApp, type TestServer } from '../support/app';
+import { readCode } from '../support/outbox';
 
 describe('auth, users, bots and billing over real HTTP', () => {
   let server: TestServer;

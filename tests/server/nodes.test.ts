@@ -1,9 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, encrypter, signUp, startApp, type TestServer } from '../support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
 import { type RunningPostgres, startPostgres } from '../support/postgres';
 import { readEvents } from '../support/sse';
-import { call, encrypter, signUp, startApp, type TestServer } from './support/app';
 
 /** Nodes in this process on one PostgreSQL, sharing their secrets through the environment. */
 describe('several nodes on one PostgreSQL', () => {

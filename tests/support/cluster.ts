@@ -3,8 +3,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, type RunningServer, startServer } from '../e2e/support/server';
 import { type RunningPostgres, startPostgres } from './postgres';
+import { freePort, type RunningServer, startServer } from './server';
 
 const nginxBinary = '/usr/sbin/nginx';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
 import { getPathsFromEvents, getShortestPaths } from 'xstate/graph';
 import { accountMachine } from '../../../machines/account';
-import { readCode } from '../../e2e/support/outbox';
+import { readCode } from '../../support/outbox';
 import { apiServerForTests, loggedInUser, renderApp, screen, settle } from './app';
 
 type Step = { type: string; [key: string]: unknown };

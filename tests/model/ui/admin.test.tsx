@@ -3,7 +3,7 @@ import { fireEvent, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { getPathsFromEvents } from 'xstate/graph';
 import { adminListMachine } from '../../../machines/adminList';
-import { call, encrypter, type TestServer } from '../../server/support/app';
+import { call, encrypter, type TestServer } from '../../support/app';
 import { apiServerForTests, renderApp, screen, settle } from './app';
 
 type Step = { type: string; [key: string]: unknown };

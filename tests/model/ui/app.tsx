@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { App } from '../../../src/App';
 import { type AppEnvironment, createAppActors } from '../../../src/app/createAppActors';
 import { createTranslationCache } from '../../../src/i18n/translationCache';
-import { type RunningServer, startServer } from '../../e2e/support/server';
-import { signUp, type TestServer } from '../../server/support/app';
+import { signUp, type TestServer } from '../../support/app';
+import { type RunningServer, startServer } from '../../support/server';
 
 /** The real server in its own process, API only, for the rendered app in jsdom to talk to. */
 export const startApi = () =>

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { type ConversationsContext, conversationsMachine } from '../../../machines/conversations';
-import { call, type TestServer } from '../../server/support/app';
+import { call, type TestServer } from '../../support/app';
 import { apiServerForTests, loggedInUser, renderApp, screen, settle } from './app';
 
 type Step = { type: string; [key: string]: unknown };

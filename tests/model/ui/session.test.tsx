@@ -3,9 +3,9 @@ import { cleanup, fireEvent, waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getPathsFromEvents, getShortestPaths } from 'xstate/graph';
 import { sessionMachine } from '../../../machines/session';
-import type { RunningServer } from '../../e2e/support/server';
-import type { TestServer } from '../../server/support/app';
-import { signUp } from '../../server/support/app';
+import type { TestServer } from '../../support/app';
+import { signUp } from '../../support/app';
+import type { RunningServer } from '../../support/server';
 import { renderApp, screen, settle, startApi } from './app';
 
 type Step = { type: string; [key: string]: unknown };

@@ -10,7 +10,7 @@ import {
   showViewEvents,
   sidePanelMachine,
 } from '../../../machines/sidePanel';
-import type { RunningServer } from '../../e2e/support/server';
+import type { RunningServer } from '../../support/server';
 import { loggedInUser, renderApp, screen, settle, startApi } from './app';
 
 type PanelEvent = { type: string; botId?: string; width?: number };

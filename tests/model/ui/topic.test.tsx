@@ -3,7 +3,7 @@ import { cleanup, fireEvent, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getShortestPaths } from 'xstate/graph';
 import { topicMachine } from '../../../machines/topic';
-import { type RunningServer, startServer } from '../../e2e/support/server';
+import { type RunningServer, startServer } from '../../support/server';
 import { topicModel } from '../models';
 import { loggedInUser, renderApp, screen, settle } from './app';
 

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../e2e/support/server';
+import { call, signUp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
+import { type RunningServer, startServer } from '../../support/server';
 import { readEvents } from '../../support/sse';
-import { call, signUp, type TestServer } from '../support/app';
 
 describe('a reply cut off by a crash', () => {
   let model: OpenAiDouble;

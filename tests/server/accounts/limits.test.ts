@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, encrypter, signUp, startApp, type TestServer } from '../support/app';
+import { call, encrypter, signUp, startApp, type TestServer } from '../../support/app';
 
 describe('login limits: per account and address, counted before the hash, in the database', () => {
   let server: TestServer;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCode } from '../../e2e/support/outbox';
+import { call, signUp, startApp, type TestServer } from '../../support/app';
+import { readCode } from '../../support/outbox';
 import { readEvents } from '../../support/sse';
-import { call, signUp, startApp, type TestServer } from '../support/app';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
-import { call, signUp, startApp, type TestServer } from '../support/app';
 
 describe('POST /api/v1/translate is open for the catalogs only', () => {
   let model: OpenAiDouble;

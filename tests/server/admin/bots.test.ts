@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
 import { readEvents } from '../../support/sse';
-import { call, type Json, signUp, startApp, type TestServer } from '../support/app';
 import { type Actor, admin, loginOwner } from './support';
 
 const plainKey = 'sk-live-PLAINTEXT-never-shown-4321';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, encrypter, type Json, signUp, startApp, type TestServer } from '../support/app';
+import { call, encrypter, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type Actor, admin, login, loginOwner, member, readCode } from './support';
 
 describe('admin area: members, roles and credit', () => {

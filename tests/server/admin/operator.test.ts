@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, encrypter, startApp, type TestServer } from '../../support/app';
 import { type RunningPostgres, startPostgres } from '../../support/postgres';
-import { call, encrypter, startApp, type TestServer } from '../support/app';
 import { admin, login, readCode } from './support';
 
 /** `npm run parley -- …` as the operator runs it: a real process, its output and exit code. */

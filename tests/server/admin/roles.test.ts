@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
-import { call, type Json, signUp, startApp, type TestServer } from '../support/app';
 import { type Actor, admin, loginOwner, member } from './support';
 
 type Role = 'anonymous' | 'member' | 'admin' | 'owner';

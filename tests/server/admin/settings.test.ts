@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setDisabled } from '../../../server/operator/organizations';
-import { call, encrypter, signUp, startApp, type TestServer } from '../support/app';
+import { call, encrypter, signUp, startApp, type TestServer } from '../../support/app';
 import { type Actor, admin, login, loginOwner, readCode } from './support';
 
 const png = Buffer.concat([

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPrivateAddress } from '../../../server/security/outbound';
+import { call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
 import { readEvents } from '../../support/sse';
-import { call, type Json, signUp, startApp, type TestServer } from '../support/app';
 import { type Actor, admin, loginOwner } from './support';
 
 describe('admin area: providers may not reach private networks (SSRF)', () => {

@@ -1,5 +1,5 @@
-import { readCode } from '../../e2e/support/outbox';
-import { call, encrypter, type Json, signUp, type TestServer } from '../support/app';
+import { call, encrypter, type Json, signUp, type TestServer } from '../../support/app';
+import { readCode } from '../../support/outbox';
 
 /** The seeded owner of `app` and `acme` (server/db/seed.ts). */
 export const seededOwner = { email: 'admin@parley.test', password: 'parley-admin-1' };

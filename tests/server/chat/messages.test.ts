@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { botIds, call, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
 import { type RunningPostgres, startPostgres } from '../../support/postgres';
 import { readEvents, type ServerSentEvent } from '../../support/sse';
-import { botIds, call, signUp, startApp, type TestServer } from '../support/app';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 interface StoredMessage {

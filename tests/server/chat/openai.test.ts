@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openaiProvider } from '../../../server/chat/providers/openai';
 import { ProviderError, type ReplyRequest } from '../../../server/chat/providers/types';
-import { freePort } from '../../e2e/support/server';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
+import { freePort } from '../../support/server';
 
 /** The OpenAI-compatible provider against a double speaking the real streaming wire format over HTTP. */
 describe('openai provider', () => {

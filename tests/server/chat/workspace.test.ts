@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { botIds, call, signUp, startApp, type TestServer } from '../../support/app';
 import { readEvents } from '../../support/sse';
-import { botIds, call, signUp, startApp, type TestServer } from '../support/app';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 

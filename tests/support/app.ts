@@ -4,9 +4,9 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../../server/app';
-import { type Config, loadConfig } from '../../../server/config';
-import { readCode } from '../../e2e/support/outbox';
+import { buildApp } from '../../server/app';
+import { type Config, loadConfig } from '../../server/config';
+import { readCode } from './outbox';
 
 export interface TestServer {
   app: FastifyInstance;
