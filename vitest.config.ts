@@ -13,6 +13,7 @@ export default defineConfig({
         test: {
           name: 'model',
           include: ['tests/model/**/*.test.{ts,tsx}'],
+          exclude: ['tests/model/browser/**'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 60_000,
@@ -35,6 +36,17 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          // The machines' generated paths, walked in Chromium against the built app and the real server.
+          name: 'browser-model',
+          include: ['tests/model/browser/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
         },
       },
       {

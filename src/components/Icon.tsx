@@ -5,6 +5,7 @@ const paths = {
   user: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0',
   close: 'M6 6l12 12M18 6L6 18',
   sidebar: 'M4 4h16v16H4zM10 4v16',
+  panel: 'M4 4h16v16H4zM14 4v16',
   more: 'M5 12h.01M12 12h.01M19 12h.01',
 } as const;
 

@@ -1,20 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blocking, formatTotals, noViolations, runAxe } from '../support/axe';
 import { launchBrowser } from '../support/browser';
 import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
 import { readCode } from '../support/outbox';
 import { type RunningServer, startServer } from '../support/server';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const axeTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-type Impact = 'critical' | 'serious' | 'moderate' | 'minor';
-interface AxeViolation {
-  id: string;
-  impact: Impact | null;
-  nodes: { target: string[] }[];
-}
 
 describe('accessibility in Chromium: keyboard-only journeys and axe-core', () => {
   let server: RunningServer;
@@ -22,7 +12,7 @@ describe('accessibility in Chromium: keyboard-only journeys and axe-core', () =>
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  const totals: Record<Impact, number> = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+  const totals = noViolations();
   const checked: string[] = [];
   const email = `keys.${Date.now()}@example.org`;
   const password = 'a long enough password';
@@ -31,14 +21,13 @@ describe('accessibility in Chromium: keyboard-only journeys and axe-core', () =>
     model = await startOpenAiDouble();
     server = await startServer({ OPENAI_BASE_URL: model.url, BUILTIN_TOKEN_DELAY_MS: '5' });
     browser = await launchBrowser();
-    // axe-core is injected as an inline script, which the app's CSP (rightly) refuses.
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
   });
   afterAll(async () => {
     console.log(
       `axe: ${checked.length} states checked (${checked.join(', ')}); violations by impact: ` +
-        `critical ${totals.critical}, serious ${totals.serious}, moderate ${totals.moderate}, minor ${totals.minor}`,
+        formatTotals(totals),
     );
     await browser?.close();
     await server?.stop();
@@ -47,31 +36,9 @@ describe('accessibility in Chromium: keyboard-only journeys and axe-core', () =>
 
   /** axe-core on the page as it is now: no critical or serious violation. */
   const axe = async (state: string) => {
-    if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
-    const violations = await page.evaluate(
-      async (tags) =>
-        (
-          await (
-            window as unknown as {
-              axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
-            }
-          ).axe.run(document, { runOnly: { type: 'tag', values: tags } })
-        ).violations.map(({ id, impact, nodes }) => ({
-          id,
-          impact,
-          nodes: nodes.map((node) => ({ target: node.target })),
-        })),
-      axeTags,
-    );
-    for (const violation of violations) totals[violation.impact ?? 'minor'] += violation.nodes.length;
+    const violations = await runAxe(page, totals);
     checked.push(state);
-    const blocking = violations
-      .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-      .map(
-        (violation) =>
-          `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
-      );
-    expect(blocking, `axe on ${state}`).toEqual([]);
+    expect(blocking(violations), `axe on ${state}`).toEqual([]);
   };
 
   const isFocused = (target: Locator) =>

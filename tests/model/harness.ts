@@ -56,8 +56,12 @@ export function memoryStorage(): Storage {
   };
 }
 
-const transitionKey = (source: AnyStateNode, eventType: string, index: number) =>
-  `${source.id} ─ ${eventType || 'always'} #${index}`;
+/** A transition's name: its source, its event and its place among that event's transitions. */
+export function transitionKey(source: AnyStateNode, eventType: string, index: number | unknown) {
+  const position =
+    typeof index === 'number' ? index : (source.transitions.get(eventType)?.indexOf(index as never) ?? -1);
+  return `${source.id} ─ ${eventType || 'always'} #${position}`;
+}
 
 /** Every transition a machine defines: events, invoke done and error, delays and eventless ones. */
 export function allTransitions(machine: AnyStateMachine): Set<string> {
@@ -77,11 +81,7 @@ function keyOf(transition: { source: AnyStateNode; eventType: string }, definiti
   const { source, eventType } = transition;
   const always = source.always?.indexOf(definition as never) ?? -1;
   if (always >= 0) return transitionKey(source, '', always);
-  return transitionKey(
-    source,
-    eventType,
-    source.transitions.get(eventType)?.indexOf(definition as never) ?? -1,
-  );
+  return transitionKey(source, eventType, definition);
 }
 
 /**

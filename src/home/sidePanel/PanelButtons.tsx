@@ -7,7 +7,7 @@ import { useFormat } from '../../i18n/useFormat';
 import { useT } from '../../i18n/useT';
 import { shownView } from './SidePanel';
 
-/** Header buttons that open the side panel on one of its views. */
+/** Header buttons that open the side panel on one of its views, or on the last one. */
 export function PanelButtons() {
   const { sidePanel, notifications } = useWorkspace();
   const t = useT();
@@ -66,6 +66,16 @@ export function PanelButtons() {
         aria-expanded={shown === 'profile'}
       >
         <Icon name="user" />
+      </button>
+      {/* Opens the panel on the view it showed last, or closes it (the spec's TOGGLE). */}
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => sidePanel.send({ type: 'TOGGLE' })}
+        aria-label={t('Side panel')}
+        aria-expanded={shown !== null}
+      >
+        <Icon name="panel" />
       </button>
     </nav>
   );

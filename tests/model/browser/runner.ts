@@ -1,0 +1,359 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode } from 'xstate';
+import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph';
+import { type AxeTotals, blocking, formatTotals, noViolations, runAxe } from '../../support/axe';
+import { launchBrowser } from '../../support/browser';
+import { type RunningServer, startServer } from '../../support/server';
+import { allTransitions, transitionKey } from '../harness';
+
+/** An event of a model: its type and any payload. */
+export type ModelEvent = { type: string; [key: string]: unknown };
+export type ModelPath = StatePath<AnyMachineSnapshot, ModelEvent>;
+
+/**
+ * The request an invoked actor makes. The browser holds it until the path says how the actor ends,
+ * so every state that waits for the server can be seen and checked. `fails` says what its error event
+ * is in the real world: the network failing (the request is aborted), or the server refusing what the
+ * path typed (the request goes through; `perform` typed something the server refuses).
+ */
+export interface ActorRequest {
+  method: string;
+  path: RegExp;
+  fails?: 'network' | 'server';
+}
+
+/** What one path has at hand: the browser page, the real server, and what `start` set up. */
+export interface PathWorld {
+  page: Page;
+  context: BrowserContext;
+  server: RunningServer;
+  /** The events of the whole path, so a step can arrange what a later one needs (e.g. a wrong password). */
+  events: ModelEvent[];
+  /** What the model's own steps keep between them (a topic id…). */
+  data: Record<string, unknown>;
+  /** What every path of the machine may reuse (e.g. an account made once). */
+  shared: Record<string, unknown>;
+}
+
+export interface BrowserModel {
+  /** The machine's name, as in docs/machines.md. */
+  name: string;
+  machine: AnyStateMachine;
+  input?: unknown;
+  /** What a person does and how the real server answers: every path is made of these. */
+  events: ModelEvent[];
+  /** The state's identity; by default its value, so each state is reached once. */
+  serialize?: (snapshot: AnyMachineSnapshot) => string;
+  /** Paths the real world allows (e.g. an account without money never sees a reply start). */
+  allows?: (path: ModelPath) => boolean;
+  /** Invoked actors (by invoke id) and the requests they make. */
+  requests?: Record<string, ActorRequest>;
+  /** The server's environment for this machine's paths. */
+  server?: Record<string, string>;
+  /** Opens the app where the path starts, as a fresh browser (own storage) would. */
+  start: (world: PathWorld) => Promise<void>;
+  /** Does on screen what the event means, or lets the held request of an actor's done event through. */
+  perform: (world: PathWorld, event: ModelEvent, index: number) => Promise<void>;
+  /** What the screen must show in this state. Retried until it holds: waits depend on the screen. */
+  expectScreen: (world: PathWorld, snapshot: AnyMachineSnapshot) => Promise<void>;
+}
+
+/** A state's readable name: its value with regions joined, e.g. `auth.loggedIn, oneTimeCode.idle`. */
+export function stateName(snapshot: AnyMachineSnapshot): string {
+  const flatten = (value: unknown, prefix: string): string[] =>
+    typeof value === 'string'
+      ? [`${prefix}${value}`]
+      : Object.entries(value as Record<string, unknown>).flatMap(([key, child]) =>
+          flatten(child, `${prefix}${key}.`),
+        );
+  return flatten(snapshot.value, '').join(', ');
+}
+
+const serializeOf = (model: BrowserModel) => model.serialize ?? stateName;
+const describePath = (path: ModelPath) =>
+  `${stateName(path.state)} ← ${
+    path.steps
+      .slice(1)
+      .map((step) => step.event.type)
+      .join(' → ') || '(start)'
+  }`;
+
+/** Every state the model's events reach, and the shortest path to each. */
+export function allStatePaths(model: BrowserModel): ModelPath[] {
+  const serialize = serializeOf(model);
+  return getShortestPaths(model.machine, {
+    input: model.input,
+    events: (snapshot: AnyMachineSnapshot) => model.events.filter((event) => snapshot.can(event as never)),
+    serializeState: (snapshot: AnyMachineSnapshot) => serialize(snapshot),
+  } as never) as unknown as ModelPath[];
+}
+
+/** The transitions (as the model harness names them) an event takes from a state; eventless ones aside. */
+const transitionsOf = (machine: AnyStateMachine, from: AnyMachineSnapshot, event: ModelEvent) =>
+  machine
+    .getTransitionData(from as never, event as never)
+    .map((definition) => transitionKey(definition.source, definition.eventType, definition));
+
+const transitionsAlong = (machine: AnyStateMachine, path: ModelPath) =>
+  path.steps.slice(1).flatMap((step, index) => transitionsOf(machine, path.steps[index].state, step.event));
+
+/**
+ * The paths the browser walks: the shortest one to every state the real world allows, then, for
+ * each transition none of them takes, a shortest path to its source state and the event that takes it.
+ */
+export function browserPaths(model: BrowserModel): ModelPath[] {
+  const allowed = (path: ModelPath) => model.allows?.(path) ?? true;
+  const shortest = allStatePaths(model);
+  const paths = shortest.filter(allowed);
+  const covered = new Set(paths.flatMap((path) => transitionsAlong(model.machine, path)));
+  const serialize = serializeOf(model);
+  const adjacency = getAdjacencyMap(model.machine, {
+    input: model.input,
+    events: (snapshot: AnyMachineSnapshot) => model.events.filter((event) => snapshot.can(event as never)),
+    serializeState: (snapshot: AnyMachineSnapshot) => serialize(snapshot),
+  } as never);
+  const prefixOf = new Map(shortest.map((path) => [serialize(path.state), path]));
+  for (const [key, { state, transitions }] of Object.entries(adjacency)) {
+    const prefix = prefixOf.get(key);
+    if (!prefix) continue;
+    for (const { event, state: next } of Object.values(transitions) as {
+      event: ModelEvent;
+      state: AnyMachineSnapshot;
+    }[]) {
+      const taken = transitionsOf(model.machine, state as AnyMachineSnapshot, event);
+      if (taken.every((transition) => covered.has(transition))) continue;
+      const path = { state: next, steps: [...prefix.steps, { state: next, event }], weight: 0 } as ModelPath;
+      if (!allowed(path)) continue;
+      for (const transition of taken) covered.add(transition);
+      paths.push(path);
+    }
+  }
+  return paths;
+}
+
+/** Transitions taken by the browser's paths, of all the machine defines (eventless ones aside). */
+export function transitionCoverage(model: BrowserModel) {
+  const all = [...allTransitions(model.machine)].filter((key) => !key.includes(' ─ always '));
+  const taken = new Set(browserPaths(model).flatMap((path) => transitionsAlong(model.machine, path)));
+  return { covered: all.filter((key) => taken.has(key)), all };
+}
+
+/** The machine's atomic states (leaves), by id: every one must be reached by some path. */
+export function atomicStates(machine: AnyStateMachine): string[] {
+  const leaves: string[] = [];
+  const visit = (node: AnyStateNode) => {
+    const children = Object.values(node.states) as AnyStateNode[];
+    if (children.length === 0 && node.type !== 'history') leaves.push(node.id);
+    for (const child of children) visit(child);
+  };
+  visit(machine.root);
+  return leaves;
+}
+
+/** Retries `check` until it passes: the screen decides when a step is done, not a clock. */
+export async function until(check: () => Promise<unknown>, timeout = 15_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  for (let delay = 25; ; delay = Math.min(delay * 2, 250)) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+/** Requests of modelled actors, held until the path ends them. */
+class HeldRequests {
+  private held = new Map<string, Route[]>();
+  private waiters = new Map<string, (() => void)[]>();
+
+  constructor(private requests: Record<string, ActorRequest>) {}
+
+  async install(page: Page) {
+    await page.route('**/api/v1/**', async (route) => {
+      const actor = this.actorOf(route.request());
+      if (!actor) return route.continue().catch(() => {});
+      this.held.set(actor, [...(this.held.get(actor) ?? []), route]);
+      for (const wake of this.waiters.get(actor) ?? []) wake();
+      this.waiters.delete(actor);
+    });
+  }
+
+  private actorOf(request: Request): string | undefined {
+    const { pathname } = new URL(request.url());
+    return Object.entries(this.requests).find(
+      ([, { method, path }]) => method === request.method() && path.test(pathname),
+    )?.[0];
+  }
+
+  /** Ends the actor's oldest held request, waiting for the app to make it. */
+  async end(actor: string, outcome: 'done' | 'error') {
+    while (!this.held.get(actor)?.length) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`the app never asked for ${actor}`)), 15_000);
+        this.waiters.set(actor, [
+          ...(this.waiters.get(actor) ?? []),
+          () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        ]);
+      });
+    }
+    const route = this.held.get(actor)?.shift() as Route;
+    if (outcome === 'error' && this.requests[actor].fails !== 'server') await route.abort('failed');
+    else await route.continue();
+  }
+}
+
+const actorEvent = /^xstate\.(done|error)\.actor\.(.+)$/;
+
+/** What goes wrong on a page that no screen check sees: errors, CSP violations, 5xx answers. */
+async function watchProblems(page: Page, problems: string[]) {
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    // The browser logs every failed request; which requests fail is the path's business, checked on screen.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(`console error: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 500) problems.push(`${response.status()} from ${response.url()}`);
+  });
+}
+
+/** The focused element is on screen (or nothing has focus yet). */
+const focusIsVisible = (page: Page) =>
+  page.evaluate(() => {
+    const focused = document.activeElement;
+    if (!focused || focused === document.body) return 'body';
+    const box = focused.getBoundingClientRect();
+    const shown = focused.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
+    return shown && box.width > 0 && box.height > 0
+      ? 'visible'
+      : `hidden: ${focused.tagName.toLowerCase()} ${focused.getAttribute('aria-label') ?? focused.textContent?.slice(0, 40)}`;
+  });
+
+/** Screenshot sizes and colour schemes of the state gallery (`npm run gallery`). */
+const galleryShots = [
+  { width: 1280, height: 800, scheme: 'light' },
+  { width: 1280, height: 800, scheme: 'dark' },
+  { width: 375, height: 740, scheme: 'light' },
+  { width: 375, height: 740, scheme: 'dark' },
+] as const;
+export const galleryFolder = 'docs/gallery';
+/** A state's file name in the gallery: machine, state and shot, in plain characters. */
+export const galleryFile = (machine: string, state: string, shot: (typeof galleryShots)[number]) =>
+  `${machine}--${state.replace(/, /g, '--').replace(/[^A-Za-z0-9.-]+/g, '-')}--${shot.width}-${shot.scheme}.png`;
+export const galleryShotsOf = (machine: string, state: string) =>
+  galleryShots.map((shot) => galleryFile(machine, state, shot));
+
+async function photograph(page: Page, machine: string, state: string) {
+  mkdirSync(galleryFolder, { recursive: true });
+  const viewport = page.viewportSize();
+  for (const shot of galleryShots) {
+    await page.setViewportSize({ width: shot.width, height: shot.height });
+    await page.emulateMedia({ colorScheme: shot.scheme, reducedMotion: 'reduce' });
+    await page.screenshot({
+      path: join(galleryFolder, galleryFile(machine, state, shot)),
+      animations: 'disabled',
+    });
+  }
+  if (viewport) await page.setViewportSize(viewport);
+}
+
+/**
+ * Walks the shortest path to every state of the model's machine in Chromium against the real server,
+ * checking the screen at every step, and at each path's end: axe-core (no critical or serious
+ * violation), a visible focus, no console error, CSP violation or 5xx. Prints, per machine,
+ * `browser states checked: X/Y` and axe's totals by impact. With GALLERY set, also photographs each
+ * state for docs/gallery.
+ */
+export function runInBrowser(model: BrowserModel) {
+  const all = allStatePaths(model);
+  const paths = browserPaths(model);
+  const gallery = Boolean(process.env.GALLERY);
+
+  describe(`${model.name}: generated paths in Chromium against the real server`, () => {
+    let server: RunningServer;
+    let browser: Browser;
+    const totals: AxeTotals = noViolations();
+    const checked = new Set<string>();
+    let passed = 0;
+    const shared: Record<string, unknown> = {};
+
+    beforeAll(async () => {
+      [server, browser] = await Promise.all([
+        startServer({
+          BUILTIN_TOKEN_DELAY_MS: '5',
+          RATE_LIMIT_OTP_PER_IP_PER_HOUR: '10000',
+          ...model.server,
+        }),
+        launchBrowser(),
+      ]);
+    });
+    afterAll(async () => {
+      const { covered, all: transitions } = transitionCoverage(model);
+      console.log(
+        `${model.name}: browser states checked: ${checked.size}/${all.length}; ` +
+          `transitions: ${passed === paths.length ? covered.length : '?'}/${transitions.length}; ` +
+          `axe: ${formatTotals(totals)}`,
+      );
+      await browser?.close();
+      await server?.stop();
+    });
+
+    it('every atomic state of the machine is on some path the browser walks', () => {
+      const onPaths = new Set(
+        paths.flatMap((path) => path.steps.flatMap((step) => [...step.state._nodes].map((node) => node.id))),
+      );
+      expect(atomicStates(model.machine).filter((id) => !onPaths.has(id))).toEqual([]);
+    });
+
+    it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (state, path) => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      await watchProblems(page, problems);
+      const held = new HeldRequests(model.requests ?? {});
+      await held.install(page);
+      const events = path.steps.slice(1).map((step) => step.event);
+      const world: PathWorld = { page, context, server, events, data: {}, shared };
+      try {
+        await model.start(world);
+        await until(() => model.expectScreen(world, path.steps[0].state));
+        for (const [index, step] of path.steps.slice(1).entries()) {
+          const ending = actorEvent.exec(step.event.type);
+          if (ending) await held.end(ending[2], ending[1] as 'done' | 'error');
+          await model.perform(world, step.event, index);
+          await until(() => model.expectScreen(world, step.state)).catch((error: Error) => {
+            throw new Error(
+              `${error.message}\n  in ${stateName(step.state)} after ${events
+                .slice(0, index + 1)
+                .map((event) => event.type)
+                .join(' → ')}`,
+            );
+          });
+        }
+        expect(blocking(await runAxe(page, totals)), `axe in ${state}`).toEqual([]);
+        expect(await focusIsVisible(page), `focus in ${state}`).not.toMatch(/^hidden/);
+        expect(problems, `problems in ${state}`).toEqual([]);
+        const key = serializeOf(model)(path.state);
+        if (gallery && !checked.has(key)) await photograph(page, model.name, stateName(path.state));
+        checked.add(key);
+        passed += 1;
+      } finally {
+        await context.close();
+      }
+    });
+  });
+}

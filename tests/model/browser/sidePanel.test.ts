@@ -1,0 +1,4 @@
+import { sidePanelBrowserModel } from './models/sidePanel';
+import { runInBrowser } from './runner';
+
+runInBrowser(sidePanelBrowserModel);
