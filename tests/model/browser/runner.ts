@@ -258,15 +258,17 @@ export const galleryShotsOf = (machine: string, state: string) =>
   galleryShots.map((shot) => galleryFile(machine, state, shot));
 
 async function photograph(page: Page, machine: string, state: string) {
+  const { default: sharp } = await import('sharp');
   mkdirSync(galleryFolder, { recursive: true });
   const viewport = page.viewportSize();
   for (const shot of galleryShots) {
     await page.setViewportSize({ width: shot.width, height: shot.height });
     await page.emulateMedia({ colorScheme: shot.scheme, reducedMotion: 'reduce' });
-    await page.screenshot({
-      path: join(galleryFolder, galleryFile(machine, state, shot)),
-      animations: 'disabled',
-    });
+    const png = await page.screenshot({ animations: 'disabled' });
+    // A palette keeps a screenshot of flat UI at a third of its size, without visible loss.
+    await sharp(png)
+      .png({ palette: true, quality: 90, effort: 7 })
+      .toFile(join(galleryFolder, galleryFile(machine, state, shot)));
   }
   if (viewport) await page.setViewportSize(viewport);
 }
