@@ -182,6 +182,15 @@ describe('accessibility in Chromium: keyboard-only journeys and axe-core', () =>
       expect(await button.getAttribute('aria-expanded')).toBe('false');
       await expectFocus(button);
     }
+    // The Side panel button reopens the view shown last (Profile), and closes it again.
+    const toggle = header.getByRole('button', { name: 'Side panel' });
+    await tabTo(toggle);
+    await page.keyboard.press('Enter');
+    await expectFocus(panel().getByRole('heading', { name: 'Profile', level: 2 }));
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel().count()).toBe(0);
+    await expectFocus(toggle);
   });
 
   it('opens a bot from the bot list and sends with the keyboard; the reply is read out once, complete', async () => {
