@@ -7,6 +7,7 @@ import { adminPlugin } from './admin';
 import { credentialsPlugin } from './auth/credentials';
 import { authPlugin } from './auth/routes';
 import { sessionsPlugin } from './auth/sessions';
+import { billingPlugin } from './billing/routes';
 import { botCataloguePlugin } from './bots/catalogue';
 import { botsPlugin } from './bots/routes';
 import { LiveReplies } from './chat/liveReplies';
@@ -134,6 +135,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(organizationsPlugin);
   await app.register(botsPlugin);
   await app.register(usersPlugin);
+  await app.register(billingPlugin);
   await app.register(notificationsPlugin);
   await app.register(translatePlugin);
   await app.register(chatPlugin);

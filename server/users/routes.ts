@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ApiError, notFound } from '../errors';
+import { ApiError } from '../errors';
 import { normalizeDisplayName, normalizeUsername } from './names';
 import { exportUser, readUser } from './store';
 
-/** The signed-in user: read, edit, export and delete the account; billing of seed-spec §7 (own user only). */
+/** The signed-in user: read, edit, export and delete the account (own user only). */
 export const usersPlugin: FastifyPluginAsync = async (app) => {
   app.addHook('preHandler', app.authenticate);
 
@@ -104,39 +104,4 @@ export const usersPlugin: FastifyPluginAsync = async (app) => {
       .header('cache-control', 'no-store')
       .send(data);
   });
-
-  app.get<{ Params: { userId: string } }>(
-    '/payment/billing-info/:userId',
-    { schema: { params: { type: 'object', properties: { userId: { type: 'string', maxLength: 64 } } } } },
-    async (request) => {
-      if (request.params.userId !== request.auth.userId) {
-        throw new ApiError(403, 'You can only see your own billing information.', 'FORBIDDEN');
-      }
-      const { rows } = await app.db.query<{ balance: string; reserved: string; currency: string }>(
-        'select balance, reserved, currency from users where id = $1 and tenant = $2',
-        [request.auth.userId, request.tenant],
-      );
-      if (!rows[0]) throw notFound('User');
-      const { rows: transactions } = await app.db.query<{
-        id: string;
-        amount: string;
-        description: string;
-        created_at: Date;
-      }>(
-        'select id, amount, description, created_at from transactions where user_id = $1 and tenant = $2 order by created_at desc limit 50',
-        [request.auth.userId, request.tenant],
-      );
-      return {
-        balance: Number(rows[0].balance),
-        reserved: Number(rows[0].reserved),
-        currency: rows[0].currency,
-        transactions: transactions.map((row) => ({
-          _id: row.id,
-          amount: Number(row.amount),
-          description: row.description,
-          createdAt: new Date(row.created_at).toISOString(),
-        })),
-      };
-    },
-  );
 };
