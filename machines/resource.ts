@@ -26,98 +26,113 @@ const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T 
 /** The error of the invoked actor whose error event this is. */
 const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
 
+export interface ResourceContext<Data> {
+  /** null until the first fetch answers, and again once forgotten. */
+  data: Data | null;
+  error: string | null;
+}
+
+export type ResourceEvent<Data, Change> =
+  | { type: 'LOAD' }
+  | { type: 'RELOAD' }
+  | { type: 'CHANGE'; change: Change }
+  | { type: 'REPLACE'; data: Data }
+  | { type: 'RESET' };
+
 /**
- * A piece of server data the UI shows and changes: the balance and the notifications. Loaded on
- * demand, reloaded after each change the user makes, with errors to retry.
+ * A piece of server data the UI shows and changes: the balance, the notifications, a provider's
+ * models. Loaded on demand, reloaded after each change the user makes, with errors to retry. One
+ * machine for every such piece: `Data` is what the fetch answers, `Change` what a CHANGE asks for
+ * (never: it cannot be changed here), so each screen reads its own record type without a cast.
  */
-export const resourceMachine = setup({
-  types: {
-    context: {} as { data: unknown; error: string | null },
-    events: {} as
-      | { type: 'LOAD' }
-      | { type: 'RELOAD' }
-      | { type: 'CHANGE'; change: unknown }
-      | { type: 'REPLACE'; data: unknown }
-      | { type: 'RESET' },
-  },
-  actors: {
-    fetch: fromPromise<unknown>(async () => {
-      throw new Error('fetch is provided by the app');
-    }),
-    /** Applies one change the user asked for (rename, delete, mark read…) on the server. */
-    change: fromPromise<unknown, { change: unknown }>(async () => {
-      throw new Error('change is provided by the app');
-    }),
-  },
-  actions: {
-    assignData: assign({ data: ({ event }) => outputOf<unknown>(event), error: null }),
-    replaceData: assign({
-      data: ({ event }) => {
-        assertEvent(event, 'REPLACE');
-        return event.data;
-      },
-      error: null,
-    }),
-    clearData: assign({ data: null, error: null }),
-    assignError: assign({
-      error: ({ event }) => {
-        const error = errorOf(event);
-        return error instanceof Error ? error.message : 'Something went wrong';
-      },
-    }),
-  },
-}).createMachine({
-  id: 'resource',
-  description: 'Server data shown on screen: load, reload, change, retry; forgotten on logout.',
-  context: { data: null, error: null },
-  initial: 'idle',
-  on: {
-    RESET: { target: '.idle', actions: 'clearData' },
-  },
-  states: {
-    idle: { description: 'Not asked for yet.', on: { LOAD: 'loading' } },
-    loading: {
-      description: 'Fetches the data.',
-      invoke: {
-        id: 'fetch',
-        src: 'fetch',
-        onDone: {
-          target: 'loaded',
-          actions: 'assignData',
+export function createResourceMachine<Data, Change = never>() {
+  return setup({
+    types: {
+      context: {} as ResourceContext<Data>,
+      events: {} as ResourceEvent<Data, Change>,
+    },
+    actors: {
+      fetch: fromPromise<Data>(async () => {
+        throw new Error('fetch is provided by the app');
+      }),
+      /** Applies one change the user asked for (rename, delete, mark read…) on the server. */
+      change: fromPromise<unknown, { change: Change }>(async () => {
+        throw new Error('change is provided by the app');
+      }),
+    },
+    actions: {
+      assignData: assign({ data: ({ event }) => outputOf<Data>(event), error: null }),
+      replaceData: assign({
+        data: ({ event }) => {
+          assertEvent(event, 'REPLACE');
+          return event.data;
         },
-        onError: {
-          target: 'failed',
-          actions: 'assignError',
+        error: null,
+      }),
+      clearData: assign({ data: null, error: null }),
+      assignError: assign({
+        error: ({ event }) => {
+          const error = errorOf(event);
+          return error instanceof Error ? error.message : 'Something went wrong';
+        },
+      }),
+    },
+  }).createMachine({
+    id: 'resource',
+    description: 'Server data shown on screen: load, reload, change, retry; forgotten on logout.',
+    context: { data: null, error: null },
+    initial: 'idle',
+    on: {
+      RESET: { target: '.idle', actions: 'clearData' },
+    },
+    states: {
+      idle: { description: 'Not asked for yet.', on: { LOAD: 'loading' } },
+      loading: {
+        description: 'Fetches the data.',
+        invoke: {
+          id: 'fetch',
+          src: 'fetch',
+          onDone: {
+            target: 'loaded',
+            actions: 'assignData',
+          },
+          onError: {
+            target: 'failed',
+            actions: 'assignError',
+          },
         },
       },
-    },
-    loaded: {
-      description: 'Shown; a newer copy can be fetched or a change made.',
-      on: {
-        RELOAD: 'loading',
-        CHANGE: 'changing',
-        REPLACE: { actions: 'replaceData' },
-      },
-    },
-    changing: {
-      description: 'Sends the change, then fetches the result.',
-      invoke: {
-        id: 'change',
-        src: 'change',
-        input: ({ event }) => {
-          assertEvent(event, 'CHANGE');
-          return { change: event.change };
-        },
-        onDone: 'loading',
-        onError: {
-          target: 'loaded',
-          actions: 'assignError',
+      loaded: {
+        description: 'Shown; a newer copy can be fetched or a change made.',
+        on: {
+          RELOAD: 'loading',
+          CHANGE: 'changing',
+          REPLACE: { actions: 'replaceData' },
         },
       },
+      changing: {
+        description: 'Sends the change, then fetches the result.',
+        invoke: {
+          id: 'change',
+          src: 'change',
+          input: ({ event }) => {
+            assertEvent(event, 'CHANGE');
+            return { change: event.change };
+          },
+          onDone: 'loading',
+          onError: {
+            target: 'loaded',
+            actions: 'assignError',
+          },
+        },
+      },
+      failed: {
+        description: 'Could not load; the user can retry.',
+        on: { LOAD: 'loading', RELOAD: 'loading' },
+      },
     },
-    failed: {
-      description: 'Could not load; the user can retry.',
-      on: { LOAD: 'loading', RELOAD: 'loading' },
-    },
-  },
-});
+  });
+}
+
+/** The machine with any data and any change: its diagram, and the paths its model test walks. */
+export const resourceMachine = createResourceMachine<unknown, unknown>();

@@ -28,6 +28,12 @@ export type TranslationEvent =
 /** English is never translated (seed-spec §1). */
 export const sourceLanguage = 'en';
 
+/**
+ * Whether `language` is the source language: a regional English (en-US, en-GB) is English, shown as
+ * written with no translation asked for. The one rule the machine, the screens and `t` all follow.
+ */
+export const isSourceLanguage = (language: string) => language.split('-')[0].toLowerCase() === sourceLanguage;
+
 /** The output of the invoked actor whose done event this is. */
 const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
 
@@ -50,7 +56,7 @@ export const translationMachine = setup({
     }),
   },
   guards: {
-    isSourceLanguage: ({ context }) => context.language.split('-')[0].toLowerCase() === sourceLanguage,
+    isSourceLanguage: ({ context }) => isSourceLanguage(context.language),
     isUnknown: ({ context, event }) =>
       event.type === 'TRANSLATE' &&
       event.text.trim() !== '' &&

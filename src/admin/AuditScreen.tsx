@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
-import type { AuditEntry } from '../../machines/adminList';
 import { Loading } from '../components/Loading';
 import { T } from '../i18n/T';
 import { useFormat } from '../i18n/useFormat';
@@ -12,7 +11,7 @@ import { useAdmin } from './useAdmin';
 function describe(value: unknown): string {
   if (value === null || value === undefined) return '—';
   if (typeof value !== 'object') return String(value);
-  return Object.entries(value as Record<string, unknown>)
+  return Object.entries(value)
     .map(
       ([key, item]) =>
         `${key}: ${typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item)}`,
@@ -25,7 +24,7 @@ export function AuditScreen() {
   const { audit } = useAdmin();
   const t = useT();
   const format = useFormat();
-  const items = useSelector(audit, (snapshot) => snapshot.context.items as AuditEntry[]);
+  const items = useSelector(audit, (snapshot) => snapshot.context.items);
   const list = useSelector(audit, (snapshot) => snapshot.value.list);
   const { next, error } = useSelector(audit, (snapshot) => snapshot.context);
 

@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useState } from 'react';
-import type { CategoryRecord } from '../../machines/adminList';
 import { Loading } from '../components/Loading';
 import { Status } from '../components/Status';
 import { TextField } from '../components/TextField';
@@ -23,7 +22,7 @@ export function CategoriesScreen() {
   const t = useT();
   const [name, setName] = useState('');
   const [blank, setBlank] = useState(false);
-  const items = useSelector(categories, (snapshot) => snapshot.context.items as CategoryRecord[]);
+  const items = useSelector(categories, (snapshot) => snapshot.context.items);
   const list = useSelector(categories, (snapshot) => snapshot.value.list);
   const change = useSelector(categories, (snapshot) => snapshot.value.change);
   const { editing, target, problem, error, done } = useSelector(categories, (snapshot) => snapshot.context);
@@ -89,7 +88,7 @@ export function CategoriesScreen() {
         <ConfirmDialog
           title="Delete this category?"
           message="Its bots stay in the catalogue, without this category."
-          name={(target as CategoryRecord).name}
+          name={target.name}
           confirm="Delete"
           busy={change === 'removing'}
           error={problem?.message ?? null}

@@ -13,7 +13,7 @@ export function ProviderModels({ providerId, name }: { providerId: string; name:
   const models = useActorRef(machine);
   const state = useSelector(models, (snapshot) => snapshot.value);
   const { data, error } = useSelector(models, (snapshot) => snapshot.context);
-  const ids = (data as string[] | null) ?? [];
+  const ids = data ?? [];
 
   return (
     <div className="provider-models">

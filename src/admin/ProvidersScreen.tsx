@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
-import type { ProviderRecord } from '../../machines/adminList';
 import { Loading } from '../components/Loading';
 import { Status } from '../components/Status';
 import { T } from '../i18n/T';
@@ -17,7 +16,7 @@ const notices = { create: 'Provider added', update: 'Provider saved', remove: 'P
 export function ProvidersScreen() {
   const { providers } = useAdmin();
   const t = useT();
-  const items = useSelector(providers, (snapshot) => snapshot.context.items as ProviderRecord[]);
+  const items = useSelector(providers, (snapshot) => snapshot.context.items);
   const list = useSelector(providers, (snapshot) => snapshot.value.list);
   const change = useSelector(providers, (snapshot) => snapshot.value.change);
   const { editing, target, problem, error, done } = useSelector(providers, (snapshot) => snapshot.context);
@@ -113,7 +112,7 @@ export function ProvidersScreen() {
         <ConfirmDialog
           title="Delete this provider?"
           message="Its key is deleted. A provider that active bots use cannot be deleted."
-          name={(target as ProviderRecord).name}
+          name={target.name}
           confirm="Delete"
           busy={change === 'removing'}
           error={problem?.message ?? null}

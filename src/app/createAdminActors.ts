@@ -6,12 +6,17 @@ import {
   type InspectionEvent,
   type Observer,
 } from 'xstate';
-import { type AdminChange, type AdminPage, adminListMachine } from '../../machines/adminList';
+import {
+  type AdminChange,
+  type AdminPage,
+  type AdminRecord,
+  createAdminListMachine,
+} from '../../machines/adminList';
 import { type BotEditorEvent, botEditorMachine, type TryLine } from '../../machines/botEditor';
 import { membersMachine } from '../../machines/members';
 import { orgSettingsMachine } from '../../machines/orgSettings';
-import { resourceMachine } from '../../machines/resource';
-import type { SessionUser, sessionMachine } from '../../machines/session';
+import { createResourceMachine } from '../../machines/resource';
+import type { sessionMachine } from '../../machines/session';
 import { usageMachine } from '../../machines/usage';
 import { type AdminEndpoints, createAdminEndpoints } from '../api/adminEndpoints';
 import type { Endpoints } from '../api/endpoints';
@@ -29,11 +34,17 @@ export interface AdminDependencies {
 
 type Values = Record<string, unknown>;
 /** How one list's changes map onto its calls. */
-interface ListCalls {
-  fetchPage: (cursor: string) => Promise<AdminPage>;
+interface ListCalls<R extends AdminRecord> {
+  fetchPage: (cursor: string) => Promise<AdminPage<R>>;
   create?: (values: Values) => Promise<unknown>;
   update?: (id: string, values: Values) => Promise<unknown>;
   remove?: (id: string) => Promise<unknown>;
+}
+
+/** An actor of the admin area: started with it, and told to forget everything on logout. */
+interface Forgetful {
+  send(event: { type: 'RESET' }): void;
+  start(): void;
 }
 
 const refused = () => Promise.reject(new Error('This cannot be changed here.'));
@@ -79,14 +90,14 @@ function createStreamTry(api: AdminEndpoints) {
 export async function createAdminActors({ http, api: app, env, session, inspect }: AdminDependencies) {
   // The role shown is today's: the user is read afresh before the area opens (a failure keeps the stored one).
   await app.me().then(
-    (user) => session.send({ type: 'USER_UPDATED', user: user as SessionUser }),
+    (user) => session.send({ type: 'USER_UPDATED', user }),
     () => {},
   );
   const api = createAdminEndpoints(http);
 
-  const list = (calls: ListCalls) =>
+  const list = <R extends AdminRecord>(calls: ListCalls<R>) =>
     createActor(
-      adminListMachine.provide({
+      createAdminListMachine<R>().provide({
         actors: {
           fetchPage: fromPromise(({ input }) => calls.fetchPage(input.cursor)),
           applyChange: fromPromise(({ input }) => {
@@ -192,18 +203,19 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
 
   /** A provider's model list, behind the small machine of server data shown on screen. */
   const providerModels = (providerId: string) =>
-    resourceMachine.provide({
-      actors: { fetch: fromPromise<unknown>(() => api.providerModels(providerId)) },
+    createResourceMachine<string[]>().provide({
+      actors: { fetch: fromPromise(() => api.providerModels(providerId)) },
     });
 
+  // Listed as what they share (a union of seven actor types is too complex for the compiler).
+  const running: Forgetful[] = [bots, categories, providers, audit, members, settings, usage];
   // The next user must not see this organization's members, settings or figures.
   session.subscribe((snapshot) => {
     if (!snapshot.matches({ auth: 'loggedOut' })) return;
-    for (const actor of [bots, categories, providers, audit, members, settings, usage])
-      actor.send({ type: 'RESET' });
+    for (const actor of running) actor.send({ type: 'RESET' });
   });
 
-  for (const actor of [bots, categories, providers, audit, members, settings, usage]) actor.start();
+  for (const actor of running) actor.start();
   return { bots, categories, providers, audit, members, settings, usage, botEditor, providerModels };
 }
 

@@ -1,7 +1,7 @@
 import { type ActorRefFrom, createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
 import { activeBots, type botsMachine } from '../../machines/bots';
 import { conversationsMachine } from '../../machines/conversations';
-import { resourceMachine } from '../../machines/resource';
+import { type BillingRecord, createResourceMachine, type NotificationRecord } from '../../machines/resource';
 import type { sessionMachine } from '../../machines/session';
 import { sidePanelMachine } from '../../machines/sidePanel';
 import { themeMachine } from '../../machines/theme';
@@ -61,23 +61,26 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
   const sidePanel = createActor(sidePanelMachine, { inspect });
 
   /** Server data the side panel shows and changes, each behind the same small machine. */
-  const resource = (fetch: () => Promise<unknown>, change: (request: never) => Promise<unknown> = fetch) =>
-    createActor(
-      resourceMachine.provide({
-        actors: {
-          fetch: fromPromise(fetch),
-          change: fromPromise(({ input }) => change(input.change as never)),
-        },
-      }),
-      { inspect },
-    );
-  const billing = resource(() => {
-    const user = session.getSnapshot().context.user;
-    return user ? api.billing(user._id) : Promise.reject(new Error('Not logged in'));
-  });
-  const notifications = resource(
-    () => api.notifications(),
-    (id: string) => api.markNotificationRead(id),
+  const billing = createActor(
+    createResourceMachine<BillingRecord>().provide({
+      actors: {
+        fetch: fromPromise(() => {
+          const user = session.getSnapshot().context.user;
+          return user ? api.billing(user._id) : Promise.reject(new Error('Not logged in'));
+        }),
+      },
+    }),
+    { inspect },
+  );
+  /** A change is the id of the notification to mark read. */
+  const notifications = createActor(
+    createResourceMachine<NotificationRecord[], string>().provide({
+      actors: {
+        fetch: fromPromise(() => api.notifications()),
+        change: fromPromise(({ input }) => api.markNotificationRead(input.change)),
+      },
+    }),
+    { inspect },
   );
   const conversations = createActor(
     conversationsMachine.provide({

@@ -1,6 +1,5 @@
 import type { OrganizationRecord } from '../../machines/organization';
 import type { SessionUser } from '../../machines/session';
-import type { Organization, User } from '../api/types';
 import type { StoredValues } from './storedValues';
 
 type Log = (message: string, error?: unknown) => void;
@@ -11,7 +10,7 @@ export const sessionActions = (stored: StoredValues, requestBots: () => void) =>
     context.token && stored.token.set(context.token),
   removeToken: () => stored.token.clear(),
   storeCurrentUser: ({ context }: { context: { user: SessionUser | null } }) =>
-    context.user && stored.currentUser.set(context.user as User),
+    context.user && stored.currentUser.set(context.user),
   clearCurrentUser: () => stored.currentUser.clear(),
   requestBots,
 });
@@ -19,7 +18,7 @@ export const sessionActions = (stored: StoredValues, requestBots: () => void) =>
 /** The organization machine's effects: `currentOrganization` set or cleared, failures logged. */
 export const organizationActions = (stored: StoredValues, log: Log) => ({
   storeOrganization: ({ context }: { context: { organization: OrganizationRecord | null } }) =>
-    context.organization && stored.currentOrganization.set(context.organization as Organization),
+    context.organization && stored.currentOrganization.set(context.organization),
   clearOrganization: () => stored.currentOrganization.clear(),
   logError: ({ event }: { event: object }) =>
     log('Organization check failed', 'error' in event ? event.error : undefined),

@@ -1,4 +1,5 @@
-import type { Organization, User } from '../api/types';
+import type { OrganizationRecord } from '../../machines/organization';
+import type { SessionUser } from '../../machines/session';
 
 /** One value kept in local storage under the exact name seed-spec §3 gives it. */
 function stored<T>(storage: Storage, key: string, parse: (raw: string) => T, format: (value: T) => string) {
@@ -26,8 +27,13 @@ export function createStoredValues(storage: Storage) {
   return {
     token: stored<string>(storage, 'token', text, text),
     language: stored<string>(storage, 'language', text, text),
-    currentUser: stored<User>(storage, 'currentUser', JSON.parse, JSON.stringify),
-    currentOrganization: stored<Organization>(storage, 'currentOrganization', JSON.parse, JSON.stringify),
+    currentUser: stored<SessionUser>(storage, 'currentUser', JSON.parse, JSON.stringify),
+    currentOrganization: stored<OrganizationRecord>(
+      storage,
+      'currentOrganization',
+      JSON.parse,
+      JSON.stringify,
+    ),
     /** Read before the first paint by public/theme.js too, under the same name. */
     theme: stored<string>(storage, 'theme', text, text),
   };

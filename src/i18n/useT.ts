@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useRef } from 'react';
 import { useActors } from '../app/ActorsContext';
+import { useDisplaysEnglish } from './useDisplaysEnglish';
 
 /**
  * The one path every UI string takes: `t('Log in')` answers the translation known now (the source
@@ -8,7 +9,8 @@ import { useActors } from '../app/ActorsContext';
  */
 export function useT(): (text: string) => string {
   const { translation } = useActors();
-  const language = useSelector(translation, (snapshot) => snapshot.context.language);
+  // English (en-US too) is shown as written: nothing is looked up or asked for.
+  const english = useDisplaysEnglish();
   const known = useSelector(translation, (snapshot) => snapshot.context.translations);
   const missing = useRef(new Set<string>());
 
@@ -19,11 +21,11 @@ export function useT(): (text: string) => string {
 
   return useCallback(
     (text: string) => {
-      if (language === 'en' || !text) return text;
+      if (english || !text) return text;
       const translated = known[text];
       if (translated === undefined) missing.current.add(text);
       return translated ?? text;
     },
-    [language, known],
+    [english, known],
   );
 }

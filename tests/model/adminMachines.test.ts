@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adminModels } from './adminModels';
 import { report, runModel } from './harness';
+import { adminModels } from './models';
 
 describe('model-based paths through the admin machines, with full transition coverage', () => {
   it.each(adminModels.map((model) => [model.name, model] as const))('%s', (_name, model) => {

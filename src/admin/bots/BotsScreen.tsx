@@ -1,7 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { Link } from 'wouter';
-import type { AdminBot } from '../../../machines/botEditor';
 import { Loading } from '../../components/Loading';
 import { Status } from '../../components/Status';
 import { T } from '../../i18n/T';
@@ -16,7 +15,7 @@ export function BotsScreen() {
   const { bots } = useAdmin();
   const t = useT();
   const format = useFormat();
-  const items = useSelector(bots, (snapshot) => snapshot.context.items as AdminBot[]);
+  const items = useSelector(bots, (snapshot) => snapshot.context.items);
   const list = useSelector(bots, (snapshot) => snapshot.value.list);
   const change = useSelector(bots, (snapshot) => snapshot.value.change);
   const { target, problem, error, done } = useSelector(bots, (snapshot) => snapshot.context);
@@ -90,7 +89,7 @@ export function BotsScreen() {
         <ConfirmDialog
           title="Retire this bot?"
           message="It leaves the catalogue; its conversations are kept and can still be read."
-          name={(target as AdminBot).name}
+          name={target.name}
           confirm="Retire"
           busy={change === 'removing'}
           error={problem?.message ?? null}

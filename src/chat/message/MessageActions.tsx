@@ -24,7 +24,7 @@ export function MessageActions(props: MessageActionsProps) {
   const { role, text, canChange, translation } = props;
   return (
     <span className="message-actions">
-      <CopyButton text={text} what={t(role === 'user' ? 'Your message' : 'Reply')} />
+      <CopyButton text={text} t={t} what={t(role === 'user' ? 'Your message' : 'Reply')} />
       {role === 'user' && (
         <button
           ref={props.editRef}

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
+import { CopyButton } from '../CopyButton';
 import { highlighterModule } from './extras';
 import { useLazyModule } from './lazyModule';
 
@@ -10,31 +11,16 @@ interface CodeBlockProps {
 
 /** A fenced code block: its language, the code (highlighted once the highlighter arrives), a copy button. */
 export function CodeBlock({ code, language, t }: CodeBlockProps) {
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), 2000);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
   const highlighter = useLazyModule(highlighterModule, true);
   // The info string's first word names the language ("ts title=x.ts" → ts).
   const name = language.split(/\s/, 1)[0];
   const highlighted = useMemo(() => highlighter?.highlight(code, name), [highlighter, code, name]);
 
-  const copy = () =>
-    navigator.clipboard.writeText(code).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
-
   return (
     <figure className="code-block">
       <figcaption>
         <span>{language || t('Code')}</span>
-        <button type="button" className="button small" onClick={copy} aria-label={t('Copy code')}>
-          {copied ? t('Copied') : t('Copy')}
-        </button>
+        <CopyButton text={code} t={t} name={t('Copy code')} />
       </figcaption>
       {/* Code reads left to right whatever the page's direction. */}
       <pre dir="ltr">

@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
-import type { NotificationRecord } from '../../../machines/resource';
 import { useWorkspace } from '../../app/useWorkspace';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
@@ -9,10 +8,7 @@ import { useT } from '../../i18n/useT';
 export function NotificationsView() {
   const { notifications } = useWorkspace();
   const t = useT();
-  const items = useSelector(
-    notifications,
-    (snapshot) => snapshot.context.data as NotificationRecord[] | null,
-  );
+  const items = useSelector(notifications, (snapshot) => snapshot.context.data);
   const failed = useSelector(notifications, (snapshot) => snapshot.matches('failed'));
   useEffect(() => {
     notifications.send({ type: 'RELOAD' });

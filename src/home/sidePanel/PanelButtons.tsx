@@ -1,5 +1,4 @@
 import { useSelector } from '@xstate/react';
-import type { NotificationRecord } from '../../../machines/resource';
 import { type SidePanelView, showViewEvents } from '../../../machines/sidePanel';
 import { useWorkspace } from '../../app/useWorkspace';
 import { Icon } from '../../components/Icon';
@@ -14,8 +13,7 @@ export function PanelButtons() {
   const format = useFormat();
   const unread = useSelector(
     notifications,
-    (snapshot) =>
-      ((snapshot.context.data as NotificationRecord[] | null) ?? []).filter((item) => !item.read).length,
+    (snapshot) => (snapshot.context.data ?? []).filter((item) => !item.read).length,
   );
   // The button of the view on show closes the panel; any other shows its own view.
   const shown = useSelector(sidePanel, shownView);

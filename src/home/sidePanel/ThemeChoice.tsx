@@ -10,7 +10,7 @@ const labels: Record<Choice, string> = { light: 'Light', dark: 'Dark', system: '
 export function ThemeChoice() {
   const { theme } = useWorkspace();
   const t = useT();
-  const current = useSelector(theme, (snapshot) => snapshot.value as Choice);
+  const current = useSelector(theme, (snapshot) => snapshot.value);
   return (
     <fieldset className="panel-section theme-choice">
       <legend>

@@ -19,7 +19,7 @@ export function ConversationList() {
   const error = useSelector(conversations, (snapshot) => snapshot.context.error);
   const hasMore = useSelector(conversations, (snapshot) => snapshot.context.next !== null);
   const openId = useSelector(conversations, (snapshot) => snapshot.context.open?._id ?? null);
-  const state = useSelector(conversations, (snapshot) => (snapshot.value as { list: string }).list);
+  const state = useSelector(conversations, (snapshot) => snapshot.value.list);
   const settled = state === 'loaded' || state === 'loadingMore';
 
   if (state === 'failed') {

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getShortestPaths } from 'xstate/graph';
 import { topicMachine } from '../../../machines/topic';
 import { type RunningServer, startServer } from '../../support/server';
-import { topicModel } from '../models';
+import { topicModel } from '../models/topic';
 import { loggedInUser, renderApp, screen, settle } from './app';
 
 type Step = { type: string; [key: string]: unknown };

@@ -37,7 +37,7 @@ describe('Markdown: a bot reply as sanitized markdown', () => {
     expect(container.querySelector('pre code')?.textContent).toBe('const answer = 42;');
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Copy code' })));
     expect(copied).toEqual(['const answer = 42;']);
-    expect(screen.getByRole('button', { name: 'Copy code' }).textContent).toBe('Copied');
+    expect(screen.getByRole('button', { name: 'Copy code' }).textContent).toBe('✓ Copied');
   });
 
   it('translates its own words through the t it is given', () => {

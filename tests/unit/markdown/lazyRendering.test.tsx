@@ -51,7 +51,7 @@ describe('Markdown: highlighted code, tables, task lists and math', () => {
     const button = within(container as HTMLElement).getByRole('button', { name: 'Copy code' });
     await act(async () => fireEvent.click(button));
     expect(copied).toEqual(['def f(x):\n    return x']);
-    expect(button.textContent).toBe('Copied');
+    expect(button.textContent).toBe('✓ Copied');
   });
 
   it('guesses the language of short unlabeled code, and leaves prose and unknown languages plain', () => {

@@ -1,0 +1,39 @@
+import { accountModel } from './account';
+import { adminListModel } from './adminList';
+import { botEditorModel } from './botEditor';
+import { botsModel } from './bots';
+import { conversationsModel } from './conversations';
+import { languageModel } from './language';
+import { membersModel } from './members';
+import { organizationModel } from './organization';
+import { orgSettingsModel } from './orgSettings';
+import { resourceModel } from './resource';
+import { sessionModel } from './session';
+import { sidePanelModel } from './sidePanel';
+import { themeModel } from './theme';
+import { topicModel } from './topic';
+import { translationModel } from './translation';
+import { usageModel } from './usage';
+import { workerModel } from './worker';
+
+/** The app's machines, as machines.test.ts walks them. */
+export const models = [
+  sessionModel,
+  accountModel,
+  organizationModel,
+  sidePanelModel,
+  botsModel,
+  translationModel,
+  languageModel,
+  workerModel,
+  topicModel,
+  conversationsModel,
+  themeModel,
+  resourceModel,
+];
+
+/** The admin area's machines, as adminMachines.test.ts walks them. */
+export const adminModels = [adminListModel, botEditorModel, membersModel, orgSettingsModel, usageModel];
+
+// The event helpers, for models elsewhere (the browser's) that import them from here.
+export { done, failed, failedOn, recording } from './shared';

@@ -1,0 +1,256 @@
+import { expect } from 'vitest';
+import { type EventObject, fromCallback } from 'xstate';
+import { topicMachine } from '../../../machines/topic';
+import type { MachineModel, ModelEvent } from '../harness';
+import { done, failed, pending, recording, silent, stamp } from './shared';
+
+const topicRecord = { _id: 't1', title: '', bot: { _id: 'b1', name: 'ELIZA' }, head: null, messages: [] };
+/** A topic with two branches: the one on screen ends at m4, so m2 (the other reply) is not shown. */
+const branchedTopic = {
+  ...topicRecord,
+  head: 'm4',
+  messages: [
+    { _id: 'm1', parent: null, role: 'user', text: 'Hello', status: 'complete' },
+    { _id: 'm2', parent: 'm1', role: 'bot', text: 'Hi!', status: 'complete' },
+    { _id: 'm3', parent: 'm1', role: 'bot', text: 'Hello there.', status: 'complete' },
+    { _id: 'm4', parent: 'm3', role: 'user', text: 'How are you?', status: 'complete' },
+  ],
+};
+/** A topic whose reply the server is still writing: 12 characters of it are stored. */
+const streamingTopic = {
+  ...branchedTopic,
+  head: 'm5',
+  messages: [
+    ...branchedTopic.messages,
+    { _id: 'm5', parent: 'm4', role: 'bot', text: 'I am fine, ', status: 'streaming' },
+  ],
+};
+/** The same topic once its reply was stopped on the server. */
+const stoppedTopic = {
+  ...streamingTopic,
+  messages: [...branchedTopic.messages, { ...streamingTopic.messages[4], status: 'stopped' }],
+};
+const unknownBot = (id: string): ModelEvent => ({
+  type: `xstate.error.actor.${id}`,
+  error: Object.assign(new Error('This bot does not exist.'), { code: 'BOT_NOT_FOUND' }),
+});
+const afterReattachDelay = 'xstate.after.reattachDelay.detached';
+type ScreenMessage = { _id: string; parent: string | null; role: string; text: string; status: string };
+
+export const topicModel: MachineModel = {
+  name: 'topic',
+  provide: (world) =>
+    topicMachine.provide({
+      actors: {
+        checkBot: recording(world, 'checkBot'),
+        createTopic: recording(world, 'createTopic'),
+        loadTopic: pending(),
+        streamReply: fromCallback<EventObject, { request: unknown }>(({ input }) => {
+          world.calls.push(`streamReply ${JSON.stringify(input.request)}`);
+        }) as never,
+        followReply: fromCallback<EventObject, { offset: number }>(({ input }) => {
+          world.calls.push(`followReply ${input.offset}`);
+        }) as never,
+        stopReply: recording(world, 'stopReply'),
+        watchNetwork: silent(),
+      },
+      actions: {
+        navigateToTopic: ({ context }) => world.calls.push(`navigate /topics/${context.topicId}`),
+        announceCharge: ({ event }) => world.calls.push(`charged ${'balance' in event ? event.balance : ''}`),
+        announceConversationChange: () => world.calls.push('conversation changed'),
+        saveHead: ({ context }) => world.calls.push(`saveHead ${context.topicId} ${context.topic?.head}`),
+      },
+    }),
+  inputs: [
+    { botId: 'b1', topicId: null },
+    { botId: null, topicId: 't1' },
+    { botId: null, topicId: null },
+  ],
+  // Ids as the server gives them: new ones for each message, and for a reply asked again the message it answers.
+  events: (snapshot) => {
+    const { messages, topic, request } = snapshot.context;
+    const onScreen = messages as ScreenMessage[];
+    const count = topic?.messages.length ?? 0;
+    const writing = onScreen.find((message) => message.status === 'streaming')?._id;
+    return [
+      done('checkBot'),
+      failed('checkBot'),
+      unknownBot('checkBot'),
+      done('createTopic', topicRecord),
+      failed('createTopic'),
+      unknownBot('createTopic'),
+      done('loadTopic', topicRecord),
+      done('loadTopic', branchedTopic),
+      done('loadTopic', streamingTopic),
+      failed('loadTopic'),
+      done('stopReply', stoppedTopic),
+      failed('stopReply'),
+      { type: 'RETRY' },
+      { type: 'SEND', text: 'Men are all alike.' },
+      { type: 'SEND', text: '   ' },
+      { type: 'EDIT', messageId: 'm4', text: 'And you?' },
+      { type: 'EDIT', messageId: 'm3', text: 'A bot reply is not mine to edit' },
+      { type: 'REGENERATE', messageId: 'm3' },
+      { type: 'SHOW_SIBLING', messageId: 'm2' },
+      {
+        type: 'STORED',
+        userMessageId: request?.kind === 'regenerate' ? (onScreen.at(-1)?._id ?? '') : `u${count}`,
+        botMessageId: `r${count}`,
+        createdAt: stamp,
+      },
+      { type: 'TOKEN', text: 'In what way?' },
+      { type: 'TOKEN', text: 'thank you.', end: 21 },
+      { type: 'DONE', botMessageId: writing ?? `r${count}`, cost: 0.01, balance: 9.99, createdAt: stamp },
+      { type: 'STOP' },
+      { type: 'FAILED', error: { message: 'Insufficient balance', code: 'INSUFFICIENT_BALANCE' } },
+      {
+        type: 'FAILED',
+        error: { message: 'The model server cannot be reached.', code: 'PROVIDER_UNREACHABLE' },
+        botMessageId: writing,
+      },
+      {
+        type: 'FAILED',
+        error: { message: 'The reply was stopped.', code: 'STOPPED' },
+        botMessageId: writing,
+      },
+      { type: 'DISCONNECTED' },
+      { type: 'NOT_STREAMING' },
+      { type: 'ONLINE' },
+      { type: afterReattachDelay },
+      { type: 'OPEN', topicId: 't1', botId: null },
+      { type: 'OPEN', topicId: 't2', botId: null },
+      { type: 'OPEN', topicId: null, botId: 'b1' },
+    ];
+  },
+  serialize: (snapshot) => {
+    const { messages, draft, topic, error, topicId, botId, request, reattempts } = snapshot.context;
+    // Loading replaces the conversation with the one loaded: what was on screen before is no new state.
+    if (snapshot.matches('loading')) return JSON.stringify(['loading', topicId, botId]);
+    const last = messages.at(-1) as ScreenMessage | undefined;
+    // What the screen ends with, not which ids: a longer conversation is no new state.
+    return JSON.stringify([
+      snapshot.value,
+      last && [last.role, last.status, last._id.startsWith('pending')],
+      Math.min(messages.length, 3),
+      draft !== '',
+      !!topic,
+      error?.code ?? null,
+      topicId,
+      botId,
+      request?.kind ?? null,
+      reattempts > 0,
+    ]);
+  },
+  check: (snapshot, world, event) => {
+    const { context } = snapshot;
+    const screen = context.messages as ScreenMessage[];
+    const calls = (prefix: string) => world.calls.filter((call) => call.startsWith(prefix));
+    const sent = event as unknown as Record<string, string> | undefined;
+    if (
+      snapshot.matches('unavailable') ||
+      snapshot.matches('botUnavailable') ||
+      snapshot.matches('creationFailed') ||
+      snapshot.matches('replyFailed') ||
+      snapshot.matches('insufficientBalance')
+    )
+      expect(context.error).not.toBeNull();
+    if (snapshot.matches('insufficientBalance')) expect(context.error.code).toBe('INSUFFICIENT_BALANCE');
+    // No empty conversations: opening a bot creates nothing; the first message creates the topic, once.
+    if (snapshot.matches('draft') || snapshot.matches('checkingBot')) expect(context.topicId).toBeNull();
+    if (!world.sent.some((step) => step.type === 'SEND')) expect(calls('createTopic')).toEqual([]);
+    if (snapshot.matches('creating')) {
+      expect(calls('createTopic').at(-1)).toBe('createTopic {"botId":"b1"}');
+      expect(screen.map((message) => message.text)).toEqual(['Men are all alike.']);
+    }
+    if (snapshot.matches('botUnavailable')) expect(snapshot.can({ type: 'RETRY' })).toBe(false);
+    if (event?.type === 'xstate.done.actor.createTopic') {
+      expect(calls('navigate').at(-1)).toBe('navigate /topics/t1');
+      expect(snapshot.matches({ live: 'replying' })).toBe(true);
+      expect(screen).toHaveLength(1);
+    }
+    // The branch on screen runs from the first message to the head, each message after its parent.
+    for (const [index, message] of screen.entries())
+      expect(message.parent).toBe(index ? screen[index - 1]._id : null);
+    if (event?.type === 'xstate.done.actor.loadTopic' && context.topic?.head === 'm4')
+      expect(screen.map((message) => message._id)).toEqual(['m1', 'm3', 'm4']);
+    // A message sent goes to the server with what it follows; a reply asked again names the one it replaces.
+    if (event?.type === 'SEND' && snapshot.matches('live')) {
+      expect(screen.at(-1)).toMatchObject({ text: 'Men are all alike.', role: 'user' });
+      expect(calls('streamReply').at(-1)).toBe(
+        `streamReply ${JSON.stringify({ kind: 'send', text: 'Men are all alike.', parent: screen.at(-1)?.parent ?? null })}`,
+      );
+    }
+    if (event?.type === 'EDIT') {
+      if (sent?.messageId === 'm3') expect(snapshot.matches('live')).toBe(false);
+      else {
+        // Edit and resend: a new branch after m3, the old message kept in the topic.
+        expect(screen.map((message) => message.text)).toEqual(['Hello', 'Hello there.', 'And you?']);
+        expect(context.topic.messages.some((message: ScreenMessage) => message._id === 'm4')).toBe(true);
+        expect(calls('streamReply').at(-1)).toBe(
+          `streamReply ${JSON.stringify({ kind: 'send', text: 'And you?', parent: 'm3' })}`,
+        );
+      }
+    }
+    if (event?.type === 'REGENERATE') {
+      expect(screen.map((message) => message._id)).toEqual(['m1']);
+      expect(calls('streamReply').at(-1)).toBe('streamReply {"kind":"regenerate","messageId":"m3"}');
+    }
+    if (event?.type === 'SHOW_SIBLING') {
+      expect(screen.map((message) => message._id)).toEqual(['m1', 'm2']);
+      expect(calls('saveHead').at(-1)).toBe('saveHead t1 m2');
+    }
+    if (event?.type === 'STORED' && snapshot.matches('live')) {
+      expect(screen.at(-2)).toMatchObject({ _id: sent?.userMessageId, role: 'user' });
+      expect(screen.at(-1)).toMatchObject({
+        _id: sent?.botMessageId,
+        parent: sent?.userMessageId,
+        status: 'streaming',
+      });
+    }
+    // A token that says where it ends overwrites what it repeats: nothing shows twice.
+    if (event?.type === 'TOKEN' && sent?.text === 'thank you.') expect(context.draft).toMatch(/thank you\.$/);
+    if (event?.type === 'DONE') {
+      expect(screen.at(-1)).toMatchObject({ _id: sent?.botMessageId, role: 'bot', status: 'complete' });
+      expect(context.draft).toBe('');
+      expect(calls('charged').at(-1)).toBe('charged 9.99');
+      expect(world.calls.at(-1)).toBe('conversation changed');
+    }
+    // Following a reply someone else started: it asks for the text after what is on screen.
+    if (snapshot.matches({ live: 'attached' }) && event?.type !== 'TOKEN')
+      expect(calls('followReply').at(-1)).toBe(`followReply ${context.draft.length}`);
+    if (event?.type === 'xstate.done.actor.loadTopic' && context.topic?.head === 'm5') {
+      expect(snapshot.matches({ live: { attached: 'attaching' } })).toBe(true);
+      expect(context.draft).toBe('I am fine, ');
+    }
+    if (snapshot.matches({ live: 'detached' })) expect(context.reattempts).toBeGreaterThan(0);
+    if (event?.type === afterReattachDelay || event?.type === 'ONLINE')
+      expect(snapshot.matches({ live: { attached: 'reattaching' } })).toBe(true);
+    // Stop is its own call; leaving a reply never is.
+    // A reply the server has not confirmed yet is stopped once it starts: the call says which it is.
+    if (snapshot.matches('stopping')) {
+      const started = context.topic.messages.some((message: ScreenMessage) => message.status === 'streaming');
+      expect(calls('stopReply').at(-1)).toBe(`stopReply {"topicId":"t1","started":${started}}`);
+    }
+    if (event?.type !== 'STOP')
+      expect(calls('stopReply')).toHaveLength(world.sent.filter((step) => step.type === 'STOP').length);
+    if (event?.type === 'xstate.done.actor.stopReply')
+      expect(screen.at(-1)).toMatchObject({ _id: 'm5', status: 'stopped' });
+    // A reply that ended early keeps what was written of it, marked with how it ended.
+    if (event?.type === 'FAILED' && sent?.botMessageId && snapshot.matches('ready'))
+      expect(screen.find((message) => message._id === sent.botMessageId)?.status ?? 'stopped').toBe(
+        'stopped',
+      );
+    if (event?.type === 'FAILED' && sent?.botMessageId && snapshot.matches('replyFailed'))
+      expect(screen.find((message) => message._id === sent.botMessageId)?.status ?? 'failed').toBe('failed');
+    if (snapshot.matches('ready') || snapshot.matches('replyFailed'))
+      expect(screen.some((message) => message.status === 'streaming')).toBe(false);
+    if (event?.type === 'SEND' && sent?.text.trim() === '')
+      expect(snapshot.matches('live') || snapshot.matches('creating')).toBe(false);
+    // Another conversation starts afresh; the one this chat created keeps its chat.
+    if (event?.type === 'OPEN') {
+      const opened = event as unknown as { topicId: string | null; botId: string | null };
+      expect(context.topicId).toBe(opened.topicId ?? context.topicId);
+      if (opened.topicId === null) expect(context.botId).toBe(opened.botId);
+    }
+  },
+};
