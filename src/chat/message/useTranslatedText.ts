@@ -12,8 +12,14 @@ export type TranslationState = 'off' | 'translating' | 'translated' | 'unavailab
 export function useTranslatedText(text: string, wanted: boolean) {
   const { translation } = useActors();
   const english = useDisplaysEnglish();
-  const known = useSelector(translation, (snapshot) => snapshot.context.translations[text]);
-  const refused = useSelector(translation, (snapshot) => snapshot.context.untranslatable.includes(text));
+  // One subscription per message: the translation, null when it was refused, undefined until known.
+  const known = useSelector(translation, ({ context }) =>
+    Object.hasOwn(context.translations, text)
+      ? context.translations[text]
+      : context.untranslatable.includes(text)
+        ? null
+        : undefined,
+  );
   const asking = wanted && !english;
 
   useEffect(() => {
@@ -22,10 +28,10 @@ export function useTranslatedText(text: string, wanted: boolean) {
 
   const state: TranslationState = !asking
     ? 'off'
-    : known !== undefined
+    : typeof known === 'string'
       ? 'translated'
-      : refused
+      : known === null
         ? 'unavailable'
         : 'translating';
-  return { english, state, shown: state === 'translated' ? (known as string) : text };
+  return { english, state, shown: asking && typeof known === 'string' ? known : text };
 }
