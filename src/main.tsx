@@ -61,7 +61,8 @@ async function start() {
     applyTheme,
     applyBrand: (color) => applyBrandColor(document.documentElement.style, color),
     registerWorker,
-    log: (message, error) => console.error(message, error),
+    // Failures the app handles (seed-spec §8: only logged) are warnings; errors are for what it does not.
+    log: (message, error) => console.warn(message, error),
     inspect,
   });
   whenStable(() => actors.worker.send({ type: 'STABLE' }));

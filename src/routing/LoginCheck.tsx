@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { type ReactNode, useEffect } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useActors } from '../app/ActorsContext';
-import { Loading } from '../components/Loading';
+import { LoadingPage } from '../components/LoadingPage';
 
 /**
  * Asks the session machine for the login check on entry (seed-spec §4) and shows the route once
@@ -12,11 +12,15 @@ export function LoginCheck({ children }: { children: ReactNode }) {
   const { session } = useActors();
   const [location] = useLocation();
   const search = useSearch();
-  const allowed = useSelector(session, (snapshot) => snapshot.matches({ auth: 'loggedIn' }));
+  // While logging out the page stays, its Log out button busy, until the session sends the user on.
+  const allowed = useSelector(
+    session,
+    (snapshot) => snapshot.matches({ auth: 'loggedIn' }) || snapshot.matches({ auth: 'loggingOut' }),
+  );
 
   useEffect(() => {
     if (!allowed) session.send({ type: 'CHECK', returnUrl: search ? `${location}?${search}` : location });
   }, [allowed, session, location, search]);
 
-  return allowed ? children : <Loading />;
+  return allowed ? children : <LoadingPage />;
 }

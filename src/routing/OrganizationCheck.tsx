@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { useActors } from '../app/ActorsContext';
 import { AppHeader } from '../components/AppHeader';
-import { Loading } from '../components/Loading';
+import { LoadingPage } from '../components/LoadingPage';
 
 /**
  * Lets the route through once the host's organization is known (seed-spec §4). A failed lookup
@@ -14,6 +14,13 @@ export function OrganizationCheck({ children }: { children: ReactNode }) {
     snapshot.matches('allowed') ? 'allowed' : snapshot.matches('blocked') ? 'blocked' : 'checking',
   );
   if (status === 'allowed') return children;
-  if (status === 'blocked') return <AppHeader />;
-  return <Loading />;
+  // Blocked: the header and an empty main, so the header's skip link still leads somewhere.
+  if (status === 'blocked')
+    return (
+      <>
+        <AppHeader />
+        <main id="main" />
+      </>
+    );
+  return <LoadingPage />;
 }

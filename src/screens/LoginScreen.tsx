@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
-import { Link } from 'wouter';
+import { Link, Redirect } from 'wouter';
 import { useActors } from '../app/ActorsContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { PageLayout } from '../components/PageLayout';
@@ -17,6 +17,8 @@ export function LoginScreen() {
   useDocumentTitle(t('Log in'));
   const { session } = useActors();
   const busy = useSelector(session, (snapshot) => snapshot.hasTag('busy'));
+  // A logged-in user has no business here: the session ignores LOGIN and SIGNUP once logged in.
+  const loggedIn = useSelector(session, (snapshot) => snapshot.matches({ auth: 'loggedIn' }));
   const { values, field, validate } = useFormFields({ email: '', password: '' }, required);
 
   const submit = (event: FormEvent) => {
@@ -24,6 +26,7 @@ export function LoginScreen() {
     if (validate()) session.send({ type: 'LOGIN', ...values, email: values.email.trim() });
   };
 
+  if (loggedIn) return <Redirect to="/list" replace />;
   return (
     <PageLayout>
       <h1>

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
-import { Link } from 'wouter';
+import { Link, Redirect } from 'wouter';
 import { useActors } from '../app/ActorsContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { PageLayout } from '../components/PageLayout';
@@ -23,6 +23,8 @@ export function RegisterScreen() {
   useDocumentTitle(t('Create your account'));
   const { session } = useActors();
   const busy = useSelector(session, (snapshot) => snapshot.hasTag('busy'));
+  // A logged-in user has no business here: the session ignores LOGIN and SIGNUP once logged in.
+  const loggedIn = useSelector(session, (snapshot) => snapshot.matches({ auth: 'loggedIn' }));
   const sendingCode = useSelector(session, (snapshot) => snapshot.matches({ oneTimeCode: 'sending' }));
   const codeSent = useSelector(session, (snapshot) => snapshot.matches({ oneTimeCode: 'sent' }));
   // The Error alert says what went wrong (seed-spec §8); the field it is about says it again, in place.
@@ -42,6 +44,7 @@ export function RegisterScreen() {
     if (validate()) session.send({ type: 'SIGNUP', ...values, email: values.email.trim() });
   };
 
+  if (loggedIn) return <Redirect to="/list" replace />;
   return (
     <PageLayout>
       <h1>

@@ -2,7 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode } from 'xstate';
+import {
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  type AnyStateNode,
+  initialTransition,
+  transition,
+} from 'xstate';
 import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph';
 import { type AxeTotals, blocking, formatTotals, noViolations, runAxe } from '../../support/axe';
 import { launchBrowser } from '../../support/browser';
@@ -47,6 +53,11 @@ export interface BrowserModel {
   events: ModelEvent[];
   /** The state's identity; by default its value, so each state is reached once. */
   serialize?: (snapshot: AnyMachineSnapshot) => string;
+  /**
+   * Whether a person can do the event in this state (default: whenever the machine takes it), so that
+   * shortest paths are made only of steps the real world offers (e.g. no 401 before anything is asked).
+   */
+  possible?: (snapshot: AnyMachineSnapshot, event: ModelEvent) => boolean;
   /** Paths the real world allows (e.g. an account without money never sees a reply start). */
   allows?: (path: ModelPath) => boolean;
   /** Invoked actors (by invoke id) and the requests they make. */
@@ -81,12 +92,20 @@ const describePath = (path: ModelPath) =>
       .join(' → ') || '(start)'
   }`;
 
-/** Every state the model's events reach, and the shortest path to each. */
-export function allStatePaths(model: BrowserModel): ModelPath[] {
+/** The model's events the machine takes in this state and a person can do there. */
+const eventsIn = (model: BrowserModel, snapshot: AnyMachineSnapshot) =>
+  model.events.filter((event) => snapshot.can(event as never) && (model.possible?.(snapshot, event) ?? true));
+
+/**
+ * Every state the model's events reach, and the shortest path to each: as the machine takes them, or
+ * (`possible`) only through steps a person can do.
+ */
+export function allStatePaths(model: BrowserModel, { possible = false } = {}): ModelPath[] {
   const serialize = serializeOf(model);
   return getShortestPaths(model.machine, {
     input: model.input,
-    events: (snapshot: AnyMachineSnapshot) => model.events.filter((event) => snapshot.can(event as never)),
+    events: (snapshot: AnyMachineSnapshot) =>
+      possible ? eventsIn(model, snapshot) : model.events.filter((event) => snapshot.can(event as never)),
     serializeState: (snapshot: AnyMachineSnapshot) => serialize(snapshot),
   } as never) as unknown as ModelPath[];
 }
@@ -106,13 +125,13 @@ const transitionsAlong = (machine: AnyStateMachine, path: ModelPath) =>
  */
 export function browserPaths(model: BrowserModel): ModelPath[] {
   const allowed = (path: ModelPath) => model.allows?.(path) ?? true;
-  const shortest = allStatePaths(model);
+  const shortest = allStatePaths(model, { possible: true });
   const paths = shortest.filter(allowed);
   const covered = new Set(paths.flatMap((path) => transitionsAlong(model.machine, path)));
   const serialize = serializeOf(model);
   const adjacency = getAdjacencyMap(model.machine, {
     input: model.input,
-    events: (snapshot: AnyMachineSnapshot) => model.events.filter((event) => snapshot.can(event as never)),
+    events: (snapshot: AnyMachineSnapshot) => eventsIn(model, snapshot),
     serializeState: (snapshot: AnyMachineSnapshot) => serialize(snapshot),
   } as never);
   const prefixOf = new Map(shortest.map((path) => [serialize(path.state), path]));
@@ -146,11 +165,25 @@ export function atomicStates(machine: AnyStateMachine): string[] {
   const leaves: string[] = [];
   const visit = (node: AnyStateNode) => {
     const children = Object.values(node.states) as AnyStateNode[];
-    if (children.length === 0 && node.type !== 'history') leaves.push(node.id);
+    // A state left at once by an unguarded eventless transition is never rested in: nothing to see.
+    const transient = node.always?.some((transition) => !transition.guard) ?? false;
+    if (children.length === 0 && node.type !== 'history' && !transient) leaves.push(node.id);
     for (const child of children) visit(child);
   };
   visit(machine.root);
   return leaves;
+}
+
+/**
+ * The snapshots of a path, replayed from its own events: the graph shares one snapshot per state
+ * identity among paths, so a step's snapshot may carry the context another path gave it.
+ */
+function ownStates(model: BrowserModel, events: ModelEvent[]): AnyMachineSnapshot[] {
+  const [first] = initialTransition(model.machine, model.input as never);
+  const states: AnyMachineSnapshot[] = [first];
+  for (const event of events)
+    states.push(transition(model.machine, states.at(-1) as never, event as never)[0]);
+  return states;
 }
 
 /** Retries `check` until it passes: the screen decides when a step is done, not a clock. */
@@ -175,13 +208,16 @@ class HeldRequests {
   constructor(private requests: Record<string, ActorRequest>) {}
 
   async install(page: Page) {
-    await page.route('**/api/v1/**', async (route) => {
-      const actor = this.actorOf(route.request());
-      if (!actor) return route.continue().catch(() => {});
-      this.held.set(actor, [...(this.held.get(actor) ?? []), route]);
-      for (const wake of this.waiters.get(actor) ?? []) wake();
-      this.waiters.delete(actor);
-    });
+    await page.route(
+      (url) => /^\/(api|auth)\//.test(url.pathname),
+      async (route) => {
+        const actor = this.actorOf(route.request());
+        if (!actor) return route.continue().catch(() => {});
+        this.held.set(actor, [...(this.held.get(actor) ?? []), route]);
+        for (const wake of this.waiters.get(actor) ?? []) wake();
+        this.waiters.delete(actor);
+      },
+    );
   }
 
   private actorOf(request: Request): string | undefined {
@@ -329,17 +365,19 @@ export function runInBrowser(model: BrowserModel) {
       const held = new HeldRequests(model.requests ?? {});
       await held.install(page);
       const events = path.steps.slice(1).map((step) => step.event);
+      const states = ownStates(model, events);
       const world: PathWorld = { page, context, server, events, data: {}, shared };
       try {
         await model.start(world);
-        await until(() => model.expectScreen(world, path.steps[0].state));
+        await until(() => model.expectScreen(world, states[0]));
         for (const [index, step] of path.steps.slice(1).entries()) {
+          const reached = states[index + 1];
           const ending = actorEvent.exec(step.event.type);
           if (ending) await held.end(ending[2], ending[1] as 'done' | 'error');
           await model.perform(world, step.event, index);
-          await until(() => model.expectScreen(world, step.state)).catch((error: Error) => {
+          await until(() => model.expectScreen(world, reached)).catch((error: Error) => {
             throw new Error(
-              `${error.message}\n  in ${stateName(step.state)} after ${events
+              `${error.message}\n  in ${stateName(reached)} after ${events
                 .slice(0, index + 1)
                 .map((event) => event.type)
                 .join(' → ')}`,

@@ -1,0 +1,4 @@
+import { botsBrowserModel } from './models/bots';
+import { runInBrowser } from './runner';
+
+runInBrowser(botsBrowserModel);

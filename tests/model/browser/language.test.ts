@@ -1,0 +1,4 @@
+import { languageBrowserModel } from './models/language';
+import { runInBrowser } from './runner';
+
+runInBrowser(languageBrowserModel);

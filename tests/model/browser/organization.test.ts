@@ -1,0 +1,4 @@
+import { organizationBrowserModel } from './models/organization';
+import { runInBrowser } from './runner';
+
+runInBrowser(organizationBrowserModel);

@@ -1,0 +1,4 @@
+import { sessionBrowserModel } from './models/session';
+import { runInBrowser } from './runner';
+
+runInBrowser(sessionBrowserModel);

@@ -1,0 +1,4 @@
+import { themeBrowserModel } from './models/theme';
+import { runInBrowser } from './runner';
+
+runInBrowser(themeBrowserModel);
