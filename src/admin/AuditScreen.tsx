@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
+import { FormError } from '../components/FormError';
 import { Loading } from '../components/Loading';
 import { T } from '../i18n/T';
 import { useFormat } from '../i18n/useFormat';
@@ -90,6 +91,7 @@ export function AuditScreen() {
           {list === 'loadingMore' ? t('Loading…') : t('Load more')}
         </button>
       )}
+      {list === 'loaded' && <FormError message={error} />}
     </section>
   );
 }

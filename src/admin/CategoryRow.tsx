@@ -26,7 +26,8 @@ export function CategoryRow({ category, editing, saving, problem }: CategoryRowP
     if (editing) {
       setName(category.name);
       field.current?.querySelector('input')?.focus();
-    } else if (wasEditing.current) renameButton.current?.focus();
+      // Focus lost with the form goes back to Rename; focus taken by another row's form stays there.
+    } else if (wasEditing.current && document.activeElement === document.body) renameButton.current?.focus();
     wasEditing.current = editing;
   }, [editing, category.name]);
 

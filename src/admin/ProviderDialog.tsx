@@ -20,7 +20,7 @@ interface ProviderDialogProps {
 export function ProviderDialog({ provider, saving, problem, onSave, onCancel }: ProviderDialogProps) {
   const formRef = useRef<HTMLFormElement>(null);
   const [attempt, setAttempt] = useState(0);
-  useFocusFirstProblem(formRef, attempt);
+  useFocusFirstProblem(formRef, attempt, saving);
   const { values, field, validate, formError } = useFormFields(
     { name: provider?.name ?? '', baseUrl: provider?.baseUrl ?? '', apiKey: '' },
     { name: 'Enter a name.', baseUrl: 'Enter the base URL, such as https://api.example.com/v1.' },

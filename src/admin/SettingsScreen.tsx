@@ -44,7 +44,6 @@ export function SettingsScreen() {
   const contrastId = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const [attempt, setAttempt] = useState(0);
-  useFocusFirstProblem(formRef, attempt);
   const { draft, problems, loadError } = useSelector(settings, (snapshot) => snapshot.context);
   const state = useSelector(settings, (snapshot) =>
     snapshot.matches({ ready: 'saving' })
@@ -57,6 +56,7 @@ export function SettingsScreen() {
             ? 'failed'
             : 'loading',
   );
+  useFocusFirstProblem(formRef, attempt, state === 'saving');
 
   useEffect(() => {
     settings.send({ type: 'LOAD' });
@@ -93,9 +93,23 @@ export function SettingsScreen() {
     setAttempt((count) => count + 1);
   };
 
-  if (state === 'loading') return <Loading />;
-  if (state === 'failed')
-    return <ListProblem error={loadError} onRetry={() => settings.send({ type: 'RETRY' })} />;
+  const heading = (
+    <h1 id="admin-settings">
+      <T>Settings</T>
+    </h1>
+  );
+  // The page keeps its heading while the settings load or could not be loaded.
+  if (state === 'loading' || state === 'failed')
+    return (
+      <section aria-labelledby="admin-settings">
+        {heading}
+        {state === 'loading' ? (
+          <Loading />
+        ) : (
+          <ListProblem error={loadError} onRetry={() => settings.send({ type: 'RETRY' })} />
+        )}
+      </section>
+    );
 
   const ratio = draft.brandColor ? contrastRatio(draft.brandColor, '#ffffff') : null;
   const contrast =
@@ -107,9 +121,7 @@ export function SettingsScreen() {
 
   return (
     <section aria-labelledby="admin-settings">
-      <h1 id="admin-settings">
-        <T>Settings</T>
-      </h1>
+      {heading}
       <form ref={formRef} className="form admin-form" noValidate onSubmit={submit}>
         <fieldset disabled={state === 'saving'}>
           <legend className="visually-hidden">{t('Settings')}</legend>
@@ -141,7 +153,8 @@ export function SettingsScreen() {
           >
             {contrast ?? ''}
           </p>
-          {draft.brandColor && ratio !== null && (
+          {/* A sample only of a readable colour: white text on a light one fails the page's own contrast. */}
+          {draft.brandColor && ratio !== null && ratio >= minimumContrast && (
             <p>
               <span className="brand-sample" style={{ background: draft.brandColor }}>
                 <T>Sample button</T>

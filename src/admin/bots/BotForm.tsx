@@ -38,7 +38,7 @@ export function BotForm({ editor }: { editor: Editor }) {
 
   const formRef = useRef<HTMLFormElement>(null);
   const [attempt, setAttempt] = useState(0);
-  useFocusFirstProblem(formRef, attempt);
+  useFocusFirstProblem(formRef, attempt, saving);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -17,11 +17,11 @@ export function CreditDialog() {
   const descriptionId = useId();
   const formRef = useRef<HTMLFormElement>(null);
   const [attempt, setAttempt] = useState(0);
-  useFocusFirstProblem(formRef, attempt);
   const [amount, setAmount] = useState('');
   const [note, setNote] = useState('');
   const { target, problems } = useSelector(members, (snapshot) => snapshot.context);
   const granting = useSelector(members, (snapshot) => snapshot.matches({ credit: 'granting' }));
+  useFocusFirstProblem(formRef, attempt, granting);
   const problemOf = (field: 'amount' | 'note') =>
     problems.find((problem) => problem.field === field)?.message;
   const formProblem = problems.find((problem) => problem.field === null)?.message ?? null;

@@ -17,12 +17,12 @@ export function InviteDialog({ returnFocus }: { returnFocus: RefObject<HTMLEleme
   const { session } = useActors();
   const formRef = useRef<HTMLFormElement>(null);
   const [attempt, setAttempt] = useState(0);
-  useFocusFirstProblem(formRef, attempt);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<MemberRole>('member');
   const myRole = useSelector(session, (snapshot) => snapshot.context.user?.role);
   const problems = useSelector(members, (snapshot) => snapshot.context.problems);
   const inviting = useSelector(members, (snapshot) => snapshot.matches({ invite: 'inviting' }));
+  useFocusFirstProblem(formRef, attempt, inviting);
   const problemOf = (field: 'email' | 'role') => problems.find((problem) => problem.field === field)?.message;
   const formProblem = problems.find((problem) => problem.field === null)?.message ?? null;
   const cancel = () => members.send({ type: 'CANCEL' });

@@ -109,6 +109,7 @@ export function MembersScreen() {
           {list === 'loadingMore' ? t('Loading…') : t('Load more')}
         </button>
       )}
+      {list === 'loaded' && <FormError message={error} />}
       <Status
         message={
           creditNotice ?? (invite === 'sent' && invited ? `${t('Invitation sent to')} ${invited}` : null)

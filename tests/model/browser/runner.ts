@@ -26,7 +26,9 @@ export type ModelPath = StatePath<AnyMachineSnapshot, ModelEvent>;
  * path typed (the request goes through; `perform` typed something the server refuses).
  */
 export interface ActorRequest {
+  /** One method, or several as `POST|PATCH` (e.g. a save that creates or changes). */
   method: string;
+  /** Tested against the path and its query, so `?cursor=` tells a next page from the first. */
   path: RegExp;
   fails?: 'network' | 'server';
 }
@@ -64,6 +66,8 @@ export interface BrowserModel {
   requests?: Record<string, ActorRequest>;
   /** The server's environment for this machine's paths. */
   server?: Record<string, string>;
+  /** Ends what `start` made for every path (kept in `shared`), e.g. a model provider's double. */
+  finish?: (shared: Record<string, unknown>) => Promise<void>;
   /** Opens the app where the path starts, as a fresh browser (own storage) would. */
   start: (world: PathWorld) => Promise<void>;
   /** Does on screen what the event means, or lets the held request of an actor's done event through. */
@@ -221,9 +225,9 @@ class HeldRequests {
   }
 
   private actorOf(request: Request): string | undefined {
-    const { pathname } = new URL(request.url());
+    const { pathname, search } = new URL(request.url());
     return Object.entries(this.requests).find(
-      ([, { method, path }]) => method === request.method() && path.test(pathname),
+      ([, { method, path }]) => method.split('|').includes(request.method()) && path.test(pathname + search),
     )?.[0];
   }
 
@@ -317,7 +321,8 @@ async function photograph(page: Page, machine: string, state: string) {
  * state for docs/gallery.
  */
 export function runInBrowser(model: BrowserModel) {
-  const all = allStatePaths(model);
+  // What a person can reach: parallel regions alone would multiply into states nobody can produce.
+  const all = allStatePaths(model, { possible: true });
   const paths = browserPaths(model);
   const gallery = Boolean(process.env.GALLERY);
 
@@ -346,6 +351,7 @@ export function runInBrowser(model: BrowserModel) {
           `transitions: ${passed === paths.length ? covered.length : '?'}/${transitions.length}; ` +
           `axe: ${formatTotals(totals)}`,
       );
+      await model.finish?.(shared);
       await browser?.close();
       await server?.stop();
     });

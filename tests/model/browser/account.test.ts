@@ -1,0 +1,4 @@
+import { accountBrowserModel } from './models/account';
+import { runInBrowser } from './runner';
+
+runInBrowser(accountBrowserModel);

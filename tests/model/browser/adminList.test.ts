@@ -1,0 +1,4 @@
+import { adminListBrowserModel } from './models/adminList';
+import { runInBrowser } from './runner';
+
+runInBrowser(adminListBrowserModel);

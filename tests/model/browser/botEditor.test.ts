@@ -1,0 +1,4 @@
+import { botEditorBrowserModel } from './models/botEditor';
+import { runInBrowser } from './runner';
+
+runInBrowser(botEditorBrowserModel);

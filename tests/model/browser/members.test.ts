@@ -1,0 +1,4 @@
+import { membersBrowserModel } from './models/members';
+import { runInBrowser } from './runner';
+
+runInBrowser(membersBrowserModel);

@@ -1,0 +1,4 @@
+import { orgSettingsBrowserModel } from './models/orgSettings';
+import { runInBrowser } from './runner';
+
+runInBrowser(orgSettingsBrowserModel);

@@ -1,0 +1,4 @@
+import { usageBrowserModel } from './models/usage';
+import { runInBrowser } from './runner';
+
+runInBrowser(usageBrowserModel);
