@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { ApiError } from '../errors';
 
 /** Seed-spec §3: fields the web app encrypts with the server's public key. */
-const sensitiveFields = [
+export const sensitiveFields = [
   'password',
   'newPassword',
   'name',

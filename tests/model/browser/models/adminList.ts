@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
 import { adminListMachine } from '../../../../machines/adminList';
+import { sensitiveFields } from '../../../../server/plugins/decryptFields';
 import { type CallOptions, call, encrypter, type TestServer } from '../../../support/app';
 import { done, failed } from '../../models';
 import type { BrowserModel, PathWorld } from '../runner';
@@ -25,18 +26,6 @@ export async function ownerToken(world: PathWorld, fresh = false) {
   return world.shared.ownerToken as string;
 }
 
-const sensitive = [
-  'password',
-  'newPassword',
-  'name',
-  'address',
-  'postalCode',
-  'city',
-  'country',
-  'email',
-  'taxNo',
-];
-
 /** An admin call as the owner; the fields the app encrypts are encrypted. */
 export async function asOwner(world: PathWorld, path: string, options: CallOptions = {}) {
   const token = await ownerToken(world);
@@ -48,7 +37,7 @@ export async function asOwner(world: PathWorld, path: string, options: CallOptio
       Object.fromEntries(
         Object.entries(body).map(([key, value]) => [
           key,
-          sensitive.includes(key) && typeof value === 'string' ? encrypt(world, value) : value,
+          sensitiveFields.includes(key) && typeof value === 'string' ? encrypt(world, value) : value,
         ]),
       ),
     tenant: 'app',
