@@ -36,6 +36,7 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
     snapshot.context.open && snapshot.context.open._id === topic?._id ? snapshot.context.open.title : '',
   );
   const exportError = useSelector(conversations, (snapshot) => snapshot.context.exportError);
+  const exporting = useSelector(conversations, (snapshot) => snapshot.matches({ export: 'exporting' }));
   const english = useDisplaysEnglish();
   const title = renamed || topic?.title || firstMessage || t('New chat');
   useDocumentTitle(title);
@@ -80,6 +81,11 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
             { label: t('Delete'), onSelect: () => conversations.send({ type: 'ASK_DELETE', conversation }) },
           ]}
         />
+      )}
+      {exporting && (
+        <p className="chat-bar-bot chat-bar-error" role="status">
+          <T>Exporting…</T>
+        </p>
       )}
       {exportError && (
         <p className="field-error chat-bar-error" role="alert">

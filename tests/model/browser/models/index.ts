@@ -1,8 +1,10 @@
+import type { OpenAiDouble } from '../../../support/openai-double';
 import type { BrowserModel } from '../runner';
 import { accountBrowserModel } from './account';
 import { adminListBrowserModel } from './adminList';
 import { botEditorBrowserModel } from './botEditor';
 import { botsBrowserModel } from './bots';
+import { conversationsBrowserModel } from './conversations';
 import { languageBrowserModel } from './language';
 import { membersBrowserModel } from './members';
 import { organizationBrowserModel } from './organization';
@@ -10,7 +12,13 @@ import { orgSettingsBrowserModel } from './orgSettings';
 import { sessionBrowserModel } from './session';
 import { sidePanelBrowserModel } from './sidePanel';
 import { themeBrowserModel } from './theme';
+import { topicBrowserModel } from './topic';
 import { usageBrowserModel } from './usage';
+
+// Only the paths of these models are read here (the gallery, the docs test): no model double runs,
+// so the two models that script one get a stand-in that is never asked for a reply.
+const noDouble = { script: () => {} } as unknown as OpenAiDouble;
+const noServer = new Promise<never>(() => {});
 
 /** The machines whose every state the browser walks, in the order the gallery shows them. */
 export const browserModels: BrowserModel[] = [
@@ -21,6 +29,8 @@ export const browserModels: BrowserModel[] = [
   themeBrowserModel,
   botsBrowserModel,
   sidePanelBrowserModel,
+  conversationsBrowserModel({ double: noDouble }),
+  topicBrowserModel({ double: noDouble, broke: noServer }),
   adminListBrowserModel,
   botEditorBrowserModel,
   membersBrowserModel,
