@@ -46,6 +46,17 @@ export class HeldReplies {
     return this.replies.length;
   }
 
+  /** The reply being written, once the server has asked the model for it (it does so after the message is in). */
+  async open(): Promise<HeldReply> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const reply = this.replies.at(-1);
+      if (reply?.end === 'open') return reply;
+      if (Date.now() > deadline) throw new Error('no reply was asked of the model');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
   /** Ends the replies an earlier path left waiting. */
   reset() {
     for (const reply of this.replies) if (reply.end === 'open') reply.end = 'done';
@@ -602,15 +613,18 @@ export function topicBrowserModel({
         case 'TOKEN':
           if (replying) await letMessageIn(world);
           if (replying || !(await letFollowIn(world, replies))) {
-            replies.latest().allowed += 1;
+            (await replies.open()).allowed += 1;
             chat.written += 1;
           }
           break;
         case 'DONE':
           if (replying) await letMessageIn(world);
           else await letFollowIn(world, replies);
-          replies.latest().allowed = Math.max(replies.latest().allowed, 3);
-          replies.latest().end = 'done';
+          {
+            const reply = await replies.open();
+            reply.allowed = Math.max(reply.allowed, 3);
+            reply.end = 'done';
+          }
           chat.written = 3;
           chat.end = 'reply';
           break;
@@ -724,6 +738,8 @@ export function topicBrowserModel({
       switch (state) {
         case 'checkingBot':
         case 'loading':
+          // The chat's own Loading… under its header, not the login check's page before it.
+          if (state === 'checkingBot') await shows(main(page).getByRole('heading', { name: 'New chat' }), 1);
           await shows(main(page).getByRole('status').filter({ hasText: 'Loading…' }), 1);
           await shows(page.getByLabel('Message'), 0);
           return;
