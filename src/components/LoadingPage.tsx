@@ -1,13 +1,12 @@
-import { T } from '../i18n/T';
 import { Loading } from './Loading';
 
-/** A whole page on its way (the organization or login check): a main landmark, titled, that says so. */
+/**
+ * A whole page on its way (the organization or login check): a main landmark that says so. No
+ * heading: focus after a route change waits for the screen's own h1, not one about to go.
+ */
 export function LoadingPage() {
   return (
     <main id="main" className="page">
-      <h1 className="visually-hidden">
-        <T>Parley</T>
-      </h1>
       <Loading />
     </main>
   );
