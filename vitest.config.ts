@@ -44,9 +44,6 @@ export default defineConfig({
           name: 'browser-model',
           include: ['tests/model/browser/**/*.test.ts'],
           environment: 'node',
-          // A real browser, server and network on two loaded cores: a path that loses a race once is
-          // walked again (a path that fails twice fails the run).
-          retry: 1,
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -12,6 +12,7 @@ import {
 import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph';
 import { type AxeTotals, blocking, formatTotals, noViolations, runAxe } from '../../support/axe';
 import { launchBrowser } from '../../support/browser';
+import { layoutProblems } from '../../support/fit';
 import { type RunningServer, startServer } from '../../support/server';
 import { allTransitions, transitionKey } from '../harness';
 
@@ -33,10 +34,21 @@ export interface ActorRequest {
   fails?: 'network' | 'server';
 }
 
+/** A screen size the paths are walked at, each in browser contexts made at that size from the start. */
+export interface Viewport {
+  name: 'desktop' | 'phone';
+  width: number;
+  height: number;
+}
+export const desktop: Viewport = { name: 'desktop', width: 1280, height: 800 };
+export const phone: Viewport = { name: 'phone', width: 375, height: 740 };
+
 /** What one path has at hand: the browser page, the real server, and what `start` set up. */
 export interface PathWorld {
   page: Page;
   context: BrowserContext;
+  /** The size the path is walked at: a phone shows some controls in menus and drawers. */
+  viewport: Viewport;
   server: RunningServer;
   /** The events of the whole path, so a step can arrange what a later one needs (e.g. a wrong password). */
   events: ModelEvent[];
@@ -124,13 +136,18 @@ const transitionsAlong = (machine: AnyStateMachine, path: ModelPath) =>
   path.steps.slice(1).flatMap((step, index) => transitionsOf(machine, path.steps[index].state, step.event));
 
 /**
- * The paths the browser walks: the shortest one to every state the real world allows, then, for
- * each transition none of them takes, a shortest path to its source state and the event that takes it.
+ * The paths the browser walks: the shortest one to every state the real world allows (the first
+ * `toStates`), then, for each transition none of them takes, a shortest path to its source state and
+ * the event that takes it.
  */
-export function browserPaths(model: BrowserModel): ModelPath[] {
+const pathsOfModel = new WeakMap<BrowserModel, { paths: ModelPath[]; toStates: number }>();
+export function browserPathsByKind(model: BrowserModel): { paths: ModelPath[]; toStates: number } {
+  const known = pathsOfModel.get(model);
+  if (known) return known;
   const allowed = (path: ModelPath) => model.allows?.(path) ?? true;
   const shortest = allStatePaths(model, { possible: true });
   const paths = shortest.filter(allowed);
+  const toStates = paths.length;
   const covered = new Set(paths.flatMap((path) => transitionsAlong(model.machine, path)));
   const serialize = serializeOf(model);
   const adjacency = getAdjacencyMap(model.machine, {
@@ -154,8 +171,12 @@ export function browserPaths(model: BrowserModel): ModelPath[] {
       paths.push(path);
     }
   }
-  return paths;
+  pathsOfModel.set(model, { paths, toStates });
+  return { paths, toStates };
 }
+
+/** The paths the browser walks: first the shortest to each state, then one for each transition they miss. */
+export const browserPaths = (model: BrowserModel): ModelPath[] => browserPathsByKind(model).paths;
 
 /** Transitions taken by the browser's paths, of all the machine defines (eventless ones aside). */
 export function transitionCoverage(model: BrowserModel) {
@@ -283,55 +304,126 @@ const focusIsVisible = (page: Page) =>
       : `hidden: ${focused.tagName.toLowerCase()} ${focused.getAttribute('aria-label') ?? focused.textContent?.slice(0, 40)}`;
   });
 
-/** Screenshot sizes and colour schemes of the state gallery (`npm run gallery`). */
-const galleryShots = [
-  { width: 1280, height: 800, scheme: 'light' },
-  { width: 1280, height: 800, scheme: 'dark' },
-  { width: 375, height: 740, scheme: 'light' },
-  { width: 375, height: 740, scheme: 'dark' },
-] as const;
+/** Where `npm run gallery` writes its screenshots (git ignores it), and a shot's file there. */
 export const galleryFolder = 'docs/gallery';
-/** A state's file name in the gallery: machine, state and shot, in plain characters. */
-export const galleryFile = (machine: string, state: string, shot: (typeof galleryShots)[number]) =>
-  `${machine}--${state.replace(/, /g, '--').replace(/[^A-Za-z0-9.-]+/g, '-')}--${shot.width}-${shot.scheme}.png`;
-export const galleryShotsOf = (machine: string, state: string) =>
-  galleryShots.map((shot) => galleryFile(machine, state, shot));
+export const colourSchemes = ['light', 'dark'] as const;
+export const galleryFile = (
+  machine: string,
+  pathIndex: number,
+  viewport: Viewport,
+  scheme: (typeof colourSchemes)[number],
+) => `${machine}/${String(pathIndex).padStart(3, '0')}-${viewport.width}-${scheme}.png`;
 
-async function photograph(page: Page, machine: string, state: string) {
+/**
+ * The path's end, light and dark. Times the server stamped are masked: its clock is the real one, so two
+ * runs give the same pictures.
+ */
+async function photograph(page: Page, file: (scheme: (typeof colourSchemes)[number]) => string) {
   const { default: sharp } = await import('sharp');
-  mkdirSync(galleryFolder, { recursive: true });
-  const viewport = page.viewportSize();
-  for (const shot of galleryShots) {
-    await page.setViewportSize({ width: shot.width, height: shot.height });
-    await page.emulateMedia({ colorScheme: shot.scheme, reducedMotion: 'reduce' });
-    const png = await page.screenshot({ animations: 'disabled' });
+  for (const scheme of colourSchemes) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: 'reduce' });
+    const png = await page.screenshot({
+      animations: 'disabled',
+      caret: 'hide',
+      mask: [page.locator('time')],
+      maskColor: '#9e9e9e',
+    });
+    const target = join(galleryFolder, file(scheme));
+    mkdirSync(dirname(target), { recursive: true });
     // A palette keeps a screenshot of flat UI at a third of its size, without visible loss.
-    await sharp(png)
-      .png({ palette: true, quality: 90, effort: 7 })
-      .toFile(join(galleryFolder, galleryFile(machine, state, shot)));
+    await sharp(png).png({ palette: true, quality: 90, effort: 7 }).toFile(target);
   }
-  if (viewport) await page.setViewportSize(viewport);
+}
+
+/** A state the gallery shows: an atomic state, on the first path that ends in it. */
+export interface GalleryState {
+  id: string;
+  /** The region it belongs to: a region of a parallel state, or the machine. */
+  region: AnyStateNode;
+  node: AnyStateNode;
+  pathIndex: number;
+  events: string[];
+}
+
+/**
+ * Each atomic state once, with the first path that ends in it: states of parallel regions are shown by
+ * region, not in every combination, and a path that ends in several shows them in one picture.
+ */
+export function galleryStates(model: BrowserModel): GalleryState[] {
+  const paths = browserPaths(model);
+  const regionOf = (node: AnyStateNode): AnyStateNode => {
+    let region = node;
+    while (region.parent && region.parent.type !== 'parallel') region = region.parent;
+    return region.parent ? region : model.machine.root;
+  };
+  return atomicStates(model.machine).flatMap((id) => {
+    const pathIndex = paths.findIndex((path) => [...path.state._nodes].some((node) => node.id === id));
+    if (pathIndex < 0) return [];
+    const node = model.machine.getStateNodeById(id);
+    const events = paths[pathIndex].steps.slice(1).map((step) => step.event.type);
+    return [{ id, region: regionOf(node), node, pathIndex, events }];
+  });
+}
+
+/** The command that walks one path again, printed with its failure. */
+const replayCommand = (model: BrowserModel, viewport: Viewport, events: ModelEvent[]) =>
+  `REPLAY='${events.map((event) => event.type).join(' → ')}' VIEWPORT=${viewport.width} ` +
+  `npx vitest run --project browser-model tests/model/browser/${model.name}.test.ts`;
+
+/** One walk: a path at a screen size. */
+interface Walk {
+  path: ModelPath;
+  index: number;
+  viewport: Viewport;
+}
+
+/**
+ * The walks of a machine: every path at desktop size, and at phone size the shortest path to every
+ * state, so each state is checked at both sizes. With REPLAY (and VIEWPORT) set, only that path.
+ */
+function walksOf(model: BrowserModel): Walk[] {
+  const { toStates, paths } = browserPathsByKind(model);
+  const walks = [
+    ...paths.map((path, index) => ({ path, index, viewport: desktop })),
+    ...paths.slice(0, toStates).map((path, index) => ({ path, index, viewport: phone })),
+  ];
+  const replay = process.env.REPLAY;
+  if (replay === undefined) return walks;
+  const width = Number(process.env.VIEWPORT ?? desktop.width);
+  return walks.filter(
+    ({ path, viewport }) =>
+      viewport.width === width &&
+      path.steps
+        .slice(1)
+        .map((step) => step.event.type)
+        .join(' → ') === replay.trim(),
+  );
 }
 
 /**
  * Walks the shortest path to every state of the model's machine in Chromium against the real server,
- * checking the screen at every step, and at each path's end: axe-core (no critical or serious
- * violation), a visible focus, no console error, CSP violation or 5xx. Prints, per machine,
- * `browser states checked: X/Y` and axe's totals by impact. With GALLERY set, also photographs each
- * state for docs/gallery.
+ * at desktop and phone size, each in a context made at that size. At every step: the screen the state
+ * means (retried until it holds), and a page that fits its width with every visible control on screen.
+ * At each path's end: axe-core (no critical or serious violation), a visible focus, no console error,
+ * CSP violation or 5xx. Prints, per machine, the states checked at each size, the transitions walked
+ * (and any not walked) and axe's totals by impact. With GALLERY set, photographs the paths the gallery
+ * shows (gallery.ts) for docs/gallery.
  */
 export function runInBrowser(model: BrowserModel) {
   // What a person can reach: parallel regions alone would multiply into states nobody can produce.
   const all = allStatePaths(model, { possible: true });
-  const paths = browserPaths(model);
+  const { paths } = browserPathsByKind(model);
+  const walks = walksOf(model);
   const gallery = Boolean(process.env.GALLERY);
+  const photographed = new Set(gallery ? galleryStates(model).map((state) => state.pathIndex) : []);
+  const serialize = serializeOf(model);
 
   describe(`${model.name}: generated paths in Chromium against the real server`, () => {
     let server: RunningServer;
     let browser: Browser;
     const totals: AxeTotals = noViolations();
-    const checked = new Set<string>();
-    let passed = 0;
+    const checked = { desktop: new Set<string>(), phone: new Set<string>() };
+    let walked = 0;
     const shared: Record<string, unknown> = {};
 
     beforeAll(async () => {
@@ -346,11 +438,15 @@ export function runInBrowser(model: BrowserModel) {
     });
     afterAll(async () => {
       const { covered, all: transitions } = transitionCoverage(model);
+      const complete = walked === walks.length;
       console.log(
-        `${model.name}: browser states checked: ${checked.size}/${all.length}; ` +
-          `transitions: ${passed === paths.length ? covered.length : '?'}/${transitions.length}; ` +
-          `axe: ${formatTotals(totals)}`,
+        `${model.name}: browser states checked: ${checked.desktop.size}/${all.length} at ${desktop.width} px, ` +
+          `${checked.phone.size}/${all.length} at ${phone.width} px; ` +
+          `transitions: ${complete ? covered.length : '?'}/${transitions.length}; axe: ${formatTotals(totals)}`,
       );
+      const notWalked = transitions.filter((key) => !covered.includes(key));
+      if (notWalked.length)
+        console.log(`${model.name}: transitions not walked:\n  ${notWalked.join('\n  ')}`);
       await model.finish?.(shared);
       await browser?.close();
       await server?.stop();
@@ -363,43 +459,59 @@ export function runInBrowser(model: BrowserModel) {
       expect(atomicStates(model.machine).filter((id) => !onPaths.has(id))).toEqual([]);
     });
 
-    it.each(paths.map((path) => [describePath(path), path] as const))('%s', async (state, path) => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      const page = await context.newPage();
-      const problems: string[] = [];
-      await watchProblems(page, problems);
-      const held = new HeldRequests(model.requests ?? {});
-      await held.install(page);
-      const events = path.steps.slice(1).map((step) => step.event);
-      const states = ownStates(model, events);
-      const world: PathWorld = { page, context, server, events, data: {}, shared };
-      try {
-        await model.start(world);
-        await until(() => model.expectScreen(world, states[0]));
-        for (const [index, step] of path.steps.slice(1).entries()) {
-          const reached = states[index + 1];
-          const ending = actorEvent.exec(step.event.type);
-          if (ending) await held.end(ending[2], ending[1] as 'done' | 'error');
-          await model.perform(world, step.event, index);
-          await until(() => model.expectScreen(world, reached)).catch((error: Error) => {
-            throw new Error(
-              `${error.message}\n  in ${stateName(reached)} after ${events
-                .slice(0, index + 1)
+    it.each(walks.map((walk) => [`${walk.viewport.width} px: ${describePath(walk.path)}`, walk] as const))(
+      '%s',
+      async (name, { path, index, viewport }) => {
+        const context = await browser.newContext({
+          viewport: { width: viewport.width, height: viewport.height },
+          locale: 'en-US',
+          timezoneId: 'UTC',
+        });
+        const page = await context.newPage();
+        const problems: string[] = [];
+        await watchProblems(page, problems);
+        const held = new HeldRequests(model.requests ?? {});
+        await held.install(page);
+        const events = path.steps.slice(1).map((step) => step.event);
+        const states = ownStates(model, events);
+        const world: PathWorld = { page, context, viewport, server, events, data: {}, shared };
+        const fail = (error: Error, at: number) => {
+          throw new Error(
+            `${error.message}\n  in ${stateName(states[at])} at ${viewport.width} px after ${
+              events
+                .slice(0, at)
                 .map((event) => event.type)
-                .join(' → ')}`,
-            );
-          });
+                .join(' → ') || '(start)'
+            }\n  replay: ${replayCommand(model, viewport, events)}`,
+          );
+        };
+        /** The state's screen, then a page that fits the viewport. */
+        const check = async (at: number) => {
+          await until(() => model.expectScreen(world, states[at])).catch((error: Error) => fail(error, at));
+          await until(async () => expect(await layoutProblems(page)).toEqual([])).catch((error: Error) =>
+            fail(error, at),
+          );
+        };
+        try {
+          await model.start(world);
+          await check(0);
+          for (const [step, { event }] of path.steps.slice(1).entries()) {
+            const ending = actorEvent.exec(event.type);
+            if (ending) await held.end(ending[2], ending[1] as 'done' | 'error');
+            await model.perform(world, event, step);
+            await check(step + 1);
+          }
+          expect(blocking(await runAxe(page, totals)), `axe in ${name}`).toEqual([]);
+          expect(await focusIsVisible(page), `focus in ${name}`).not.toMatch(/^hidden/);
+          expect(problems, `problems in ${name}`).toEqual([]);
+          if (gallery && photographed.has(index))
+            await photograph(page, (scheme) => galleryFile(model.name, index, viewport, scheme));
+          checked[viewport.name].add(serialize(path.state));
+          walked += 1;
+        } finally {
+          await context.close();
         }
-        expect(blocking(await runAxe(page, totals)), `axe in ${state}`).toEqual([]);
-        expect(await focusIsVisible(page), `focus in ${state}`).not.toMatch(/^hidden/);
-        expect(problems, `problems in ${state}`).toEqual([]);
-        const key = serializeOf(model)(path.state);
-        if (gallery && !checked.has(key)) await photograph(page, model.name, stateName(path.state));
-        checked.add(key);
-        passed += 1;
-      } finally {
-        await context.close();
-      }
-    });
+      },
+    );
   });
 }
