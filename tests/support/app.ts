@@ -128,7 +128,15 @@ export async function encrypter(server: TestServer) {
     ).toString('base64');
 }
 
-let counter = 0;
+let tags = 0;
+/**
+ * A tag nobody has used on this server: the time and a counter; for the state gallery the counter
+ * alone, so the names on its pictures are the same in every run (each test file has its own server).
+ */
+export function uniqueTag(): string {
+  tags += 1;
+  return process.env.GALLERY ? tags.toString(36) : `${Date.now().toString(36)}${tags}`;
+}
 
 /** A new user through the real flow: code mailed to the outbox, read back, signup. */
 export async function signUp(
@@ -136,8 +144,7 @@ export async function signUp(
   tenant = 'app',
   overrides: Partial<{ email: string; username: string; password: string }> = {},
 ) {
-  counter += 1;
-  const unique = `${Date.now().toString(36)}${counter}`;
+  const unique = uniqueTag();
   const user = {
     email: overrides.email ?? `user${unique}@example.org`,
     username: overrides.username ?? `user${unique}`,

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Page, Route } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
 import { conversationsMachine } from '../../../../machines/conversations';
 import { login } from '../../../server/admin/support';
-import { call, signUp, type TestServer } from '../../../support/app';
+import { call, signUp, type TestServer, uniqueTag } from '../../../support/app';
 import type { OpenAiDouble } from '../../../support/openai-double';
 import type { ActorRequest, BrowserModel, ModelEvent, ModelPath, PathWorld } from '../runner';
 import { HeldReplies, readEvents } from './topic';
@@ -253,7 +252,7 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
       const token = world.events.some((event) => event.type === 'RESET')
         ? (await login(api, 'app', email, password)).token
         : (world.shared.token as string);
-      const tag = randomUUID().slice(0, 8);
+      const tag = uniqueTag();
       const title = `Lighthouse keeper ${tag}`;
       const id = await conversation(world, token, eliza, title);
       Object.assign(world.data, {

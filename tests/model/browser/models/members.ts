@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
 import { membersMachine } from '../../../../machines/members';
-import { call, signUp, type TestServer } from '../../../support/app';
+import { call, signUp, type TestServer, uniqueTag } from '../../../support/app';
 import { done, failed, failedOn } from '../../models';
 import type { BrowserModel, ModelEvent, PathWorld } from '../runner';
 import { errorOf, expectDisabled } from './account';
@@ -30,7 +30,6 @@ function regionOf(snapshot: AnyMachineSnapshot, event: ModelEvent): Region {
     return (snapshot.value as Record<Region, string>).credit === 'open' ? 'credit' : 'invite';
   return (eventRegions.find(([pattern]) => pattern.test(event.type)) as [RegExp, Region])[1];
 }
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /** More members than a page holds (50), so the list pages. */
 async function fillMembers(world: PathWorld) {
@@ -43,7 +42,7 @@ async function fillMembers(world: PathWorld) {
 async function ownMember(world: PathWorld) {
   const server = world.server as unknown as TestServer;
   const user = await signUp(server);
-  const displayName = `Aa ${unique()}`;
+  const displayName = `Aa ${uniqueTag()}`;
   await call(server, '/api/v1/user/me', {
     method: 'PATCH',
     tenant: 'app',
@@ -148,7 +147,7 @@ export const membersBrowserModel: BrowserModel = {
     if (!world.shared.filled) world.shared.filled = await fillMembers(world).then(() => true);
     if (events.some((event) => /CHANGE_MEMBER|OPEN_CREDIT/.test(event.type)))
       world.data.member = await ownMember(world);
-    world.data.guest = `guest${unique()}@example.org`;
+    world.data.guest = `guest${uniqueTag()}@example.org`;
     await openAdmin(
       world,
       '/admin',
