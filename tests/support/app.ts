@@ -135,7 +135,7 @@ let tags = 0;
  */
 export function uniqueTag(): string {
   tags += 1;
-  return process.env.GALLERY ? tags.toString(36) : `${Date.now().toString(36)}${tags}`;
+  return process.env.GALLERY ? `t${tags.toString(36).padStart(4, '0')}` : `${Date.now().toString(36)}${tags}`;
 }
 
 /** A new user through the real flow: code mailed to the outbox, read back, signup. */
