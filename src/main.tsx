@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { navigate } from 'wouter/use-browser-location';
+import type { InspectionEvent, Observer } from 'xstate';
 import type { ThemeChoice } from '../machines/theme';
 import { App } from './App';
 import { applyBrandColor } from './app/brand';
@@ -41,10 +42,13 @@ function applyTheme(choice: ThemeChoice) {
 
 async function start() {
   // Development only: `?inspect` connects the Stately inspector; production builds drop this branch.
-  const inspect =
-    import.meta.env.DEV && new URLSearchParams(window.location.search).has('inspect')
-      ? (await import('./dev/inspect')).createInspector()
-      : undefined;
+  let inspect: Observer<InspectionEvent> | undefined;
+  if (import.meta.env.DEV && new URLSearchParams(window.location.search).has('inspect')) {
+    const { createInspector, showOpenButton } = await import('./dev/inspect');
+    const inspector = createInspector();
+    inspect = inspector.inspect;
+    showOpenButton(inspector.open);
+  }
   const actors = createAppActors({
     apiUrl: import.meta.env.VITE_API_URL ?? '',
     host: window.location.host,

@@ -14,6 +14,10 @@ import { machines } from './machines';
  * - One arrow per source and target: its label has one line per guard and actions, with the events that
  *   share them joined (no pile of arrows with the same action list).
  * - Guards and actions with literal parameters show them: `[isView: bot]`, `clearProblem(profile)`.
+ * - No diagram wider than a 1,280 px page (tests/model/diagrams.test.ts measures them): ELK lays them out; a
+ *   big composite or parallel state gets its own diagram; transitions that stay put are lines in their box;
+ *   arrows from outside come from one `elsewhere` box; a state many lead to keeps a few arrows and the rest
+ *   end in `→ state` boxes; a fan of arrows from a row of sources is drawn left to right.
  */
 
 /** The Mermaid id of a state: its path from the machine, so custom `id`s and dots do not matter. */
@@ -38,7 +42,7 @@ const entities: Record<string, string> = {
 export const escapeText = (text: string): string => text.replace(/[#;:"{}<>&%]/g, (char) => entities[char]);
 
 /** Escaped text broken into lines of about `width` characters, so a sentence does not widen its box. */
-function wrap(text: string, width = 44): string {
+function wrap(text: string, width = 26): string {
   const lines: string[] = [];
   for (const word of text.trim().split(/\s+/)) {
     const last = lines.length - 1;
@@ -131,16 +135,20 @@ interface Edge {
 
 /**
  * A composite state with this many states inside is drawn as one box, and its inside in a diagram of its own.
- * Not a parallel one: Mermaid draws regions (`--`) only inside a state, so it stays drawn inside its parent.
+ * A parallel one is drawn there as a box around its regions (Mermaid draws regions, `--`, only inside a state).
  */
 const ownDiagramFrom = 7;
+/** Arrows from this many boxes into one state are too many to cross the diagram: all but the first few jump. */
+const hubFrom = 4;
+const hubKeeps = 3;
+/** A diagram of this many arrows, all from boxes none leads into, is drawn left to right. */
+const fanFrom = 5;
 const isFrameOfMachine = (node: AnyStateNode) =>
   !node.parent || (node.parent.type === 'parallel' && !node.parent.parent);
 const hasOwnDiagram = (node: AnyStateNode) =>
-  isComposite(node) &&
-  node.type !== 'parallel' &&
-  !isFrameOfMachine(node) &&
-  allNodes(node).length - 1 >= ownDiagramFrom;
+  isComposite(node) && !isFrameOfMachine(node) && allNodes(node).length - 1 >= ownDiagramFrom;
+/** A frame drawn as one box around its regions, rather than its states drawn at the top of the diagram. */
+const drawsAsBox = (frame: AnyStateNode) => frame.type === 'parallel' && !isFrameOfMachine(frame);
 
 const labelOf = (definition: Definition) => {
   const guard = definition.guard ? ` [${guardLabel(definition.guard)}]` : '';
@@ -167,6 +175,7 @@ function frameDiagram(frame: AnyStateNode, inbound: [AnyStateNode, Definition][]
     return id;
   };
 
+  const elsewhereId = `${stateId(frame)}__elsewhere__outside`;
   const draw = (source: AnyStateNode, definition: Definition) => {
     const fromOutside = !isWithin(source, frame);
     // Drawn from outside, a transition shows only where it leads inside the frame.
@@ -183,12 +192,27 @@ function frameDiagram(frame: AnyStateNode, inbound: [AnyStateNode, Definition][]
       (!fromOutside && isComposite(source) && box === source && staysInside);
     const anyOf = fromOutside ? frame : source;
     if (useAny) needsAny.add(anyOf);
-    const from = useAny ? anyId(anyOf) : fromOutside ? outsideBox(source) : stateId(box);
-    const where = box !== source ? ` (in ${source.key})` : '';
+    // Arrows from states outside (not from around the frame) come from one box, their sources named on their
+    // lines: a row of boxes across the top, with a label under each, is too wide.
+    const fromElsewhere = fromOutside && !useAny && !isWithin(frame, source);
+    if (fromElsewhere) outside.set(elsewhereId, 'elsewhere');
+    const from = useAny
+      ? anyId(anyOf)
+      : fromElsewhere
+        ? elsewhereId
+        : fromOutside
+          ? outsideBox(source)
+          : stateId(box);
+    const where = fromElsewhere
+      ? ` (from ${source.path.join('.')})`
+      : box !== source
+        ? ` (in ${source.key})`
+        : '';
     for (const target of targets.length ? targets : [source]) {
       let to: string;
       let into = '';
       if (target === source && (useAny || box !== source)) to = from;
+      else if (target === frame && drawsAsBox(frame)) to = stateId(frame);
       else if (target === frame) {
         needsAny.add(frame);
         to = anyId(frame);
@@ -210,14 +234,29 @@ function frameDiagram(frame: AnyStateNode, inbound: [AnyStateNode, Definition][]
 
   const boxes: string[] = [];
   const lines: string[] = [];
+  // A transition that stays where it is reads as a line inside its box (as UML writes internal transitions):
+  // a loop beside the box would widen the diagram, and its label lands on its neighbours.
+  const staying = (id: string) =>
+    [...(edges.get(`${id} ${id}`)?.lines ?? [])].map(([rest, events]) =>
+      wrap(`↻ ${events.join(', ')}${rest}`),
+    );
+  const labelOfBox = new Map<string, string>();
   const declare = (indent: string, label: string, id: string, suffix = '') => {
     boxes.push(id);
+    labelOfBox.set(id, label);
     lines.push(`${indent}state "${label}" as ${id}${suffix}`);
+  };
+  const describe = (indent: string, id: string, sentence: string | undefined) => {
+    for (const line of [...(sentence ? [wrap(sentence)] : []), ...staying(id)])
+      lines.push(`${indent}${id} : ${line}`);
   };
   const drawInside = (node: AnyStateNode, indent: string) => {
     const start = lines.length;
-    if (node !== frame && node.description) declare(indent, wrap(node.description), aboutId(node));
-    if (needsAny.has(node)) declare(indent, 'any state', anyId(node));
+    if (node !== frame && node.description) declare(indent, escapeText(node.description), aboutId(node));
+    if (needsAny.has(node)) {
+      declare(indent, 'any state', anyId(node));
+      describe(indent, anyId(node), undefined);
+    }
     if (node.type === 'parallel') {
       // Regions of a nested parallel state are drawn side by side inside it; its note and "any state" box
       // stand in a region of their own.
@@ -240,13 +279,27 @@ function frameDiagram(frame: AnyStateNode, inbound: [AnyStateNode, Definition][]
       return;
     }
     declare(indent, collapsed.includes(node) ? `${name} (below)` : name, stateId(node));
-    if (node.description) lines.push(`${indent}${stateId(node)} : ${wrap(node.description)}`);
+    describe(indent, stateId(node), node.description);
   };
 
-  if (isComposite(frame)) drawInside(frame, '  ');
+  if (isComposite(frame) && !drawsAsBox(frame)) drawInside(frame, '  ');
   else drawState(frame, '  ');
   for (const [id, label] of outside) declare('  ', escapeText(label), id);
+  // A state many others lead to keeps the arrows of the first few; the others end in a small box of their
+  // own naming it, beside their source, instead of all crossing the diagram to it.
+  const sourcesOf = new Map<string, string[]>();
+  for (const { from, to } of edges.values())
+    if (from !== to) sourcesOf.set(to, [...(sourcesOf.get(to) ?? []), from]);
+  for (const edge of edges.values()) {
+    const sources = sourcesOf.get(edge.to) ?? [];
+    const index = sources.indexOf(edge.from);
+    if (edge.from === edge.to || sources.length < hubFrom || index < hubKeeps) continue;
+    const jump = `${edge.to}__${index}__jump`;
+    declare('  ', `→ ${labelOfBox.get(edge.to)?.replace(/ \(below\)$/, '') ?? edge.to}`, jump);
+    edge.to = jump;
+  }
   for (const { from, to, lines: labels } of edges.values()) {
+    if (from === to) continue;
     const label = [...labels]
       .map(([rest, events]) => escapeText(`${events.join(', ')}${rest}`))
       .join('<br/>');
@@ -256,13 +309,26 @@ function frameDiagram(frame: AnyStateNode, inbound: [AnyStateNode, Definition][]
     ['__any', 'anyState'],
     ['__about', 'about'],
     ['__outside', 'outside'],
+    ['__jump', 'outside'],
   ]) {
     const ids = boxes.filter((id) => id.endsWith(suffix));
     if (ids.length) lines.push(`  class ${ids.join(', ')} ${style}`);
   }
 
+  // A fan (no box both receives and sends an arrow: one row of targets) stands taller than wide left to right.
+  const arrows = [...edges.values()].filter(({ from, to }) => from !== to);
+  const isFan = arrows.length >= fanFrom && arrows.every(({ to }) => !arrows.some(({ from }) => from === to));
   const source = [
+    // ELK routes edges around boxes and keeps labels apart, where Mermaid's default (dagre) lets them pile up;
+    // a viewer without ELK falls back to dagre.
+    '---',
+    'config:',
+    '  layout: elk',
+    '  elk:',
+    '    nodePlacementStrategy: SIMPLE',
+    '---',
     'stateDiagram-v2',
+    ...(isFan ? ['  direction LR'] : []),
     '  classDef anyState fill:none,stroke-dasharray:4 4,font-style:italic',
     '  classDef about fill:#fff5ad,stroke:#aaaa33,color:#333333',
     '  classDef outside fill:none,stroke:#999999,stroke-dasharray:2 2,color:#666666',
@@ -340,7 +406,10 @@ export function renderMachinesDoc(): string {
     'Edges read `events [guard: parameters] / actions(parameters)`, one line per guard and actions; `done:` and',
     '`error:` are the results of invoked actors, `after` a delay, `always` an eventless transition. A dashed',
     '"any state" box stands for every state of the box around it (or of the diagram); a yellow box describes',
-    'the state it stands in.',
+    'the state it stands in. A line `↻ event / actions` inside a box is a transition that stays in that state;',
+    'a dotted `→ state` box is where an arrow leads when that state, drawn elsewhere in the diagram, has many',
+    'coming in; a dotted `elsewhere` box is every state outside the diagram, named on the line `(from …)`.',
+    "Laid out by ELK (`layout: elk`); a viewer without it (GitHub) falls back to Mermaid's own layout.",
     '',
     ...machines.map(({ file, machine }) => machineSection(file, machine)),
   ].join('\n');

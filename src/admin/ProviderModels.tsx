@@ -6,11 +6,11 @@ import { useAdmin } from './useAdmin';
 
 /** A provider's models, as its `GET /models` lists them, asked for when the admin opens the list. */
 export function ProviderModels({ providerId, name }: { providerId: string; name: string }) {
-  const { providerModels } = useAdmin();
+  const { providerModels, inspect } = useAdmin();
   const t = useT();
   const listId = useId();
   const machine = useMemo(() => providerModels(providerId), [providerModels, providerId]);
-  const models = useActorRef(machine);
+  const models = useActorRef(machine, { inspect });
   const state = useSelector(models, (snapshot) => snapshot.value);
   const { data, error } = useSelector(models, (snapshot) => snapshot.context);
   const ids = data ?? [];

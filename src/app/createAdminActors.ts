@@ -216,7 +216,8 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
   });
 
   for (const actor of running) actor.start();
-  return { bots, categories, providers, audit, members, settings, usage, botEditor, providerModels };
+  // The editor's and the model lists' actors, created by their screens, are inspected too.
+  return { bots, categories, providers, audit, members, settings, usage, botEditor, providerModels, inspect };
 }
 
 export type AdminActors = Awaited<ReturnType<typeof createAdminActors>>;

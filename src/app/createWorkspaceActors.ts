@@ -139,7 +139,8 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
   });
 
   for (const actor of [sidePanel, billing, notifications, conversations, theme]) actor.start();
-  return { sidePanel, billing, notifications, conversations, theme, chat };
+  // The chat screen's actors are inspected too (`inspect`: the Stately inspector in development, or none).
+  return { sidePanel, billing, notifications, conversations, theme, chat, inspect };
 }
 
 export type Workspace = ReturnType<typeof createWorkspaceActors>;

@@ -13,10 +13,10 @@ const loadingStates = ['starting', 'checkingBot', 'loading'] as const;
 
 /** The chat screen: `topics/new?bot=ID` shows the bot's empty chat, `topics/:id` resumes a conversation. */
 export default function ChatArea({ topicId }: { topicId: string }) {
-  const { chat: chatMachine, conversations } = useWorkspace();
+  const { chat: chatMachine, conversations, inspect } = useWorkspace();
   const botId = new URLSearchParams(useSearch()).get('bot');
   const address = topicId === 'new' ? { botId, topicId: null } : { botId: null, topicId };
-  const chat = useActorRef(chatMachine, { input: address });
+  const chat = useActorRef(chatMachine, { input: address, inspect });
 
   // Another conversation chosen in the sidebar starts afresh; the one this chat just created goes on.
   useEffect(() => {

@@ -9,8 +9,8 @@ import { TryChat } from './TryChat';
 
 /** `/admin/bots/new` and `/admin/bots/:id`: the bot's form, and beside it a chat to try it out. */
 export function BotEditorScreen({ botId }: { botId: string | null }) {
-  const { botEditor } = useAdmin();
-  const editor = useActorRef(botEditor, { input: { botId } });
+  const { botEditor, inspect } = useAdmin();
+  const editor = useActorRef(botEditor, { input: { botId }, inspect });
   const form = useSelector(editor, (snapshot) => snapshot.value.form);
   const loadError = useSelector(editor, (snapshot) => snapshot.context.loadError);
   const name = useSelector(editor, (snapshot) => snapshot.context.draft.name);
