@@ -4,7 +4,7 @@ import type { AnyStateNode } from 'xstate';
 import { machines } from '../../scripts/diagrams/machines';
 import { machineDiagrams, renderMachinesDoc, stateId } from '../../scripts/diagrams/render';
 import { browserModels } from './browser/models';
-import { atomicStates, browserPathsByKind, galleryStates } from './browser/runner';
+import { atomicStates, browserPathsByKind, desktop, galleryStates, phone } from './browser/runner';
 
 const allNodes = (node: AnyStateNode): AnyStateNode[] => [
   node,
@@ -79,11 +79,13 @@ describe('the state gallery (npm run gallery)', () => {
   it.each(browserModels.map((model) => [model.name, model] as const))(
     'shows every atomic state of %s, on a path walked at both widths',
     (_name, model) => {
-      const shown = galleryStates(model);
-      const { toStates } = browserPathsByKind(model);
-      expect(shown.map((state) => state.id)).toEqual(atomicStates(model.machine));
-      // Only the shortest path to each state is walked at phone size too.
-      expect(shown.filter((state) => state.pathIndex >= toStates)).toEqual([]);
+      for (const viewport of [desktop, phone]) {
+        const shown = galleryStates(model, viewport);
+        const { toStates } = browserPathsByKind(model, viewport);
+        expect(shown.map((state) => state.id)).toEqual(atomicStates(model.machine));
+        // Only the shortest path to each state is walked at phone size.
+        expect(shown.filter((state) => state.pathIndex >= toStates)).toEqual([]);
+      }
     },
   );
 });

@@ -29,8 +29,10 @@ export function LoadMore({ count }: { count: number }) {
       ref={button}
       type="button"
       className="button small load-more"
-      disabled={loading}
-      onClick={() => conversations.send({ type: 'LOAD_MORE' })}
+      // Not `disabled`: the button keeps focus while the page loads (in the phone's drawer, focus lost
+      // to the page would leave the drawer).
+      aria-disabled={loading}
+      onClick={() => loading || conversations.send({ type: 'LOAD_MORE' })}
     >
       {loading ? t('Loading…') : t('Show more')}
     </button>

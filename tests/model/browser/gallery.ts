@@ -20,6 +20,7 @@ const shotLabel = ({ viewport, scheme }: (typeof shots)[number]) => `${viewport.
 export type FirstOfItsKind = (file: string) => string | undefined;
 
 const statePath = (state: GalleryState) => state.node.path.join('.');
+const pathText = (events: string[]) => (events.length ? events.join(' → ') : '(start)');
 
 function shotCell(
   model: BrowserModel,
@@ -39,15 +40,23 @@ function shotCell(
 }
 
 function machineSection(model: BrowserModel, firstOf: FirstOfItsKind): string {
-  const states = galleryStates(model);
+  const states = galleryStates(model, desktop);
+  const onPhone = new Map(galleryStates(model, phone).map((state) => [state.id, state]));
   const regions = [...new Set(states.map((state) => state.region))];
   const shownAs = new Map<string, string>();
   const tables = regions.flatMap((region) => {
     const rows = states
       .filter((state) => state.region === region)
       .map((state) => {
-        const cells = shots.map((shot) => shotCell(model, state, shot, firstOf, shownAs));
-        const path = state.events.length ? state.events.join(' → ') : '(start)';
+        const phoneState = onPhone.get(state.id) ?? state;
+        const cells = shots.map((shot) =>
+          shotCell(model, shot.viewport === phone ? phoneState : state, shot, firstOf, shownAs),
+        );
+        const phonePath = pathText(phoneState.events);
+        const path =
+          phonePath === pathText(state.events)
+            ? phonePath
+            : `${pathText(state.events)}; at ${phone.width} px: ${phonePath}`;
         return `| \`${statePath(state)}\` | ${state.node.description ?? ''} | ${path} | ${cells.join(' | ')} |`;
       });
     return [

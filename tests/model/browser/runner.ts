@@ -71,7 +71,7 @@ export interface BrowserModel {
    * Whether a person can do the event in this state (default: whenever the machine takes it), so that
    * shortest paths are made only of steps the real world offers (e.g. no 401 before anything is asked).
    */
-  possible?: (snapshot: AnyMachineSnapshot, event: ModelEvent) => boolean;
+  possible?: (snapshot: AnyMachineSnapshot, event: ModelEvent, viewport: Viewport) => boolean;
   /** Paths the real world allows (e.g. an account without money never sees a reply start). */
   allows?: (path: ModelPath) => boolean;
   /** Invoked actors (by invoke id) and the requests they make. */
@@ -100,28 +100,35 @@ export function stateName(snapshot: AnyMachineSnapshot): string {
 }
 
 const serializeOf = (model: BrowserModel) => model.serialize ?? stateName;
-const describePath = (path: ModelPath) =>
-  `${stateName(path.state)} ← ${
-    path.steps
-      .slice(1)
-      .map((step) => step.event.type)
-      .join(' → ') || '(start)'
+/** A path's name: where its own events lead (the graph's snapshot may be another path's), and the events. */
+const describePath = (model: BrowserModel, path: ModelPath) => {
+  const events = path.steps.slice(1).map((step) => step.event);
+  return `${stateName(ownStates(model, events).at(-1) as AnyMachineSnapshot)} ← ${
+    events.map((event) => event.type).join(' → ') || '(start)'
   }`;
+};
 
-/** The model's events the machine takes in this state and a person can do there. */
-const eventsIn = (model: BrowserModel, snapshot: AnyMachineSnapshot) =>
-  model.events.filter((event) => snapshot.can(event as never) && (model.possible?.(snapshot, event) ?? true));
+/** The model's events the machine takes in this state and a person can do there at that size. */
+const eventsIn = (model: BrowserModel, snapshot: AnyMachineSnapshot, viewport: Viewport) =>
+  model.events.filter(
+    (event) => snapshot.can(event as never) && (model.possible?.(snapshot, event, viewport) ?? true),
+  );
 
 /**
  * Every state the model's events reach, and the shortest path to each: as the machine takes them, or
  * (`possible`) only through steps a person can do.
  */
-export function allStatePaths(model: BrowserModel, { possible = false } = {}): ModelPath[] {
+export function allStatePaths(
+  model: BrowserModel,
+  { possible = false, viewport = desktop }: { possible?: boolean; viewport?: Viewport } = {},
+): ModelPath[] {
   const serialize = serializeOf(model);
   return getShortestPaths(model.machine, {
     input: model.input,
     events: (snapshot: AnyMachineSnapshot) =>
-      possible ? eventsIn(model, snapshot) : model.events.filter((event) => snapshot.can(event as never)),
+      possible
+        ? eventsIn(model, snapshot, viewport)
+        : model.events.filter((event) => snapshot.can(event as never)),
     serializeState: (snapshot: AnyMachineSnapshot) => serialize(snapshot),
   } as never) as unknown as ModelPath[];
 }
@@ -136,23 +143,27 @@ const transitionsAlong = (machine: AnyStateMachine, path: ModelPath) =>
   path.steps.slice(1).flatMap((step, index) => transitionsOf(machine, path.steps[index].state, step.event));
 
 /**
- * The paths the browser walks: the shortest one to every state the real world allows (the first
- * `toStates`), then, for each transition none of them takes, a shortest path to its source state and
- * the event that takes it.
+ * The paths the browser walks at a screen size: the shortest one to every state the real world allows
+ * (the first `toStates`), then, for each transition none of them takes, a shortest path to its source
+ * state and the event that takes it. A phone has its own: what a person can do there differs (a drawer
+ * to open first, say).
  */
-const pathsOfModel = new WeakMap<BrowserModel, { paths: ModelPath[]; toStates: number }>();
-export function browserPathsByKind(model: BrowserModel): { paths: ModelPath[]; toStates: number } {
-  const known = pathsOfModel.get(model);
+const pathsOfModel = new WeakMap<BrowserModel, Map<Viewport, { paths: ModelPath[]; toStates: number }>>();
+export function browserPathsByKind(
+  model: BrowserModel,
+  viewport: Viewport = desktop,
+): { paths: ModelPath[]; toStates: number } {
+  const known = pathsOfModel.get(model)?.get(viewport);
   if (known) return known;
   const allowed = (path: ModelPath) => model.allows?.(path) ?? true;
-  const shortest = allStatePaths(model, { possible: true });
+  const shortest = allStatePaths(model, { possible: true, viewport });
   const paths = shortest.filter(allowed);
   const toStates = paths.length;
   const covered = new Set(paths.flatMap((path) => transitionsAlong(model.machine, path)));
   const serialize = serializeOf(model);
   const adjacency = getAdjacencyMap(model.machine, {
     input: model.input,
-    events: (snapshot: AnyMachineSnapshot) => eventsIn(model, snapshot),
+    events: (snapshot: AnyMachineSnapshot) => eventsIn(model, snapshot, viewport),
     serializeState: (snapshot: AnyMachineSnapshot) => serialize(snapshot),
   } as never);
   const prefixOf = new Map(shortest.map((path) => [serialize(path.state), path]));
@@ -171,12 +182,14 @@ export function browserPathsByKind(model: BrowserModel): { paths: ModelPath[]; t
       paths.push(path);
     }
   }
-  pathsOfModel.set(model, { paths, toStates });
+  if (!pathsOfModel.has(model)) pathsOfModel.set(model, new Map());
+  pathsOfModel.get(model)?.set(viewport, { paths, toStates });
   return { paths, toStates };
 }
 
 /** The paths the browser walks: first the shortest to each state, then one for each transition they miss. */
-export const browserPaths = (model: BrowserModel): ModelPath[] => browserPathsByKind(model).paths;
+export const browserPaths = (model: BrowserModel, viewport: Viewport = desktop): ModelPath[] =>
+  browserPathsByKind(model, viewport).paths;
 
 /** Transitions taken by the browser's paths, of all the machine defines (eventless ones aside). */
 export function transitionCoverage(model: BrowserModel) {
@@ -349,8 +362,8 @@ export interface GalleryState {
  * Each atomic state once, with the first path that ends in it: states of parallel regions are shown by
  * region, not in every combination, and a path that ends in several shows them in one picture.
  */
-export function galleryStates(model: BrowserModel): GalleryState[] {
-  const paths = browserPaths(model);
+export function galleryStates(model: BrowserModel, viewport: Viewport): GalleryState[] {
+  const paths = browserPaths(model, viewport);
   const regionOf = (node: AnyStateNode): AnyStateNode => {
     let region = node;
     while (region.parent && region.parent.type !== 'parallel') region = region.parent;
@@ -382,10 +395,10 @@ interface Walk {
  * state, so each state is checked at both sizes. With REPLAY (and VIEWPORT) set, only that path.
  */
 function walksOf(model: BrowserModel): Walk[] {
-  const { toStates, paths } = browserPathsByKind(model);
+  const onPhone = browserPathsByKind(model, phone);
   const walks = [
-    ...paths.map((path, index) => ({ path, index, viewport: desktop })),
-    ...paths.slice(0, toStates).map((path, index) => ({ path, index, viewport: phone })),
+    ...browserPaths(model, desktop).map((path, index) => ({ path, index, viewport: desktop })),
+    ...onPhone.paths.slice(0, onPhone.toStates).map((path, index) => ({ path, index, viewport: phone })),
   ];
   const replay = process.env.REPLAY;
   if (replay === undefined) return walks;
@@ -411,11 +424,16 @@ function walksOf(model: BrowserModel): Walk[] {
  */
 export function runInBrowser(model: BrowserModel) {
   // What a person can reach: parallel regions alone would multiply into states nobody can produce.
-  const all = allStatePaths(model, { possible: true });
+  const reachable = {
+    desktop: allStatePaths(model, { possible: true, viewport: desktop }).length,
+    phone: allStatePaths(model, { possible: true, viewport: phone }).length,
+  };
   const { paths } = browserPathsByKind(model);
   const walks = walksOf(model);
   const gallery = Boolean(process.env.GALLERY);
-  const photographed = new Set(gallery ? galleryStates(model).map((state) => state.pathIndex) : []);
+  const photographed = (viewport: Viewport) =>
+    new Set(gallery ? galleryStates(model, viewport).map((state) => state.pathIndex) : []);
+  const shots = { desktop: photographed(desktop), phone: photographed(phone) };
   const serialize = serializeOf(model);
 
   describe(`${model.name}: generated paths in Chromium against the real server`, () => {
@@ -440,8 +458,8 @@ export function runInBrowser(model: BrowserModel) {
       const { covered, all: transitions } = transitionCoverage(model);
       const complete = walked === walks.length;
       console.log(
-        `${model.name}: browser states checked: ${checked.desktop.size}/${all.length} at ${desktop.width} px, ` +
-          `${checked.phone.size}/${all.length} at ${phone.width} px; ` +
+        `${model.name}: browser states checked: ${checked.desktop.size}/${reachable.desktop} at ${desktop.width} px, ` +
+          `${checked.phone.size}/${reachable.phone} at ${phone.width} px; ` +
           `transitions: ${complete ? covered.length : '?'}/${transitions.length}; axe: ${formatTotals(totals)}`,
       );
       const notWalked = transitions.filter((key) => !covered.includes(key));
@@ -459,62 +477,61 @@ export function runInBrowser(model: BrowserModel) {
       expect(atomicStates(model.machine).filter((id) => !onPaths.has(id))).toEqual([]);
     });
 
-    it.each(walks.map((walk) => [`${walk.viewport.width} px: ${describePath(walk.path)}`, walk] as const))(
-      '%s',
-      async (name, { path, index, viewport }) => {
-        const context = await browser.newContext({
-          viewport: { width: viewport.width, height: viewport.height },
-          locale: 'en-US',
-          timezoneId: 'UTC',
-        });
-        const page = await context.newPage();
-        const problems: string[] = [];
-        await watchProblems(page, problems);
-        const held = new HeldRequests(model.requests ?? {});
-        await held.install(page);
-        const events = path.steps.slice(1).map((step) => step.event);
-        const states = ownStates(model, events);
-        const world: PathWorld = { page, context, viewport, server, events, data: {}, shared };
-        const fail = (error: Error, at: number) => {
-          throw new Error(
-            `${error.message}\n  in ${stateName(states[at])} at ${viewport.width} px after ${
-              events
-                .slice(0, at)
-                .map((event) => event.type)
-                .join(' → ') || '(start)'
-            }\n  replay: ${replayCommand(model, viewport, events)}`,
-          );
-        };
-        /** The state's screen, then a page that fits the viewport. */
-        const check = async (at: number) => {
-          await until(() => model.expectScreen(world, states[at])).catch((error: Error) => fail(error, at));
-          await until(async () => expect(await layoutProblems(page)).toEqual([])).catch((error: Error) =>
-            fail(error, at),
-          );
-        };
-        try {
-          await model.start(world);
-          await check(0);
-          for (const [step, { event }] of path.steps.slice(1).entries()) {
-            const ending = actorEvent.exec(event.type);
-            if (ending) await held.end(ending[2], ending[1] as 'done' | 'error');
-            await model.perform(world, event, step);
-            await check(step + 1);
-          }
-          const key = serialize(path.state);
-          // axe once per state and width: a path that only adds a transition ends where another path did.
-          if (!checked[viewport.name].has(key))
-            expect(blocking(await runAxe(page, totals)), `axe in ${name}`).toEqual([]);
-          expect(await focusIsVisible(page), `focus in ${name}`).not.toMatch(/^hidden/);
-          expect(problems, `problems in ${name}`).toEqual([]);
-          if (gallery && photographed.has(index))
-            await photograph(page, (scheme) => galleryFile(model.name, index, viewport, scheme));
-          checked[viewport.name].add(key);
-          walked += 1;
-        } finally {
-          await context.close();
+    it.each(
+      walks.map((walk) => [`${walk.viewport.width} px: ${describePath(model, walk.path)}`, walk] as const),
+    )('%s', async (name, { path, index, viewport }) => {
+      const context = await browser.newContext({
+        viewport: { width: viewport.width, height: viewport.height },
+        locale: 'en-US',
+        timezoneId: 'UTC',
+      });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      await watchProblems(page, problems);
+      const held = new HeldRequests(model.requests ?? {});
+      await held.install(page);
+      const events = path.steps.slice(1).map((step) => step.event);
+      const states = ownStates(model, events);
+      const world: PathWorld = { page, context, viewport, server, events, data: {}, shared };
+      const fail = (error: Error, at: number) => {
+        throw new Error(
+          `${error.message}\n  in ${stateName(states[at])} at ${viewport.width} px after ${
+            events
+              .slice(0, at)
+              .map((event) => event.type)
+              .join(' → ') || '(start)'
+          }\n  replay: ${replayCommand(model, viewport, events)}`,
+        );
+      };
+      /** The state's screen, then a page that fits the viewport. */
+      const check = async (at: number) => {
+        await until(() => model.expectScreen(world, states[at])).catch((error: Error) => fail(error, at));
+        await until(async () => expect(await layoutProblems(page)).toEqual([])).catch((error: Error) =>
+          fail(error, at),
+        );
+      };
+      try {
+        await model.start(world);
+        await check(0);
+        for (const [step, { event }] of path.steps.slice(1).entries()) {
+          const ending = actorEvent.exec(event.type);
+          if (ending) await held.end(ending[2], ending[1] as 'done' | 'error');
+          await model.perform(world, event, step);
+          await check(step + 1);
         }
-      },
-    );
+        const key = serialize(path.state);
+        // axe once per state and width: a path that only adds a transition ends where another path did.
+        if (!checked[viewport.name].has(key))
+          expect(blocking(await runAxe(page, totals)), `axe in ${name}`).toEqual([]);
+        expect(await focusIsVisible(page), `focus in ${name}`).not.toMatch(/^hidden/);
+        expect(problems, `problems in ${name}`).toEqual([]);
+        if (shots[viewport.name].has(index))
+          await photograph(page, (scheme) => galleryFile(model.name, index, viewport, scheme));
+        checked[viewport.name].add(key);
+        walked += 1;
+      } finally {
+        await context.close();
+      }
+    });
   });
 }

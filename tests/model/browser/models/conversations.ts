@@ -5,7 +5,7 @@ import { conversationsMachine } from '../../../../machines/conversations';
 import { login } from '../../../server/admin/support';
 import { call, signUp, type TestServer, uniqueTag } from '../../../support/app';
 import type { OpenAiDouble } from '../../../support/openai-double';
-import type { ActorRequest, BrowserModel, ModelEvent, ModelPath, PathWorld } from '../runner';
+import type { ActorRequest, BrowserModel, ModelEvent, ModelPath, PathWorld, Viewport } from '../runner';
 import { HeldReplies, readEvents } from './topic';
 
 type Region = 'list' | 'edit' | 'export' | 'drawer';
@@ -103,8 +103,17 @@ const rowOf = (page: Page, title: string) =>
 /** The header's drawer button: shown on a phone only, so looked up among hidden elements too. */
 const drawerButton = (page: Page) =>
   page.getByRole('button', { name: 'Conversations', exact: true, includeHidden: true });
-const phone = { width: 375, height: 740 };
-const desktop = { width: 1280, height: 800 };
+const phoneSize = { width: 375, height: 740 };
+const desktopSize = { width: 1280, height: 800 };
+const closeDrawer = (page: Page) => page.keyboard.press('Escape');
+
+/**
+ * On a phone, the drawer a person opens to choose a conversation there (choosing one closes it again,
+ * so the machine ends where the path says).
+ */
+async function openDrawerOnPhone(world: PathWorld) {
+  if (world.viewport.name === 'phone') await drawerButton(world.page).click();
+}
 
 async function menuItem(page: Page, title: string, item: string) {
   await sidebar(page)
@@ -120,6 +129,9 @@ async function conversation(world: PathWorld, token: string, eliza: string, text
   await readEvents(world.server, token, `/api/v1/topic/${topic.body._id}/message`, { text }, 'done');
   return topic.body._id as string;
 }
+
+/** What is done in the list itself, in the drawer on a phone. */
+const inDrawer = ['SEARCH', 'RETRY', 'LOAD_MORE', 'START_RENAME', 'ASK_DELETE'];
 
 /** The events that set a region to work. */
 const worksOn: Record<string, Region> = {
@@ -139,10 +151,16 @@ const worksOn: Record<string, Region> = {
  * typed at once); rows are acted on once listed; one region at a time is set to work (a dialog or
  * the drawer covers the rest; the pure model's paths likewise), and nothing else is done meanwhile.
  */
-function possible(snapshot: AnyMachineSnapshot, event: ModelEvent) {
+function possible(snapshot: AnyMachineSnapshot, event: ModelEvent, viewport: Viewport) {
   const value = regionsOf(snapshot);
-  const working = atWork(snapshot);
-  if (value.list === 'idle') return ['LOAD', 'SEARCH'].includes(event.type);
+  const onPhone = viewport.name === 'phone';
+  // On a phone the list is in the drawer: what is done in it waits for the drawer to open, and the
+  // drawer stays open meanwhile. Opening a conversation (to show or export it) closes the drawer.
+  if (onPhone && inDrawer.includes(event.type) && value.drawer !== 'open') return false;
+  if (onPhone && ['SHOW', 'EXPORT', 'REFRESH'].includes(event.type) && value.drawer !== 'closed')
+    return false;
+  const working = atWork(snapshot).filter((region) => !(onPhone && region === 'drawer'));
+  if (value.list === 'idle') return onPhone ? event.type === 'LOAD' : ['LOAD', 'SEARCH'].includes(event.type);
   const region = worksOn[event.type];
   if (region && working.some((other) => other !== region)) return false;
   if (event.type === 'SHOW') return working.length === 0;
@@ -212,7 +230,7 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
       const value = regionsOf(snapshot);
       if (value.list === 'idle') return 'list.idle';
       const working = atWork(snapshot);
-      const region = (['edit', 'export', 'drawer', 'list'] as Region[]).find((name) =>
+      const region = (['edit', 'export', 'list', 'drawer'] as Region[]).find((name) =>
         working.includes(name),
       );
       const onScreen =
@@ -294,7 +312,11 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
         }
         case 'REFRESH': {
           // A message stored in a new chat changes the list; the reply (held) changes nothing more.
+          await openDrawerOnPhone(world);
           await sidebar(page).getByRole('link', { name: 'New chat' }).click();
+          // The drawer may stay over the new chat: the person closes it to type.
+          if ((await drawerButton(page).getAttribute('aria-expanded')) === 'true')
+            await drawerButton(page).click();
           await page.getByRole('link', { name: 'Chat Assistant' }).click();
           await page.getByLabel('Message').fill(`What changed ${list.tag}?`);
           await page.getByLabel('Message').press('Enter');
@@ -307,14 +329,16 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
           await sidebar(page).getByRole('button', { name: 'Show more' }).click();
           break;
         case 'OPEN_DRAWER':
-          await page.setViewportSize(phone);
+          // On a desktop there is no drawer: the window narrows to a phone's first.
+          if (world.viewport.name === 'desktop') await page.setViewportSize(phoneSize);
           await drawerButton(page).click();
           break;
         case 'CLOSE_DRAWER':
-          await page.keyboard.press('Escape');
-          await page.setViewportSize(desktop);
+          await closeDrawer(page);
+          if (world.viewport.name === 'desktop') await page.setViewportSize(desktopSize);
           break;
         case 'SHOW':
+          await openDrawerOnPhone(world);
           await rowOf(page, target.title).click();
           await page.getByRole('heading', { name: target.title, level: 1 }).waitFor();
           break;
@@ -358,6 +382,7 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
         case 'EXPORT':
           // Export is in the chat's menu: the conversation is opened first.
           if (new URL(page.url()).pathname !== `/topics/${target.id}`) {
+            await openDrawerOnPhone(world);
             await rowOf(page, target.title).click();
             await page.getByRole('heading', { name: target.title, level: 1 }).waitFor();
           }
@@ -397,22 +422,24 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
         return;
       }
       const nav = sidebar(page);
+      // On a phone the list is seen only with the drawer open.
+      const listShown = world.viewport.name === 'desktop' || value.drawer === 'open';
       const busy = nav.locator('[aria-busy="true"]');
       const search = nav.getByLabel('Search conversations');
       const row = rowOf(page, list.target.title);
       const rows = nav.getByRole('listitem').getByRole('link');
       // The list region.
       const waiting = ['idle', 'debouncing', 'loading'].includes(value.list);
-      await shows(busy, waiting ? 1 : 0);
-      if (value.list === 'debouncing') expect(await search.inputValue()).toContain(list.tag);
-      if (value.list === 'failed')
+      if (listShown) await shows(busy, waiting ? 1 : 0);
+      if (value.list === 'debouncing' && listShown) expect(await search.inputValue()).toContain(list.tag);
+      if (value.list === 'failed' && listShown)
         await shows(nav.getByRole('alert').getByRole('button', { name: 'Retry' }), 1);
-      if (value.list === 'loadingMore') {
+      if (value.list === 'loadingMore' && listShown) {
         const more = nav.getByRole('button', { name: 'Loading…' });
         await shows(more, 1);
         expect(await more.isDisabled()).toBe(true);
       }
-      if (value.list === 'loaded') {
+      if (value.list === 'loaded' && listShown) {
         const { next, shownQuery } = snapshot.context;
         if (shownQuery) {
           // The server's search: the one match, its words marked.
@@ -450,7 +477,7 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
         await shows(deleteDialog.getByText(list.target.title), 1);
         if (list.editFailed) await shows(deleteDialog.getByRole('alert'), 1);
       }
-      if (list.renamed && !list.deleted && value.list === 'loaded') await shows(row, 1);
+      if (list.renamed && !list.deleted && value.list === 'loaded' && listShown) await shows(row, 1);
       if (list.leftChat) expect(new URL(page.url()).pathname).toBe('/list');
       // The export region: a status while the file is made, then the download or what went wrong.
       const bar = page.getByRole('main');
