@@ -37,15 +37,22 @@ const conflicts = (error: unknown) => {
 };
 
 /**
- * Reserves the price, stores the user's message under `parent` and an empty bot message under it
- * that is `streaming`, and makes it the topic's head, in one statement: all of it or nothing. No
+ * Reserves the price, stores the user's message under `parent` (with the files it carries) and an
+ * empty bot message under it that is `streaming`, and makes it the topic's head, in one statement:
+ * all of it or nothing. No
  * credit to hold → 402; a reply already streaming in the topic (the unique index, on every node) → 409.
  * The same statement reads the branch being answered, so the first token waits on one round trip.
  */
 export async function startReply(
   db: Db,
   owner: Owner,
-  reply: { topicId: string; parent: string | null; text: string; price: number },
+  reply: {
+    topicId: string;
+    parent: string | null;
+    text: string;
+    price: number;
+    files?: { _id: string; name: string; type: string; size: number }[];
+  },
 ): Promise<StartedReply & { userMessageId: string; history: Turn[] }> {
   try {
     const { rows } = await db.query<{
@@ -62,6 +69,11 @@ export async function startReply(
          where id = $2 and tenant = $3 and balance - reserved >= $4 returning id),
        asked as (
          insert into messages (topic_id, parent, role, text) select $1, $7, 'user', $5 from hold returning id),
+       carried as (
+         insert into message_files (message_id, position, file_id, name, type, size)
+         select asked.id, file.position - 1, file.value->>'_id', file.value->>'name', file.value->>'type',
+                (file.value->>'size')::bigint
+         from asked, jsonb_array_elements($8::jsonb) with ordinality as file (value, position)),
        answer as (
          insert into messages (topic_id, parent, role, text, status, reserved, lease_until)
          select $1, asked.id, 'bot', '', 'streaming', $4, ${lease} from asked returning id),
@@ -70,7 +82,7 @@ export async function startReply(
                 title = case when title = '' then left($6, 80) else title end
          where id = $1 and exists (select 1 from answer))
        select (select id from asked) as user_message_id, (select id from answer) as bot_message_id,
-              (select coalesce(json_agg(json_build_object('role', role, 'text', text) order by depth desc), '[]')
+              (select coalesce(json_agg(json_build_object('id', id, 'role', role, 'text', text) order by depth desc), '[]')
                from branch where text <> '') as history`,
       [
         reply.topicId,
@@ -80,6 +92,7 @@ export async function startReply(
         reply.text,
         reply.text.replace(/\s+/g, ' ').trim(),
         reply.parent,
+        JSON.stringify(reply.files ?? []),
       ],
     );
     const { user_message_id, bot_message_id, history } = rows[0];

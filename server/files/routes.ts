@@ -46,7 +46,9 @@ export function cleanFileName(value: string | undefined): string {
     .replace(/\s+/gu, ' ')
     .trim();
   const characters = [...name];
-  return (characters.length > 200 ? characters.slice(-200).join('') : name) || 'file';
+  const kept = characters.length > 200 ? characters.slice(-200).join('') : name;
+  // Never a folder's name either, in a download or in the data export's archive.
+  return kept.replace(/^\.+$/, '') || 'file';
 }
 
 /** Content-Disposition with the name in ASCII for old clients and in UTF-8 (RFC 6266) for the others. */
