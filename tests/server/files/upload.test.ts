@@ -142,6 +142,17 @@ describe('uploads: types sniffed from the bytes, documents read under limits, im
     expect((await myFiles()).length).toBe(filesBefore);
   });
 
+  it('takes a file just under UPLOAD_MAX_BYTES whole', async () => {
+    const line = 'a line of a long log file, 40 bytes...\n';
+    const bytes = Buffer.from(line.repeat(Math.floor((20 * 1024 * 1024 - 1024) / line.length)));
+    const sent = await upload(server, user, bytes, 'big.log', 'text/plain');
+    timings.push({ file: `big.log (${bytes.length} B), accepted`, status: sent.status, ms: sent.ms });
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ type: 'text/plain', size: bytes.length });
+    expect((await download(server, user, sent.body._id)).bytes.equals(bytes)).toBe(true);
+    await call(server, `/api/v1/file/${sent.body._id}`, { method: 'DELETE', token: user.token });
+  });
+
   it('refuses a file over UPLOAD_MAX_BYTES with 413 and a pixel bomb of an image with 413', async () => {
     const huge = await upload(server, user, randomBytes(21 * 1024 * 1024), 'huge.txt', 'text/plain');
     timings.push({ file: 'huge.txt (21 MB)', status: huge.status, ms: huge.ms });
