@@ -253,23 +253,42 @@ describe('uploads: types sniffed from the bytes, documents read under limits, im
 
 describe('the limits an organization and the server set', () => {
   let server: TestServer;
+  let frugal: TestServer;
 
   beforeAll(async () => {
-    // A reading that takes longer than a second is ended: 5,000 pages are read in about five.
-    server = await startApp({ EXTRACT_TIMEOUT_SECONDS: '1', UPLOAD_MAX_PAGES: '100000' });
+    // Readings past two seconds are ended: 5,000 pages take about five.
+    server = await startApp({ EXTRACT_TIMEOUT_SECONDS: '2', UPLOAD_MAX_PAGES: '100000' });
+    // A reading thread of 16 MB reads a short PDF, not 5,000 pages.
+    frugal = await startApp({ EXTRACT_MEMORY_MB: '16', UPLOAD_MAX_PAGES: '100000' });
   });
-  afterAll(() => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    await frugal?.close();
+  });
 
   it('ends a reading past the time limit with 422, and the server goes on', async () => {
     const user = await signUp(server);
     const sent = await upload(server, user, await makePdf(5000), 'long.pdf', 'application/pdf');
-    timings.push({ file: 'pages-5000.pdf, 1 s limit', status: sent.status, ms: sent.ms });
+    timings.push({ file: 'pages-5000.pdf, 2 s limit', status: sent.status, ms: sent.ms });
     expect(sent.status).toBe(422);
     expect(sent.body).toMatchObject({ code: 'UNREADABLE' });
-    expect(sent.body.error).toMatch(/within 1 seconds/);
-    expect(sent.ms).toBeLessThan(4000);
-    const after = await upload(server, user, await makePdf(2), 'short.pdf', 'application/pdf');
-    expect(after.status).toBe(201);
+    expect(sent.body.error).toMatch(/within 2 seconds/);
+    expect(sent.ms).toBeLessThan(5000);
+    expect((await upload(server, user, Buffer.from('still here'), 'after.txt')).status).toBe(201);
+  });
+
+  it('ends a reading past the memory limit with 422, and the server goes on', async () => {
+    const user = await signUp(frugal);
+    const sent = await upload(frugal, user, await makePdf(5000), 'long.pdf', 'application/pdf');
+    timings.push({ file: 'pages-5000.pdf, 16 MB heap', status: sent.status, ms: sent.ms });
+    expect(sent.status).toBe(422);
+    expect(sent.body).toEqual({
+      error: 'The file needs too much memory to read: it is not accepted.',
+      code: 'UNREADABLE',
+    });
+    expect(sent.ms).toBeLessThan(5000);
+    const short = await upload(frugal, user, await makePdf(2), 'short.pdf', 'application/pdf');
+    expect(short.body).toMatchObject({ type: 'application/pdf', pages: 2 });
   });
 
   it("refuses an upload past the organization's storage quota with 413 QUOTA_EXCEEDED; the same bytes again cost nothing", async () => {
