@@ -36,6 +36,15 @@ describe('files in conversations: what model bots receive, and what deleting tak
       body: { contextTokens: 300 },
     });
     expect(small.body).toMatchObject({ vision: false, contextTokens: 300 });
+    const builtin = await admin(server, owner, `/bot/${bots.ELIZA}`, {
+      method: 'PATCH',
+      body: { vision: true },
+    });
+    expect(builtin.body).toEqual({
+      error: 'A built-in bot cannot see images.',
+      code: 'INVALID_INPUT',
+      field: 'vision',
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -69,6 +78,11 @@ describe('files in conversations: what model bots receive, and what deleting tak
 
   it('gives a vision bot the image as an image_url data URL, and the message carries the file', async () => {
     const user = await signUp(server);
+    const listed = await call(server, '/api/v1/bot', { token: user.token });
+    const vision = Object.fromEntries(
+      listed.body.map((bot: { name: string; vision: boolean }) => [bot.name, bot.vision]),
+    );
+    expect(vision).toMatchObject({ Assistant: true, 'Code Helper': false, ELIZA: false });
     const picture = await png(64, 48);
     const sent = await upload(server, user, picture, 'chart.png', 'image/png');
     const topic = await newTopic(user, 'Assistant');
@@ -79,7 +93,7 @@ describe('files in conversations: what model bots receive, and what deleting tak
     expect(textOf(message?.content)).toBe('What is in this picture?');
     const stored = (await download(server, user, sent.body._id)).bytes;
     expect(imagesOf(message?.content)).toEqual([`data:image/png;base64,${stored.toString('base64')}`]);
-    expect((message?.content as ContentPart[])[0]).toEqual({
+    expect((message?.content as ContentPart[] | undefined)?.[0]).toEqual({
       type: 'text',
       text: 'What is in this picture?',
     });
