@@ -213,19 +213,18 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         }
       }
       // Reserved before the first token: a reply that cannot be paid never starts.
-      const { history, ...started } = await startReply(app.db, owner(request), {
+      const { history, historyCarriesFiles, ...started } = await startReply(app.db, owner(request), {
         topicId,
         parent,
         text,
         price: topic.price,
         files,
       });
-      const turns = await withFiles(
-        request,
-        topic,
-        { history, text, messageId: started.userMessageId },
-        started,
-      );
+      // A conversation without files costs no further round trip before the first token.
+      const turns =
+        files.length || historyCarriesFiles
+          ? await withFiles(request, topic, { history, text, messageId: started.userMessageId }, started)
+          : { history, text, attachments: [] };
       return run(request, reply, topic, turns, started);
     },
   );

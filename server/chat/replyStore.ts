@@ -53,12 +53,13 @@ export async function startReply(
     price: number;
     files?: { _id: string; name: string; type: string; size: number }[];
   },
-): Promise<StartedReply & { userMessageId: string; history: Turn[] }> {
+): Promise<StartedReply & { userMessageId: string; history: Turn[]; historyCarriesFiles: boolean }> {
   try {
     const { rows } = await db.query<{
       user_message_id: string | null;
       bot_message_id: string | null;
       history: Turn[];
+      history_carries_files: boolean;
     }>(
       `with recursive branch as (
          select id, parent, role, text, 0 as depth from messages where id = $7 and topic_id = $1
@@ -83,7 +84,8 @@ export async function startReply(
          where id = $1 and exists (select 1 from answer))
        select (select id from asked) as user_message_id, (select id from answer) as bot_message_id,
               (select coalesce(json_agg(json_build_object('id', id, 'role', role, 'text', text) order by depth desc), '[]')
-               from branch where text <> '') as history`,
+               from branch where text <> '') as history,
+              exists (select 1 from message_files mf join branch on branch.id = mf.message_id) as history_carries_files`,
       [
         reply.topicId,
         owner.userId,
@@ -95,9 +97,14 @@ export async function startReply(
         JSON.stringify(reply.files ?? []),
       ],
     );
-    const { user_message_id, bot_message_id, history } = rows[0];
+    const { user_message_id, bot_message_id, history, history_carries_files } = rows[0];
     if (!user_message_id || !bot_message_id) throw insufficientBalance();
-    return { userMessageId: user_message_id, botMessageId: bot_message_id, history };
+    return {
+      userMessageId: user_message_id,
+      botMessageId: bot_message_id,
+      history,
+      historyCarriesFiles: history_carries_files,
+    };
   } catch (error) {
     throw conflicts(error);
   }
