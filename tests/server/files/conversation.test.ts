@@ -148,6 +148,15 @@ describe('files in conversations: what model bots receive, and what deleting tak
     );
     expect(content).toContain('We decided to ship on Friday.');
     expect(content).not.toContain('truncated');
+    // Regenerating the reply gives the model the document again.
+    const { messages } = await topicOf(user, topic);
+    const reply = messages.find((message: { role: string }) => message.role === 'bot');
+    const again = await fetch(`${server.url}/api/v1/topic/${topic}/message/${reply._id}/regenerate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    expect((await readEvents(again)).at(-1)?.event).toBe('done');
+    expect(textOf(lastAsked()?.content)).toContain('We decided to ship on Friday.');
 
     // The Code Helper reads 300 tokens, about 1,200 characters: a 5,000-character file is cut.
     const long = `BEGINNING ${'lorem ipsum '.repeat(415)} THE END`;
