@@ -20,6 +20,7 @@ import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { seed } from './db/seed';
 import { ApiError } from './errors';
+import { filesPlugin } from './files/routes';
 import { createMailer } from './mail/mailer';
 import { notificationsPlugin } from './notifications/routes';
 import { organizationsPlugin } from './organizations/routes';
@@ -138,6 +139,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(billingPlugin);
   await app.register(notificationsPlugin);
   await app.register(translatePlugin);
+  await app.register(filesPlugin);
   await app.register(chatPlugin);
   await app.register(repliesPlugin);
   await app.register(adminPlugin, { prefix: '/api/v1/admin' });

@@ -63,6 +63,23 @@ export interface Config {
   allowPrivateProviderUrls: boolean;
   /** Seals organizations' provider API keys (AES-256-GCM); absent: derived from the JWT secret. */
   providerKeySecret: string | undefined;
+  /** Uploads (attachments): what one may be, and what reading it may cost. */
+  files: {
+    /** One upload at most, in bytes (413 beyond). */
+    maxBytes: number;
+    /** A PDF's pages at most (413 beyond). */
+    maxPages: number;
+    /** What a DOCX may unpack to at most, in bytes (413 beyond: zip bombs). */
+    maxExpandedBytes: number;
+    /** An image's pixels at most, all frames counted (413 beyond). */
+    maxPixels: number;
+    /** Reading one upload (its text, or an image's processing) at most; then it is refused. */
+    extractTimeoutMs: number;
+    /** The JavaScript heap of the thread reading one upload. */
+    extractMemoryMb: number;
+    /** Uploads read at once on one node; more wait their turn. */
+    extractConcurrency: number;
+  };
 }
 
 const number = (value: string | undefined, fallback: number) => {
@@ -120,5 +137,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     libreTranslateUrl: optional(env.LIBRETRANSLATE_URL),
     allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS?.trim().toLowerCase() === 'true',
     providerKeySecret: optional(env.PROVIDER_KEY_SECRET),
+    files: {
+      maxBytes: number(env.UPLOAD_MAX_BYTES, 20 * 1024 * 1024),
+      maxPages: number(env.UPLOAD_MAX_PAGES, 1000),
+      maxExpandedBytes: number(env.UPLOAD_MAX_EXPANDED_BYTES, 100 * 1024 * 1024),
+      maxPixels: number(env.UPLOAD_MAX_PIXELS, 50_000_000),
+      extractTimeoutMs: number(env.EXTRACT_TIMEOUT_SECONDS, 15) * 1000,
+      extractMemoryMb: number(env.EXTRACT_MEMORY_MB, 256),
+      extractConcurrency: number(env.EXTRACT_CONCURRENCY, 2),
+    },
   };
 }

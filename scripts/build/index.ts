@@ -33,7 +33,11 @@ async function compileServer() {
   const out = join('build', 'server');
   rmSync(out, { recursive: true, force: true });
   await build({
-    entryPoints: { main: 'server/main.ts', 'db/pgliteWorker': 'server/db/pgliteWorker.ts' },
+    entryPoints: {
+      main: 'server/main.ts',
+      'db/pgliteWorker': 'server/db/pgliteWorker.ts',
+      'files/extractWorker': 'server/files/extractWorker.ts',
+    },
     outdir: out,
     bundle: true,
     platform: 'node',

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { reachOf } from '../files/prompt';
 import { canRun } from './availability';
 
 /** `GET /api/v1/bot`: the organization's bots with their categories and platform. */
@@ -35,6 +36,8 @@ export const botsPlugin: FastifyPluginAsync = async (app) => {
       categories: bot.categories ?? [],
       platform: { name: bot.platform },
       price: Number(bot.price),
+      // Whether the bot can be sent images (a model bot an admin marked so).
+      vision: reachOf(bot.config).vision,
     }));
     app.botCatalogue.set(request.tenant, bots);
     return bots;

@@ -15,6 +15,8 @@ export function topicMarkdown(topic: TopicRecord): string {
     const who = message.role === 'user' ? 'You' : topic.bot.name;
     const note = statusNotes[message.status] ? ` *(${statusNotes[message.status]})*` : '';
     lines.push(`## ${who} · ${message.createdAt}${note}`, '', message.text, '');
+    const files = (message.files ?? []).map((file) => `${file.name}${file.removed ? ' (removed)' : ''}`);
+    if (files.length) lines.push(`*Attached: ${files.join(', ')}*`, '');
   }
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import type { LiveReply } from './liveReplies';
-import { type Provider, ProviderError, type Turn } from './providers/types';
+import { type Attachment, type Provider, ProviderError, type Turn } from './providers/types';
 import { checkpoint, release, type StartedReply, settle } from './replyStore';
 import type { ReplyEvent } from './sse';
 
@@ -16,8 +16,9 @@ export interface ReplyJob {
   bot: { id: string; name: string; config: Record<string, unknown> };
   /** The branch before the message being answered, oldest first. */
   history: Turn[];
-  /** The message being answered. */
+  /** The message being answered, and the files it carries. */
   text: string;
+  attachments: Attachment[];
   provider: Provider;
   log: FastifyBaseLogger;
 }
@@ -71,6 +72,7 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
     for await (const piece of job.provider({
       history: job.history,
       text: job.text,
+      attachments: job.attachments,
       config: job.bot.config,
       tenant: job.owner.tenant,
       signal,

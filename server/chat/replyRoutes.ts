@@ -1,9 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { canRun } from '../bots/availability';
 import { ApiError } from '../errors';
+import { isImage } from '../files/kinds';
+import { reachOf, withAttachments } from '../files/prompt';
+import { filesToAttach } from '../files/store';
 import { repeat } from '../repeat';
 import type { LiveReply } from './liveReplies';
-import type { Turn } from './providers/types';
+import type { Attachment, Turn } from './providers/types';
 import { generateReply } from './reply';
 import {
   insufficientBalance,
@@ -111,7 +114,7 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     request: FastifyRequest,
     reply: FastifyReply,
     topic: Awaited<ReturnType<typeof topicForReply>>,
-    turns: { history: Turn[]; text: string },
+    turns: { history: Turn[]; text: string; attachments: Attachment[] },
     started: StartedReply,
   ) {
     const topicId = (request.params as { id: string }).id;
@@ -124,6 +127,7 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         bot: { id: topic.bot_id, name: topic.name, config: topic.config },
         history: turns.history,
         text: turns.text,
+        attachments: turns.attachments,
         provider: topic.provider,
         log: request.log,
       },
@@ -133,7 +137,32 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     return followLive(reply, writing, 0, { event: 'message', data: started });
   }
 
-  app.post<{ Params: { id: string }; Body: { text: string; parent?: string | null } }>(
+  /**
+   * The conversation with its files, as the bot is given them. Should reading them fail, the reply
+   * just started is released (nothing charged) rather than left streaming.
+   */
+  async function withFiles(
+    request: FastifyRequest,
+    topic: { config: Record<string, unknown> },
+    conversation: { history: Turn[]; text: string; messageId: string },
+    started: StartedReply,
+  ) {
+    try {
+      return {
+        ...(await withAttachments(app.db, owner(request), conversation, topic.config)),
+        text: conversation.text,
+      };
+    } catch (error) {
+      await release(app.db, owner(request), {
+        messageId: started.botMessageId,
+        text: null,
+        status: 'failed',
+      });
+      throw error;
+    }
+  }
+
+  app.post<{ Params: { id: string }; Body: { text: string; parent?: string | null; files?: string[] } }>(
     '/api/v1/topic/:id/message',
     {
       schema: {
@@ -145,6 +174,11 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
           properties: {
             text: { type: 'string', minLength: 1, maxLength: 8000 },
             parent: { type: ['string', 'null'], maxLength: 64 },
+            files: {
+              type: 'array',
+              maxItems: 10,
+              items: { type: 'string', minLength: 1, maxLength: 64 },
+            },
           },
         },
       },
@@ -154,6 +188,16 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
       const text = request.body.text.trim();
       if (!text) throw new ApiError(400, 'Please fill in text.', 'INVALID_INPUT', 'text');
       const topic = await topicForReply(request, topicId);
+      const files = await filesToAttach(app.db, owner(request), request.body.files ?? []);
+      // Refused before anything is reserved: a bot without vision is never sent an image.
+      if (files.some((file) => isImage(file.type)) && !reachOf(topic.config).vision) {
+        throw new ApiError(
+          422,
+          `${topic.name} cannot see images. Remove the image, or ask a bot that can see images.`,
+          'VISION_UNSUPPORTED',
+          'files',
+        );
+      }
       // Omitted: answer the branch on screen. null: a new first message. A reply: edit and resend
       // the message that followed it, on a new branch (the old one is kept).
       let parent = topic.head;
@@ -169,13 +213,19 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         }
       }
       // Reserved before the first token: a reply that cannot be paid never starts.
-      const { history, ...started } = await startReply(app.db, owner(request), {
+      const { history, historyCarriesFiles, ...started } = await startReply(app.db, owner(request), {
         topicId,
         parent,
         text,
         price: topic.price,
+        files,
       });
-      return run(request, reply, topic, { history, text }, started);
+      // A conversation without files costs no further round trip before the first token.
+      const turns =
+        files.length || historyCarriesFiles
+          ? await withFiles(request, topic, { history, text, messageId: started.userMessageId }, started)
+          : { history, text, attachments: [] };
+      return run(request, reply, topic, turns, started);
     },
   );
 
@@ -205,7 +255,13 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         parent: answered,
         price: topic.price,
       });
-      return run(request, reply, topic, { history: branch, text: asked.text }, started);
+      const turns = await withFiles(
+        request,
+        topic,
+        { history: branch, text: asked.text, messageId: answered },
+        started,
+      );
+      return run(request, reply, topic, turns, started);
     },
   );
 

@@ -37,21 +37,29 @@ const conflicts = (error: unknown) => {
 };
 
 /**
- * Reserves the price, stores the user's message under `parent` and an empty bot message under it
- * that is `streaming`, and makes it the topic's head, in one statement: all of it or nothing. No
+ * Reserves the price, stores the user's message under `parent` (with the files it carries) and an
+ * empty bot message under it that is `streaming`, and makes it the topic's head, in one statement:
+ * all of it or nothing. No
  * credit to hold → 402; a reply already streaming in the topic (the unique index, on every node) → 409.
  * The same statement reads the branch being answered, so the first token waits on one round trip.
  */
 export async function startReply(
   db: Db,
   owner: Owner,
-  reply: { topicId: string; parent: string | null; text: string; price: number },
-): Promise<StartedReply & { userMessageId: string; history: Turn[] }> {
+  reply: {
+    topicId: string;
+    parent: string | null;
+    text: string;
+    price: number;
+    files?: { _id: string; name: string; type: string; size: number }[];
+  },
+): Promise<StartedReply & { userMessageId: string; history: Turn[]; historyCarriesFiles: boolean }> {
   try {
     const { rows } = await db.query<{
       user_message_id: string | null;
       bot_message_id: string | null;
       history: Turn[];
+      history_carries_files: boolean;
     }>(
       `with recursive branch as (
          select id, parent, role, text, 0 as depth from messages where id = $7 and topic_id = $1
@@ -62,6 +70,11 @@ export async function startReply(
          where id = $2 and tenant = $3 and balance - reserved >= $4 returning id),
        asked as (
          insert into messages (topic_id, parent, role, text) select $1, $7, 'user', $5 from hold returning id),
+       carried as (
+         insert into message_files (message_id, position, file_id, name, type, size)
+         select asked.id, file.position - 1, file.value->>'_id', file.value->>'name', file.value->>'type',
+                (file.value->>'size')::bigint
+         from asked, jsonb_array_elements($8::jsonb) with ordinality as file (value, position)),
        answer as (
          insert into messages (topic_id, parent, role, text, status, reserved, lease_until)
          select $1, asked.id, 'bot', '', 'streaming', $4, ${lease} from asked returning id),
@@ -70,8 +83,9 @@ export async function startReply(
                 title = case when title = '' then left($6, 80) else title end
          where id = $1 and exists (select 1 from answer))
        select (select id from asked) as user_message_id, (select id from answer) as bot_message_id,
-              (select coalesce(json_agg(json_build_object('role', role, 'text', text) order by depth desc), '[]')
-               from branch where text <> '') as history`,
+              (select coalesce(json_agg(json_build_object('id', id, 'role', role, 'text', text) order by depth desc), '[]')
+               from branch where text <> '') as history,
+              exists (select 1 from message_files mf join branch on branch.id = mf.message_id) as history_carries_files`,
       [
         reply.topicId,
         owner.userId,
@@ -80,11 +94,17 @@ export async function startReply(
         reply.text,
         reply.text.replace(/\s+/g, ' ').trim(),
         reply.parent,
+        JSON.stringify(reply.files ?? []),
       ],
     );
-    const { user_message_id, bot_message_id, history } = rows[0];
+    const { user_message_id, bot_message_id, history, history_carries_files } = rows[0];
     if (!user_message_id || !bot_message_id) throw insufficientBalance();
-    return { userMessageId: user_message_id, botMessageId: bot_message_id, history };
+    return {
+      userMessageId: user_message_id,
+      botMessageId: bot_message_id,
+      history,
+      historyCarriesFiles: history_carries_files,
+    };
   } catch (error) {
     throw conflicts(error);
   }

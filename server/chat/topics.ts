@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import { deleteTopicFiles } from '../files/store';
 import { plainText, type Snippet, snippet } from './plainText';
 
 export type { Owner } from '../auth/sessions';
@@ -146,6 +147,20 @@ export async function findTopic(db: Db, owner: Owner, id: string) {
   return summary(rows[0]);
 }
 
+/** A file a message carried, as it was sent; `removed` once its owner deleted it. */
+interface MessageFile {
+  _id: string;
+  name: string;
+  type: string;
+  size: number | string;
+  removed: boolean;
+}
+const messageFile = ({ removed, ...file }: MessageFile) => ({
+  ...file,
+  size: Number(file.size),
+  ...(removed ? { removed: true } : {}),
+});
+
 export async function readTopic(db: Db, owner: Owner, id: string) {
   const topic = await findTopic(db, owner, id);
   const { rows } = await db.query<{
@@ -157,8 +172,13 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
     cost: string | null;
     created_at: Date;
     head: string | null;
+    files: MessageFile[] | null;
   }>(
-    `select m.id, m.parent, m.role, m.text, m.status, m.cost, m.created_at, t.head
+    `select m.id, m.parent, m.role, m.text, m.status, m.cost, m.created_at, t.head,
+            (select json_agg(json_build_object('_id', mf.file_id, 'name', mf.name, 'type', mf.type,
+                    'size', mf.size, 'removed', f.id is null) order by mf.position)
+             from message_files mf left join files f on f.id = mf.file_id
+             where mf.message_id = m.id) as files
      from topics t left join messages m on m.topic_id = t.id where t.id = $1 order by m.seq`,
     [id],
   );
@@ -174,6 +194,7 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
       status: row.status,
       ...(row.role === 'bot' ? { bot: topic.bot._id } : {}),
       ...(row.cost === null ? {} : { cost: Number(row.cost) }),
+      ...(row.files ? { files: row.files.map(messageFile) } : {}),
       createdAt: new Date(row.created_at).toISOString(),
     })),
   };
@@ -241,10 +262,14 @@ export async function renameTopic(db: Db, owner: Owner, id: string, title: strin
   return findTopic(db, owner, id);
 }
 
+/** Deletes the topic, its messages and the files they carried (unless another topic carries them too). */
 export async function deleteTopic(db: Db, owner: Owner, id: string) {
-  const { rows } = await db.query(
-    'delete from topics where id = $1 and tenant = $2 and user_id = $3 returning id',
-    [id, owner.tenant, owner.userId],
-  );
-  if (!rows[0]) throw topicNotFound();
+  await db.transaction(async (tx) => {
+    await deleteTopicFiles(tx, owner, id);
+    const { rows } = await tx.query(
+      'delete from topics where id = $1 and tenant = $2 and user_id = $3 returning id',
+      [id, owner.tenant, owner.userId],
+    );
+    if (!rows[0]) throw topicNotFound();
+  });
 }

@@ -28,7 +28,7 @@ export async function branchTurns(db: Db, topicId: string, leafId: string | null
        select id, parent, role, text, 0 as depth from messages where id = $1 and topic_id = $2
        union all
        select m.id, m.parent, m.role, m.text, b.depth + 1 from messages m join branch b on m.id = b.parent)
-     select role, text from branch where text <> '' order by depth desc`,
+     select id, role, text from branch where text <> '' order by depth desc`,
     [leafId, topicId],
   );
   return rows;

@@ -1,9 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import { pgliteWorkerFile } from '../paths';
+import { pgliteWorkerFile, startWorker } from '../paths';
 import { lockDataDir } from './lock';
 import type { WorkerMessage, WorkerRequest } from './pgliteWorker';
 
@@ -55,13 +53,7 @@ async function openPglite(dataDir: string): Promise<Db> {
 }
 
 async function startPglite(directory: string, unlock: () => void): Promise<Db> {
-  // The sources need tsx in the worker too, whoever started this process (vitest, tsx or node).
-  const worker = pgliteWorkerFile.endsWith('.ts')
-    ? new Worker(
-        `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(pgliteWorkerFile).href)}); })`,
-        { eval: true, workerData: { directory } },
-      )
-    : new Worker(pgliteWorkerFile, { workerData: { directory } });
+  const worker = startWorker(pgliteWorkerFile, { workerData: { directory } });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let nextId = 0;

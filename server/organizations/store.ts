@@ -70,11 +70,12 @@ export interface OrganizationRow {
   starting_balance: string | null;
   signup: 'open' | 'invite' | 'domains';
   allowed_domains: string[];
+  storage_quota_mb: number;
   created_at: Date;
 }
 
 export const organizationColumns = `id, subdomain, name, currency, disabled, brand_color, logo_type, logo_version,
-  default_language, starting_balance, signup, allowed_domains, created_at`;
+  default_language, starting_balance, signup, allowed_domains, storage_quota_mb, created_at`;
 
 export async function readOrganization(db: Db, subdomain: string): Promise<OrganizationRow | null> {
   const { rows } = await db.query<OrganizationRow>(

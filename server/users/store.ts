@@ -1,6 +1,7 @@
 import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { notFound } from '../errors';
+import { listFiles } from '../files/store';
 
 const iso = (value: Date) => new Date(value).toISOString();
 
@@ -34,7 +35,7 @@ export async function readUser(db: Db, owner: Owner) {
 export async function exportUser(db: Db, owner: Owner) {
   const account = await readUser(db, owner);
   const params = [owner.userId, owner.tenant];
-  const [billing, topics, messages, transactions, notifications] = await Promise.all([
+  const [billing, topics, messages, transactions, notifications, files] = await Promise.all([
     db.query<{ balance: string; currency: string }>(
       'select balance, currency from users where id = $1 and tenant = $2',
       params,
@@ -44,8 +45,20 @@ export async function exportUser(db: Db, owner: Owner) {
        where t.user_id = $1 and t.tenant = $2 order by t.created_at`,
       params,
     ),
-    db.query<{ id: string; topic_id: string; role: string; text: string; status: string; created_at: Date }>(
-      `select m.id, m.topic_id, m.role, m.text, m.status, m.created_at from messages m join topics t on t.id = m.topic_id
+    db.query<{
+      id: string;
+      topic_id: string;
+      role: string;
+      text: string;
+      status: string;
+      created_at: Date;
+      files: { _id: string; name: string; type: string; size: number }[] | null;
+    }>(
+      `select m.id, m.topic_id, m.role, m.text, m.status, m.created_at,
+              (select json_agg(json_build_object('_id', mf.file_id, 'name', mf.name, 'type', mf.type,
+                      'size', mf.size) order by mf.position)
+               from message_files mf where mf.message_id = m.id) as files
+       from messages m join topics t on t.id = m.topic_id
        where t.user_id = $1 and t.tenant = $2 order by m.seq`,
       params,
     ),
@@ -57,6 +70,7 @@ export async function exportUser(db: Db, owner: Owner) {
       'select id, title, body, read, created_at from notifications where user_id = $1 and tenant = $2 order by created_at',
       params,
     ),
+    listFiles(db, owner),
   ]);
   return {
     exportedAt: new Date().toISOString(),
@@ -78,9 +92,14 @@ export async function exportUser(db: Db, owner: Owner) {
           role: message.role,
           text: message.text,
           status: message.status,
+          ...(message.files
+            ? { files: message.files.map((file) => ({ ...file, size: Number(file.size) })) }
+            : {}),
           createdAt: iso(message.created_at),
         })),
     })),
+    /** The user's files (their bytes are in the ZIP download). */
+    files,
     transactions: transactions.rows.map((row) => ({
       _id: row.id,
       amount: Number(row.amount),

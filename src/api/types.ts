@@ -98,6 +98,30 @@ export interface Message extends ChatMessage {
   bot?: string;
   /** What a complete bot reply was charged. */
   cost?: number;
+  /** The files a user's message carried. */
+  files?: MessageFile[];
+}
+
+/** `POST /api/v1/file` (multipart, field `file`) and `GET /api/v1/file/:id`: a file of the user's. */
+export interface FileRecord {
+  _id: string;
+  name: string;
+  /** Sniffed from the bytes: image/png|jpeg|webp|gif, application/pdf, DOCX, text/plain, application/json. */
+  type: string;
+  size: number;
+  /** A PDF's pages. */
+  pages?: number;
+  status: 'ready';
+  createdAt: string;
+}
+
+/** A file a message carried, as it was sent; `removed` once its owner deleted it. */
+export interface MessageFile {
+  _id: string;
+  name: string;
+  type: string;
+  size: number;
+  removed?: true;
 }
 
 /** One conversation in `GET /api/v1/topic`: `lastMessage` is the preview's older name, kept for old clients. */
@@ -126,6 +150,8 @@ export interface RenameTopicRequest {
 }
 export interface SendMessageRequest {
   text: string;
+  /** Ids of the user's files (at most 10). */
+  files?: string[];
 }
 
 /** Server-sent events of `POST /api/v1/topic/:id/message`, by event name. */
@@ -156,4 +182,6 @@ export interface AccountExport {
   }[];
   transactions: Transaction[];
   notifications: Notification[];
+  /** The user's files; `?format=zip` downloads this JSON with their bytes. */
+  files: FileRecord[];
 }

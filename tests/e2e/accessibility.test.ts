@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blocking, formatTotals, noViolations, runAxe } from '../support/axe';
 import { launchBrowser } from '../support/browser';
-import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
+import { type OpenAiDouble, startOpenAiDouble, textOf } from '../support/openai-double';
 import { readCode } from '../support/outbox';
 import { type RunningServer, startServer } from '../support/server';
 
@@ -245,7 +245,7 @@ describe('accessibility in Chromium: keyboard-only journeys and axe-core', () =>
     await log.getByText('Stopped').waitFor();
     // …and the finished one lands in the log once.
     await expect.poll(() => log.ariaSnapshot()).toContain('word3');
-    model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
+    model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
   });
 
   it('renames and deletes a conversation with the keyboard; Esc cancels the deletion', async () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser';
-import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
+import { type OpenAiDouble, startOpenAiDouble, textOf } from '../support/openai-double';
 import { type OperatorRun, parley } from '../support/operator';
 import { readCode } from '../support/outbox';
 import { type RunningPostgres, startPostgres } from '../support/postgres';
@@ -172,7 +172,7 @@ describe('an organization the operator creates and its admins run, in Chromium a
     await owner.waitForURL(/\/admin\/bots\/[0-9a-f-]{36}$/);
     await owner.getByRole('status').getByText('Saved').waitFor();
 
-    model.script((request) => ({ chunks: ['Roses for: ', request.messages.at(-1)?.content ?? ''] }));
+    model.script((request) => ({ chunks: ['Roses for: ', textOf(request.messages.at(-1)?.content)] }));
     await owner.getByLabel('Message to try').fill('the sea');
     await owner.getByRole('button', { name: 'Send' }).click();
     await expect

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser';
-import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
+import { type OpenAiDouble, startOpenAiDouble, textOf } from '../support/openai-double';
 import { readCode } from '../support/outbox';
 import { type RunningServer, startServer } from '../support/server';
 
@@ -87,7 +87,7 @@ describe('home and chat in Chromium against npm start', () => {
     await page.getByText('Stopped').waitFor();
     const kept = await lastReply().textContent();
     expect(kept).not.toContain('word299');
-    model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
+    model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
 
     // Resumed after a reload: the same conversation, the partial reply kept.
     await page.reload();
@@ -183,7 +183,7 @@ describe('home and chat in Chromium against npm start', () => {
     expect(await reply.locator('[onerror], [onload], [ontoggle]').count()).toBe(0);
     expect(await reply.locator('a[href^="javascript"]').count()).toBe(0);
     expect(await reply.getByRole('link', { name: 'a safe link' }).getAttribute('rel')).toContain('noopener');
-    model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
+    model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
   });
   it('shows the bot typing, offers Jump to latest when scrolled up, and keeps a failed reply with Retry', async () => {
     await page.setViewportSize({ width: 700, height: 520 });
@@ -230,7 +230,7 @@ describe('home and chat in Chromium against npm start', () => {
     await problem.waitFor();
     await lastReply().getByText('Failed').waitFor();
     expect(await lastReply().textContent()).toContain('A partial answer');
-    model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
+    model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
     await problem.getByRole('button', { name: 'Retry' }).click();
     await lastReply().getByText('You said: And then?').waitFor();
     expect(await problem.count()).toBe(0);

@@ -6,18 +6,19 @@ import {
   type OpenAiDouble,
   type Script,
   startOpenAiDouble,
+  textOf,
 } from '../support/openai-double';
 import { readCode } from '../support/outbox';
 import { type RunningServer, startServer } from '../support/server';
 
 const echo = (request: ChatRequest): Script => ({
-  chunks: ['You said: ', request.messages.at(-1)?.content ?? ''],
+  chunks: ['You said: ', textOf(request.messages.at(-1)?.content)],
 });
 /** A reply long enough to leave in the middle of: 150 numbered words, 15 ms apart. */
 const longReply: Script = { chunks: Array.from({ length: 150 }, (_, index) => `w${index} `), delayMs: 15 };
 const wholeLongReply = longReply.chunks.join('').trim();
 const isTranslation = (request: ChatRequest) =>
-  request.messages[0]?.role === 'system' && request.messages[0].content.startsWith('Translate');
+  request.messages[0]?.role === 'system' && textOf(request.messages[0].content).startsWith('Translate');
 
 describe('messages people can work with, in Chromium against npm start', () => {
   let server: RunningServer;
@@ -170,7 +171,9 @@ describe('messages people can work with, in Chromium against npm start', () => {
     // English is never translated: no Translate action.
     expect(await page.getByRole('button', { name: 'Translate' }).count()).toBe(0);
     await newChat('Good morning', (request) =>
-      isTranslation(request) ? { chunks: [`[de] ${request.messages.at(-1)?.content}`] } : echo(request),
+      isTranslation(request)
+        ? { chunks: [`[de] ${textOf(request.messages.at(-1)?.content)}`] }
+        : echo(request),
     );
     await botMessages().last().getByText('You said: Good morning').waitFor();
     const address = page.url();

@@ -66,6 +66,7 @@ describe('the same schema and flow on a real PostgreSQL (DATABASE_URL)', () => {
       '400_messages.sql',
       '500_cluster.sql',
       '600_admin.sql',
+      '700_files.sql',
     ]);
   });
 });

@@ -1,10 +1,44 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** A part of a message's content in OpenAI's wire format: text, or an image by URL (a data URL here). */
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: string } };
+
 export interface ChatRequest {
   model: string;
   stream: boolean;
-  messages: { role: string; content: string }[];
+  messages: { role: string; content: string | ContentPart[] }[];
+}
+
+/** The text of a message's content: the string, or its text parts joined. */
+export function textOf(content: string | ContentPart[] | undefined): string {
+  if (content === undefined) return '';
+  if (typeof content === 'string') return content;
+  return content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
+
+/** The images of a message's content, as their URLs. */
+export function imagesOf(content: string | ContentPart[] | undefined): string[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part) => (part.type === 'image_url' ? [part.image_url.url] : []));
+}
+
+/** Whether a content is what OpenAI accepts: a string, or text and image_url parts, each well-formed. */
+function validContent(content: unknown): boolean {
+  if (typeof content === 'string') return true;
+  return (
+    Array.isArray(content) &&
+    content.length > 0 &&
+    content.every(
+      (part) =>
+        (part?.type === 'text' && typeof part.text === 'string') ||
+        (part?.type === 'image_url' &&
+          typeof part.image_url?.url === 'string' &&
+          /^(https?:|data:image\/(png|jpeg|webp|gif);base64,)/.test(part.image_url.url)),
+    )
+  );
 }
 
 /** What the double answers, chosen by the last user message: a script of chunks and how it ends. */
@@ -61,7 +95,7 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
   const authorizations: (string | undefined)[] = [];
   let abandoned = 0;
   let scriptFor = (request: ChatRequest): Script => ({
-    chunks: ['You said: ', ...(request.messages.at(-1)?.content ?? '').split(/(?<= )/)],
+    chunks: ['You said: ', ...textOf(request.messages.at(-1)?.content).split(/(?<= )/)],
   });
   const open = new Set<ServerResponse>();
 
@@ -85,6 +119,14 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     const chat = JSON.parse(body) as ChatRequest;
     requests.push(chat);
     authorizations.push(request.headers.authorization);
+    // As OpenAI does: a malformed content part is a 400, never silently read.
+    const invalid = chat.messages.findIndex((message) => !validContent(message.content));
+    if (invalid >= 0) {
+      sendJson(response, 400, {
+        error: { message: `Invalid content in messages[${invalid}].`, type: 'invalid_request_error' },
+      });
+      return;
+    }
     const script = scriptFor(chat);
     if (script.status && script.status >= 400) {
       sendJson(response, script.status, {
@@ -106,7 +148,7 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const id = `chatcmpl-${requests.length}`;
     response.write(chunk(id, { role: 'assistant', content: '' }, null));
-    timings.set(chat.messages.at(-1)?.content ?? '', { received, firstChunk: performance.now() });
+    timings.set(textOf(chat.messages.at(-1)?.content), { received, firstChunk: performance.now() });
     for (const piece of script.chunks) {
       if (response.destroyed) {
         abandoned += 1;

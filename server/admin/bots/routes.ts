@@ -16,6 +16,8 @@ const botFields = {
   model: { type: ['string', 'null'], maxLength: 200 },
   systemPrompt: { type: ['string', 'null'], maxLength: 8000 },
   temperature: { type: ['number', 'null'], minimum: 0, maximum: 2 },
+  vision: { type: 'boolean' },
+  contextTokens: { type: 'integer', minimum: 256, maximum: 10_000_000 },
   price: { type: 'number', minimum: 0, maximum: 1000 },
   categories: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 64 } },
   active: { type: 'boolean' },
@@ -116,6 +118,8 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
               model: before.model,
               systemPrompt: before.systemPrompt,
               temperature: before.temperature,
+              vision: before.vision,
+              contextTokens: before.contextTokens,
             }),
       };
       const input: BotInput = { ...current, ...changes };

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
+import { reachOf } from '../../files/prompt';
 
 export const engines = ['eliza', 'calculator', 'translator'] as const;
 
@@ -26,13 +27,25 @@ export interface AdminBot {
   model?: string;
   systemPrompt?: string;
   temperature?: number;
+  /** A model bot that is sent images (as data URLs). */
+  vision: boolean;
+  /** How much a model bot can read, in tokens: documents are given as far as they fit. */
+  contextTokens: number;
   price: number;
   categories: { _id: string; name: string }[];
   active: boolean;
   position: number;
 }
 
-const configKeys = ['engine', 'provider', 'model', 'systemPrompt', 'temperature'] as const;
+const configKeys = [
+  'engine',
+  'provider',
+  'model',
+  'systemPrompt',
+  'temperature',
+  'vision',
+  'contextTokens',
+] as const;
 
 export function toAdminBot(row: BotRow): AdminBot {
   const bot: AdminBot = {
@@ -44,6 +57,7 @@ export function toAdminBot(row: BotRow): AdminBot {
     categories: row.categories,
     active: row.active,
     position: row.position,
+    ...reachOf(row.config),
   };
   for (const key of configKeys) {
     const value = row.config[key];
@@ -87,6 +101,8 @@ export interface BotInput {
   model?: string | null;
   systemPrompt?: string | null;
   temperature?: number | null;
+  vision?: boolean;
+  contextTokens?: number;
   price: number;
   categories: string[];
   active: boolean;
@@ -119,6 +135,7 @@ export async function configOf(
       if (input[field] !== undefined && input[field] !== null)
         throw new ApiError(400, `A built-in bot has no ${field}.`, 'INVALID_INPUT', field);
     }
+    if (input.vision) throw new ApiError(400, 'A built-in bot cannot see images.', 'INVALID_INPUT', 'vision');
     return { engine: input.engine };
   }
   if (input.engine) throw new ApiError(400, 'A model bot has no engine.', 'INVALID_INPUT', 'engine');
@@ -134,6 +151,8 @@ export async function configOf(
   if (input.model?.trim()) config.model = input.model.trim();
   if (input.systemPrompt?.trim()) config.systemPrompt = input.systemPrompt;
   if (typeof input.temperature === 'number') config.temperature = input.temperature;
+  if (input.vision) config.vision = true;
+  if (typeof input.contextTokens === 'number') config.contextTokens = input.contextTokens;
   return config;
 }
 

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../../errors';
+import { storageBytes } from '../../files/store';
 import { logoUrl, type OrganizationRow, readOrganization } from '../../organizations/store';
 import { catalogsFolder } from '../../paths';
 import { audit } from '../audit/store';
@@ -27,6 +28,7 @@ interface SettingsBody {
   startingBalance?: number | null;
   signup?: Signup;
   allowedDomains?: string[];
+  storageQuotaMb?: number;
 }
 
 const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
@@ -38,6 +40,7 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
   startingBalance: row.starting_balance === null ? fallbackBalance : Number(row.starting_balance),
   signup: row.signup,
   allowedDomains: row.allowed_domains,
+  storageQuotaMb: row.storage_quota_mb,
 });
 
 /**
@@ -52,7 +55,13 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
     return row;
   }
 
-  app.get('/settings', async (request) => settingsOf(await read(request.tenant), app.config.startingBalance));
+  /** The settings, with the storage the organization's files take now (bytes, against `storageQuotaMb`). */
+  const answer = async (tenant: string) => ({
+    ...settingsOf(await read(tenant), app.config.startingBalance),
+    storageBytes: await storageBytes(app.db, tenant),
+  });
+
+  app.get('/settings', async (request) => answer(request.tenant));
 
   app.patch<{ Body: SettingsBody }>(
     '/settings',
@@ -89,6 +98,7 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
               maxItems: 50,
               items: { type: 'string', minLength: 1, maxLength: 253 },
             },
+            storageQuotaMb: { type: 'integer', minimum: 0, maximum: 100_000_000 },
           },
           [],
           1,
@@ -129,7 +139,8 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
              default_language = coalesce($9, default_language),
              currency = coalesce($10, currency),
              starting_balance = case when $11 then $12::numeric else starting_balance end,
-             signup = $13, allowed_domains = $14::text[]
+             signup = $13, allowed_domains = $14::text[],
+             storage_quota_mb = coalesce($15, storage_quota_mb)
            where subdomain = $1`,
           [
             request.tenant,
@@ -146,6 +157,7 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
             body.startingBalance ?? null,
             signup,
             domains,
+            body.storageQuotaMb ?? null,
           ],
         );
         const after = await readOrganization(tx, request.tenant);
@@ -157,7 +169,7 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
           after: after ? settingsOf(after, fallback) : null,
         });
       });
-      return settingsOf(await read(request.tenant), app.config.startingBalance);
+      return answer(request.tenant);
     },
   );
 };

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { storageBytes, storageQuotaMb } from '../../files/store';
 import { objectOf } from '../schemas';
 
 const counts = {
@@ -16,6 +17,8 @@ export const usageSchema = row({
   days: { type: 'integer' },
   since: { type: 'string', description: 'first day counted (UTC), YYYY-MM-DD' },
   currency: { type: 'string' },
+  storageBytes: { type: 'integer', description: 'what the organization’s files take now, in bytes' },
+  storageQuotaMb: { type: 'integer', description: 'the organization’s storage for files' },
   totals: row(counts),
   perDay: { type: 'array', items: row({ date: { type: 'string' }, ...counts }) },
   perBot: { type: 'array', items: row({ _id: { type: 'string' }, name: { type: 'string' }, ...counts }) },
@@ -78,7 +81,7 @@ export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
           where t.tenant = $1 and m.created_at >= since.at)`;
       const sums =
         'coalesce(sum(message), 0) as messages, coalesce(sum(reply), 0) as replies, coalesce(sum(cost), 0) as spend';
-      const [perDay, perBot, perMember, totals, currency] = await Promise.all([
+      const [perDay, perBot, perMember, totals, currency, storage, quota] = await Promise.all([
         app.db.query<Counts & { date: string }>(
           `${counted}, days as (
              select generate_series(0, $2::int - 1) as back)
@@ -101,11 +104,15 @@ export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
         app.db.query<{ currency: string }>('select currency from organizations where subdomain = $1', [
           request.tenant,
         ]),
+        storageBytes(app.db, request.tenant),
+        storageQuotaMb(app.db, request.tenant),
       ]);
       const usage = {
         days,
         since: perDay.rows[0]?.date ?? '',
         currency: currency.rows[0]?.currency ?? '',
+        storageBytes: storage,
+        storageQuotaMb: quota,
         totals: numbers(totals.rows[0]),
         perDay: perDay.rows.map((day) => ({ date: day.date, ...numbers(day) })),
         perBot: perBot.rows.map((bot) => ({ _id: bot.id, name: bot.name, ...numbers(bot) })),

@@ -1,8 +1,9 @@
 import { createParser } from 'eventsource-parser';
 import type { Config } from '../../config';
+import { textWithAttachments } from '../../files/prompt';
 import { RefusedAddress } from '../../security/outbound';
 import type { TranslationProvider } from '../../translation/translator';
-import { type Provider, ProviderError } from './types';
+import { type Attachment, type Provider, ProviderError } from './types';
 
 type Settings = Config['openai'];
 
@@ -41,6 +42,17 @@ async function refusal(response: Response): Promise<ProviderError> {
 const setting = (config: Record<string, unknown>, name: string) =>
   typeof config[name] === 'string' && config[name] ? (config[name] as string) : undefined;
 
+/**
+ * A user's turn in OpenAI's wire format: its text with the documents it carried, and its images as
+ * `image_url` content parts (data URLs) after it, for a bot that sees images.
+ */
+function userContent(text: string, attachments: Attachment[] = []) {
+  const body = textWithAttachments(text, attachments);
+  const images = attachments.flatMap((file) => (file.dataUrl ? [file.dataUrl] : []));
+  if (!images.length) return body;
+  return [{ type: 'text', text: body }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))];
+}
+
 /** Where a bot's requests go: its organization's provider, its own base URL, or the server's. */
 async function target(
   settings: Settings,
@@ -69,7 +81,7 @@ async function target(
  * One idle timeout covers waiting for the answer's headers and every pause between chunks.
  */
 export function openaiProvider(settings: Settings, resolve?: ProviderResolver): Provider {
-  return async function* ({ history, text, config, signal, tenant }) {
+  return async function* ({ history, text, attachments, config, signal, tenant }) {
     if (signal.aborted) return;
     const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
     const temperature = typeof config.temperature === 'number' ? { temperature: config.temperature } : {};
@@ -77,8 +89,12 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
       typeof config.systemPrompt === 'string' ? [{ role: 'system', content: config.systemPrompt }] : [];
     const messages = [
       ...system,
-      ...history.map((turn) => ({ role: turn.role === 'user' ? 'user' : 'assistant', content: turn.text })),
-      { role: 'user', content: text },
+      ...history.map((turn) =>
+        turn.role === 'user'
+          ? { role: 'user', content: userContent(turn.text, turn.attachments) }
+          : { role: 'assistant', content: turn.text },
+      ),
+      { role: 'user', content: userContent(text, attachments) },
     ];
 
     // One controller for both the user's stop and the idle timeout; the reason tells them apart.

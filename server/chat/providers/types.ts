@@ -1,13 +1,32 @@
+/** A file a user's message carried, as a model is given it. */
+export interface Attachment {
+  name: string;
+  type: string;
+  /** An image for a bot that sees images: a data URL of its bytes. */
+  dataUrl?: string;
+  /** A document's text: all of it, or its beginning when `truncated`. */
+  text?: string;
+  /** How many characters the whole text has, when only its beginning is given. */
+  truncated?: { of: number };
+  /** Why the model gets nothing of it (deleted since, an image for a bot that cannot see). */
+  omitted?: string;
+}
+
 /** One turn of the conversation so far, oldest first. */
 export interface Turn {
+  /** The stored message, when there is one (to find its files). */
+  id?: string;
   role: 'user' | 'bot';
   text: string;
+  attachments?: Attachment[];
 }
 
 export interface ReplyRequest {
   /** Earlier turns of the topic, without the new message. */
   history: Turn[];
   text: string;
+  /** The files the new message carries. */
+  attachments?: Attachment[];
   /** The bot's own settings (`bots.config`). */
   config: Record<string, unknown>;
   tenant: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signUp, startApp, type TestServer } from '../../support/app';
-import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
+import { type OpenAiDouble, startOpenAiDouble, textOf } from '../../support/openai-double';
 
 describe('POST /api/v1/translate is open for the catalogs only', () => {
   let model: OpenAiDouble;
@@ -32,7 +32,7 @@ describe('POST /api/v1/translate is open for the catalogs only', () => {
     const anonymous = await translate('A sentence no catalog has.');
     expect(anonymous).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } });
     const user = await signUp(server);
-    model.script((request) => ({ chunks: [`FR ${request.messages.at(-1)?.content}`] }));
+    model.script((request) => ({ chunks: [`FR ${textOf(request.messages.at(-1)?.content)}`] }));
     const statuses: number[] = [];
     for (const text of ['one new text', 'two new texts', 'three new texts', 'four new texts'])
       statuses.push((await translate(text, user.token)).status);

@@ -34,6 +34,8 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       startingBalance: 10,
       signup: 'open',
       allowedDomains: [],
+      storageQuotaMb: 1024,
+      storageBytes: 0,
     });
     const lookup = await call(server, '/api/v1/organization/acme');
     expect(lookup.body).toEqual({

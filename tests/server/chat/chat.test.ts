@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signUp, startApp, type TestServer } from '../../support/app';
-import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
+import { type OpenAiDouble, startOpenAiDouble, textOf } from '../../support/openai-double';
 import { readEvents } from '../../support/sse';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -190,7 +190,7 @@ describe('chat: topics and streamed replies over real HTTP and SSE', () => {
     ]);
     const billing = await call(server, `/payment/billing-info/${user.id}`, { token: user.token });
     expect(billing.body.balance).toBe(10);
-    model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
+    model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
   });
 
   it('keeps generating when the client goes away, and stops on POST /stop, keeping the partial reply', async () => {
@@ -227,7 +227,7 @@ describe('chat: topics and streamed replies over real HTTP and SSE', () => {
       (await call(server, `/api/v1/topic/${topic}/stop`, { method: 'POST', token: user.token, body: {} }))
         .body,
     ).toEqual({ stopped: false });
-    model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
+    model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
   });
 
   it('refuses a reply the balance cannot pay with 402 before generating anything', async () => {
@@ -261,7 +261,7 @@ describe('chat: topics and streamed replies over real HTTP and SSE', () => {
     expect(second.status).toBe(409);
     expect((await second.json()).code).toBe('REPLY_IN_PROGRESS');
     expect((await readEvents(await first)).at(-1)?.event).toBe('done');
-    model.script((request) => ({ chunks: ['You said: ', request.messages.at(-1)?.content ?? ''] }));
+    model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
   });
 
   it('keeps topics to their user and organization', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botIds, call, signUp, startApp, type TestServer } from '../../support/app';
-import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
+import { type ChatRequest, type OpenAiDouble, startOpenAiDouble, textOf } from '../../support/openai-double';
 import { type RunningPostgres, startPostgres } from '../../support/postgres';
 import { readEvents, type ServerSentEvent } from '../../support/sse';
 
@@ -13,8 +13,8 @@ interface StoredMessage {
   status: string;
 }
 
-const echo = (request: { messages: { content: string }[] }) => ({
-  chunks: ['You said: ', request.messages.at(-1)?.content ?? ''],
+const echo = (request: ChatRequest) => ({
+  chunks: ['You said: ', textOf(request.messages.at(-1)?.content)],
 });
 
 /** Sends a message (or regenerates) and reads the whole reply. */

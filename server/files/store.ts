@@ -1,0 +1,195 @@
+import type { Owner } from '../auth/sessions';
+import type { Db } from '../db/database';
+import { ApiError } from '../errors';
+
+// Bytes go to and come from the database as base64 text, decoded and encoded by the database itself:
+// PGlite's own bytea parameters and results are an order of magnitude slower (20 MB: 6 s against 0.4 s).
+
+export const fileNotFound = () => new ApiError(404, 'This file does not exist.', 'NOT_FOUND');
+export const quotaExceeded = (quotaMb: number) =>
+  new ApiError(
+    413,
+    `Your organization's storage for files (${quotaMb} MB) is full. Delete files you no longer need, or ask an admin for more.`,
+    'QUOTA_EXCEEDED',
+  );
+
+/** A blob read for the first time, to be stored. */
+export interface NewBlob {
+  type: string;
+  bytes: Buffer;
+  thumbnail?: Buffer;
+  text?: string;
+  pages?: number;
+}
+
+interface FileRow {
+  id: string;
+  name: string;
+  type: string;
+  size: string;
+  pages: number | null;
+  created_at: Date;
+}
+
+const fileRecord = (row: FileRow) => ({
+  _id: row.id,
+  name: row.name,
+  type: row.type,
+  size: Number(row.size),
+  ...(row.pages === null ? {} : { pages: row.pages }),
+  status: 'ready' as const,
+  createdAt: new Date(row.created_at).toISOString(),
+});
+export type FileRecord = ReturnType<typeof fileRecord>;
+
+const fileColumns = 'f.id, f.name, b.type, b.size, b.pages, f.created_at';
+const ownFiles = `files f join file_blobs b on b.tenant = f.tenant and b.sha256 = f.sha256
+  where f.tenant = $1 and f.user_id = $2`;
+
+/** What the organization's files take, in bytes (each blob once). */
+export async function storageBytes(db: Db, tenant: string): Promise<number> {
+  const { rows } = await db.query<{ used: string }>(
+    'select coalesce(sum(size), 0) as used from file_blobs where tenant = $1',
+    [tenant],
+  );
+  return Number(rows[0].used);
+}
+
+export async function storageQuotaMb(db: Db, tenant: string): Promise<number> {
+  const { rows } = await db.query<{ quota: number }>(
+    'select storage_quota_mb as quota from organizations where subdomain = $1',
+    [tenant],
+  );
+  return rows[0]?.quota ?? 0;
+}
+
+/** Refused when `adding` bytes more would go past the organization's quota. */
+export async function checkQuota(db: Db, tenant: string, adding: number) {
+  const [used, quota] = await Promise.all([storageBytes(db, tenant), storageQuotaMb(db, tenant)]);
+  if (used + adding > quota * 1024 * 1024) throw quotaExceeded(quota);
+}
+
+/** Whether the organization holds these bytes already: then they need not be read again. */
+export async function blobExists(db: Db, tenant: string, sha256: string): Promise<boolean> {
+  const { rows } = await db.query('select 1 from file_blobs where tenant = $1 and sha256 = $2', [
+    tenant,
+    sha256,
+  ]);
+  return rows.length > 0;
+}
+
+/** A blob another upload was using went while this one was stored: the caller reads the bytes again. */
+export class BlobGone extends Error {}
+
+/**
+ * Stores a file of the owner: its blob when new (within the quota, checked under a lock of the
+ * organization so uploads at once cannot overshoot it together) and its name, in one transaction.
+ */
+export async function saveFile(
+  db: Db,
+  owner: Owner,
+  file: { name: string; sha256: string; blob: NewBlob | null },
+): Promise<FileRecord> {
+  try {
+    return await db.transaction(async (tx) => {
+      const { blob } = file;
+      if (blob) {
+        await tx.query("select pg_advisory_xact_lock(hashtext('parley_files:' || $1))", [owner.tenant]);
+        if (!(await blobExists(tx, owner.tenant, file.sha256))) {
+          await checkQuota(tx, owner.tenant, blob.bytes.length);
+          await tx.query(
+            `insert into file_blobs (tenant, sha256, type, bytes, size, thumbnail, text, pages)
+             values ($1, $2, $3, decode($4, 'base64'), $5, decode($6, 'base64'), $7, $8)
+             on conflict (tenant, sha256) do nothing`,
+            [
+              owner.tenant,
+              file.sha256,
+              blob.type,
+              blob.bytes.toString('base64'),
+              blob.bytes.length,
+              blob.thumbnail?.toString('base64') ?? null,
+              blob.text ?? null,
+              blob.pages ?? null,
+            ],
+          );
+        }
+      }
+      const { rows } = await tx.query<{ id: string }>(
+        'insert into files (tenant, user_id, sha256, name) values ($1, $2, $3, $4) returning id',
+        [owner.tenant, owner.userId, file.sha256, file.name],
+      );
+      return readFile(tx, owner, rows[0].id);
+    });
+  } catch (error) {
+    // 23503: the blob this file was to share was deleted in the meantime.
+    if ((error as { code?: string }).code === '23503') throw new BlobGone();
+    throw error;
+  }
+}
+
+/** The owner's file, or 404: another user's or organization's file is not found either. */
+export async function readFile(db: Db, owner: Owner, id: string): Promise<FileRecord> {
+  const { rows } = await db.query<FileRow>(`select ${fileColumns} from ${ownFiles} and f.id = $3`, [
+    owner.tenant,
+    owner.userId,
+    id,
+  ]);
+  if (!rows[0]) throw fileNotFound();
+  return fileRecord(rows[0]);
+}
+
+/** The owner's files, oldest first. */
+export async function listFiles(db: Db, owner: Owner): Promise<FileRecord[]> {
+  const { rows } = await db.query<FileRow>(
+    `select ${fileColumns} from ${ownFiles} order by f.created_at, f.id`,
+    [owner.tenant, owner.userId],
+  );
+  return rows.map(fileRecord);
+}
+
+/** The bytes of the owner's file (or of its thumbnail: null when it has none), with its name and type. */
+export async function readContent(db: Db, owner: Owner, id: string, thumbnail: boolean) {
+  const { rows } = await db.query<{ name: string; type: string; content: string | null }>(
+    `select f.name, b.type, encode(${thumbnail ? 'b.thumbnail' : 'b.bytes'}, 'base64') as content
+     from ${ownFiles} and f.id = $3`,
+    [owner.tenant, owner.userId, id],
+  );
+  if (!rows[0]) throw fileNotFound();
+  const { name, type, content } = rows[0];
+  return { name, type, bytes: content === null ? null : Buffer.from(content, 'base64') };
+}
+
+/** Deletes the owner's file; its blob goes with it when no other file is the same bytes. */
+export async function deleteFile(db: Db, owner: Owner, id: string): Promise<void> {
+  const { rows } = await db.query(
+    'delete from files where id = $1 and tenant = $2 and user_id = $3 returning id',
+    [id, owner.tenant, owner.userId],
+  );
+  if (!rows[0]) throw fileNotFound();
+}
+
+/** Deletes the files the topic's messages carried, but those another of the owner's topics carries too. */
+export async function deleteTopicFiles(db: Db, owner: Owner, topicId: string): Promise<void> {
+  await db.query(
+    `delete from files f where f.tenant = $2 and f.user_id = $3 and f.id in (
+       select mf.file_id from message_files mf join messages m on m.id = mf.message_id where m.topic_id = $1)
+     and not exists (
+       select 1 from message_files mf join messages m on m.id = mf.message_id
+       where mf.file_id = f.id and m.topic_id <> $1)`,
+    [topicId, owner.tenant, owner.userId],
+  );
+}
+
+/** The owner's files for a message, in the order given; 404 naming `files` for any other. */
+export async function filesToAttach(db: Db, owner: Owner, ids: string[]): Promise<FileRecord[]> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return [];
+  const { rows } = await db.query<FileRow>(
+    `select ${fileColumns} from ${ownFiles} and f.id = any($3::text[])`,
+    [owner.tenant, owner.userId, unique],
+  );
+  if (rows.length !== unique.length)
+    throw new ApiError(404, 'This file does not exist.', 'NOT_FOUND', 'files');
+  const byId = new Map(rows.map((row) => [row.id, fileRecord(row)]));
+  return unique.map((id) => byId.get(id) as FileRecord);
+}
