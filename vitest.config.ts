@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Most of a test's time is spent waiting on a server, a browser or a database: three files side by
+    // side keep two cores busy (vitest's default on two cores is a single file at a time).
+    maxWorkers: 3,
     projects: [
       {
         plugins: [react()],
