@@ -6,6 +6,7 @@ import { T } from '../i18n/T';
 import { useFormat } from '../i18n/useFormat';
 import { useT } from '../i18n/useT';
 import { ListProblem } from './ListProblem';
+import { TableScroll } from './TableScroll';
 import { useAdmin } from './useAdmin';
 
 /** A value before or after a change, compact: nothing, a word, or its fields. */
@@ -46,7 +47,7 @@ export function AuditScreen() {
         </p>
       )}
       {items.length > 0 && (
-        <div className="table-scroll">
+        <TableScroll>
           <table className="admin-table audit-table">
             <thead>
               <tr>
@@ -79,7 +80,7 @@ export function AuditScreen() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {next !== null && (
         <button

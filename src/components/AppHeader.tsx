@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { T } from '../i18n/T';
 import { Brand } from './Brand';
+import { HeaderMenu } from './HeaderMenu';
 import { LanguagePicker } from './LanguagePicker';
 
 interface AppHeaderProps {
@@ -10,7 +11,10 @@ interface AppHeaderProps {
   children?: ReactNode;
 }
 
-/** The bar on top of every screen: the brand, then the screen's own controls, then the language. */
+/**
+ * The bar on top of every screen: the brand, then the screen's own controls, then the language (behind
+ * a Menu button on a phone).
+ */
 export function AppHeader({ start, children }: AppHeaderProps) {
   return (
     <header className="app-header">
@@ -20,7 +24,9 @@ export function AppHeader({ start, children }: AppHeaderProps) {
       {start}
       <Brand />
       {children}
-      <LanguagePicker />
+      <HeaderMenu>
+        <LanguagePicker />
+      </HeaderMenu>
     </header>
   );
 }

@@ -8,6 +8,7 @@ import { useFormat } from '../../i18n/useFormat';
 import { useT } from '../../i18n/useT';
 import { ConfirmDialog } from '../ConfirmDialog';
 import { ListProblem } from '../ListProblem';
+import { TableScroll } from '../TableScroll';
 import { useAdmin } from '../useAdmin';
 
 /** The organization's bots: their state at a glance, a link to each one's editor, and retiring. */
@@ -37,7 +38,7 @@ export function BotsScreen() {
       {list === 'loading' && items.length === 0 && <Loading />}
       {list === 'failed' && <ListProblem error={error} onRetry={() => bots.send({ type: 'RETRY' })} />}
       {items.length > 0 && (
-        <div className="table-scroll">
+        <TableScroll>
           <table className="admin-table">
             <thead>
               <tr>
@@ -77,7 +78,7 @@ export function BotsScreen() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {list === 'loaded' && items.length === 0 && (
         <p className="muted">

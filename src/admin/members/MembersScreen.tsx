@@ -8,6 +8,7 @@ import { T } from '../../i18n/T';
 import { useFormat } from '../../i18n/useFormat';
 import { useT } from '../../i18n/useT';
 import { ListProblem } from '../ListProblem';
+import { TableScroll } from '../TableScroll';
 import { useAdmin } from '../useAdmin';
 import { CreditDialog } from './CreditDialog';
 import { InviteDialog } from './InviteDialog';
@@ -73,7 +74,7 @@ export function MembersScreen() {
         </p>
       )}
       {items.length > 0 && (
-        <div className="table-scroll">
+        <TableScroll>
           <table className="admin-table" aria-busy={list === 'loading' || update === 'updating'}>
             <thead>
               <tr>
@@ -97,7 +98,7 @@ export function MembersScreen() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {next !== null && list !== 'failed' && (
         <button

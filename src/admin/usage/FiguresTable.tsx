@@ -1,4 +1,5 @@
 import { useT } from '../../i18n/useT';
+import { TableScroll } from '../TableScroll';
 
 export interface FiguresRow {
   key: string;
@@ -24,7 +25,7 @@ export function FiguresTable({
 }) {
   const t = useT();
   return (
-    <div className="table-scroll">
+    <TableScroll>
       <table className="admin-table figures">
         <caption>{t(caption)}</caption>
         <thead>
@@ -55,6 +56,6 @@ export function FiguresTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

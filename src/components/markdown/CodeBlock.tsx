@@ -22,8 +22,10 @@ export function CodeBlock({ code, language, t }: CodeBlockProps) {
         <span>{language || t('Code')}</span>
         <CopyButton text={code} t={t} name={t('Copy code')} />
       </figcaption>
-      {/* Code reads left to right whatever the page's direction. */}
-      <pre dir="ltr">
+      {/* Code reads left to right whatever the page's direction; a long line scrolls inside the block,
+          which the keyboard can reach (tabIndex) to scroll it. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1) */}
+      <pre dir="ltr" tabIndex={0}>
         {highlighted ? (
           // biome-ignore lint/security/noDangerouslySetInnerHtml: highlight.js output, sanitized to its spans
           <code dangerouslySetInnerHTML={{ __html: highlighted }} />
