@@ -35,6 +35,9 @@ export const languageBrowserModel = {
       await page.goto(`${world.server.url}/landing?language=${event.language}`);
       return;
     }
+    // On a phone the picker is behind the header's Menu.
+    if (world.viewport.name === 'phone')
+      await page.getByRole('banner').getByRole('button', { name: 'Menu' }).click();
     const picker = page.getByRole('banner').getByLabel(words.en.language);
     await picker.selectOption(event.language as string);
     await page.getByRole('banner').getByRole('button', { name: 'Apply' }).click();
