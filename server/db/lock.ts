@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The embedded database is in use by another process: said plainly, never a corrupted database. */
@@ -16,19 +16,39 @@ export class DatabaseInUse extends Error {
 
 const held = new Set<string>();
 
+/** Whether the process runs: one that has exited but is not yet reaped (a zombie, on Linux) does not. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as { code?: string }).code === 'EPERM';
   }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    // No /proc (not Linux): the signal said it runs. Gone meanwhile: it does not.
+    return existsSync(`/proc/${pid}`) || !existsSync('/proc/self');
+  }
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+/**
+ * Whether the process still runs after a moment: one killed a moment ago (kill -9, then a restart at
+ * once) may still answer while the kernel tears it down.
+ */
+function stillAlive(pid: number, waitMs = 3000): boolean {
+  for (let waited = 0; alive(pid); waited += 50) {
+    if (waited >= waitMs) return true;
+    Atomics.wait(pause, 0, 0, 50);
+  }
+  return false;
 }
 
 /**
  * PGlite is one process's database: whoever opens a data folder (the server, or the operator's command)
  * holds `parley.lock` there, with its process id, until it closes it. A lock whose process is gone (a
- * crash) is taken over. Answers the release.
+ * crash, or one going away right now) is taken over. Answers the release.
  */
 export function lockDataDir(directory: string): () => void {
   const file = join(directory, 'parley.lock');
@@ -55,7 +75,7 @@ export function lockDataDir(directory: string): () => void {
         continue;
       }
       const stale =
-        !Number.isSafeInteger(pid) || pid <= 0 || (pid === process.pid ? !held.has(file) : !alive(pid));
+        !Number.isSafeInteger(pid) || pid <= 0 || (pid === process.pid ? !held.has(file) : !stillAlive(pid));
       if (!stale) throw new DatabaseInUse(directory, pid, file);
       try {
         unlinkSync(file);

@@ -312,15 +312,17 @@ async function holdRequests(world: PathWorld) {
 }
 
 /** Waits for the app to make a request it makes on entering a state. */
-async function madeBy(check: () => unknown) {
-  for (let waited = 0; !check() && waited < 5000; waited += 20)
+async function madeBy(check: () => unknown, what: string) {
+  for (let waited = 0; !check(); waited += 20) {
+    if (waited >= 5000) throw new Error(`the app never made ${what} (waited 5 s)`);
     await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Lets the message the app sent reach the server, and waits for the server's answer to begin. */
 async function letMessageIn(world: PathWorld) {
   const chat = chatOf(world);
-  await madeBy(() => chat.post || chat.sentOut);
+  await madeBy(() => chat.post || chat.sentOut, 'the request sending the message');
   const route = chat.post;
   chat.post = undefined;
   chat.sentOut = true;
@@ -336,7 +338,8 @@ async function letFollowIn(world: PathWorld, replies: HeldReplies) {
   const chat = chatOf(world);
   await goOffline(world, false);
   chat.cut = false;
-  if (chat.state !== 'live.attached.following') await madeBy(() => chat.follow);
+  if (chat.state !== 'live.attached.following')
+    await madeBy(() => chat.follow, 'the request following the reply');
   const route = chat.follow;
   chat.follow = undefined;
   if (!route) return false;
