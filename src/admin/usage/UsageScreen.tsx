@@ -38,6 +38,17 @@ export function UsageScreen() {
         <h1 id="admin-usage">
           <T>Usage</T>
         </h1>
+        {report && (
+          // The figures read again, e.g. after new replies (kept focusable while they load).
+          <button
+            type="button"
+            className="button"
+            aria-disabled={state.report === 'loading'}
+            onClick={() => state.report === 'loading' || usage.send({ type: 'RELOAD' })}
+          >
+            <T>Refresh</T>
+          </button>
+        )}
         <a
           href={`/api/v1/admin/usage?days=${days}&format=csv`}
           className="button"

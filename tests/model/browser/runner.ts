@@ -133,11 +133,36 @@ export function allStatePaths(
   } as never) as unknown as ModelPath[];
 }
 
-/** The transitions (as the model harness names them) an event takes from a state; eventless ones aside. */
-const transitionsOf = (machine: AnyStateMachine, from: AnyMachineSnapshot, event: ModelEvent) =>
-  machine
-    .getTransitionData(from as never, event as never)
-    .map((definition) => transitionKey(definition.source, definition.eventType, definition));
+/** The events a transition's actions raise at once (`raise({ type })`, no delay), by the machine's own name for them. */
+function raisedBy(machine: AnyStateMachine, actions: readonly unknown[]): ModelEvent[] {
+  const implementations = machine.implementations.actions as Record<string, unknown>;
+  return actions.flatMap((action) => {
+    const name = typeof action === 'string' ? action : (action as { type?: string } | null)?.type;
+    const raise = (typeof action === 'function' ? action : implementations[name ?? '']) as
+      | { type?: string; event?: unknown; delay?: unknown }
+      | undefined;
+    return raise?.type === 'xstate.raise' && typeof raise.event === 'object' && raise.delay === undefined
+      ? [raise.event as ModelEvent]
+      : [];
+  });
+}
+
+/**
+ * The transitions (as the model harness names them) an event takes from a state, and those of the
+ * events its actions raise (e.g. a list read again after a save: the other regions are where they
+ * were); eventless ones aside.
+ */
+function transitionsOf(machine: AnyStateMachine, from: AnyMachineSnapshot, event: ModelEvent): string[] {
+  const definitions = machine.getTransitionData(from as never, event as never);
+  const raised = raisedBy(
+    machine,
+    definitions.flatMap((definition) => definition.actions),
+  );
+  return [
+    ...definitions.map((definition) => transitionKey(definition.source, definition.eventType, definition)),
+    ...raised.flatMap((inner) => transitionsOf(machine, from, inner)),
+  ];
+}
 
 const transitionsAlong = (machine: AnyStateMachine, path: ModelPath) =>
   path.steps.slice(1).flatMap((step, index) => transitionsOf(machine, path.steps[index].state, step.event));

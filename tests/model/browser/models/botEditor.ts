@@ -59,6 +59,7 @@ export const botEditorBrowserModel: BrowserModel = {
   },
   events: [
     { type: 'RETRY' },
+    { type: 'RETRY_MODELS' },
     done('loadEditor', {
       bot: null,
       providers: [
@@ -144,6 +145,8 @@ export const botEditorBrowserModel: BrowserModel = {
         return draft.engine === 'eliza' || draft.name === ' ';
       case 'SEND_TRY':
         return form === 'saved';
+      case 'RETRY_MODELS':
+        return models === 'failed';
       default:
         return false;
     }
@@ -166,6 +169,9 @@ export const botEditorBrowserModel: BrowserModel = {
     switch (event.type) {
       case 'RETRY':
         await page.getByRole('button', { name: 'Retry' }).click();
+        break;
+      case 'RETRY_MODELS':
+        await page.getByRole('button', { name: 'Try again' }).click();
         break;
       case 'CHANGE':
         if (values.name)
@@ -260,6 +266,8 @@ export const botEditorBrowserModel: BrowserModel = {
       if (models === 'loading') expect(hint).toBe('Loading…');
       else if (models === 'failed') expect(hint).toMatch(networkProblem);
       else if (models === 'loaded') expect(hint).toMatch(/provider’s models/);
+      // The provider's list is asked again from here.
+      expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(models === 'failed' ? 1 : 0);
       // (While another provider's list is asked for, the last one's stays.)
       expect(await page.locator('#bot-models option').count()).toBe(context.models.length);
     }
