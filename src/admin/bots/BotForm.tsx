@@ -104,6 +104,15 @@ export function BotForm({ editor }: { editor: Editor }) {
               }
               {...text('model')}
             />
+            {modelsState === 'failed' && (
+              <button
+                type="button"
+                className="button small"
+                onClick={() => editor.send({ type: 'RETRY_MODELS' })}
+              >
+                <T>Try again</T>
+              </button>
+            )}
             <datalist id="bot-models">
               {models.map((model) => (
                 <option key={model} value={model} />

@@ -80,6 +80,7 @@ export const botEditorBrowserModel: BrowserModel = {
     failed('saveBot'),
     done('fetchModels', ['double-1', 'double-2']),
     failed('fetchModels'),
+    { type: 'RETRY_MODELS' },
     { type: 'SEND_TRY', text: 'Hello' },
     { type: 'TRY_TOKEN', text: 'Hi' },
     { type: 'TRY_DONE' },
@@ -144,6 +145,8 @@ export const botEditorBrowserModel: BrowserModel = {
         return draft.engine === 'eliza' || draft.name === ' ';
       case 'SEND_TRY':
         return form === 'saved';
+      case 'RETRY_MODELS':
+        return models === 'failed';
       default:
         return false;
     }
@@ -179,6 +182,9 @@ export const botEditorBrowserModel: BrowserModel = {
         break;
       case 'SAVE':
         await page.getByRole('button', { name: 'Save' }).click();
+        break;
+      case 'RETRY_MODELS':
+        await page.getByRole('button', { name: 'Try again' }).click();
         break;
       case 'SEND_TRY':
         // A network failure of the try-out, when the path says so.
@@ -260,6 +266,8 @@ export const botEditorBrowserModel: BrowserModel = {
       if (models === 'loading') expect(hint).toBe('Loading…');
       else if (models === 'failed') expect(hint).toMatch(networkProblem);
       else if (models === 'loaded') expect(hint).toMatch(/provider’s models/);
+      // A list that failed can be asked for again.
+      expect(await main.getByRole('button', { name: 'Try again' }).count()).toBe(models === 'failed' ? 1 : 0);
       // (While another provider's list is asked for, the last one's stays.)
       expect(await page.locator('#bot-models option').count()).toBe(context.models.length);
     }
