@@ -1,4 +1,4 @@
-import { assertEvent, assign, type EventObject, fromPromise, raise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
 
 /** A record an admin list shows: the bots, categories, providers and audit entries of the organization. */
 export interface AdminRecord {
@@ -59,11 +59,12 @@ export interface AdminListContext<R extends AdminRecord = AdminRecord> {
   problem: AdminProblem | null;
   /** The last change that went through, for the screen to announce. */
   done: AdminChange['kind'] | null;
+  /** A change went through since the list was last asked for: it is read afresh. */
+  stale: boolean;
 }
 
 export type AdminListEvent<R extends AdminRecord = AdminRecord> =
   | { type: 'LOAD' }
-  | { type: 'RELOAD' }
   | { type: 'RETRY' }
   | { type: 'LOAD_MORE' }
   | { type: 'EDIT'; id: string }
@@ -95,6 +96,7 @@ const forgotten = {
   target: null,
   problem: null,
   done: null,
+  stale: false,
 } satisfies AdminListContext;
 
 /**
@@ -120,6 +122,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
     },
     guards: {
       hasMore: ({ context }) => context.next !== null,
+      isStale: ({ context }) => context.stale,
     },
     actions: {
       /** Effect the app provides: what depends on the list hears of the change just made (`context.done`). */
@@ -173,32 +176,27 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
         target: null,
         problem: null,
         done: ({ context }) => (context.editing === 'new' ? 'create' : 'update'),
+        stale: true,
       }),
-      assignRemoved: assign({ editing: null, target: null, problem: null, done: 'remove' }),
+      assignRemoved: assign({ editing: null, target: null, problem: null, done: 'remove', stale: true }),
       clearChange: assign({ editing: null, target: null, problem: null }),
-      reloadList: raise({ type: 'RELOAD' }),
+      markFresh: assign({ stale: false }),
       forgetAll: assign(forgotten),
     },
   }).createMachine({
     id: 'adminList',
     description: 'A list of the admin area: pages, and one change at a time, confirmed when it removes.',
     type: 'parallel',
-    context: {
-      items: [],
-      next: null,
-      error: null,
-      editing: null,
-      target: null,
-      problem: null,
-      done: null,
-    },
+    context: forgotten,
     on: {
       RESET: { target: ['.list.idle', '.change.idle'], actions: 'forgetAll' },
     },
     states: {
       list: {
-        description: 'The records, first page first.',
+        description: 'The records, first page first; read afresh once a change has gone through.',
         initial: 'idle',
+        // Whatever the list was doing, a page fetched before the change may not show it.
+        always: { guard: 'isStale', target: '.loading', reenter: true },
         states: {
           idle: {
             description: 'Nothing listed yet; the screen asks for the list when it appears.',
@@ -206,6 +204,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
           },
           loading: {
             description: 'Fetches the first page; a change made meanwhile asks again.',
+            entry: 'markFresh',
             invoke: {
               id: 'fetchPage',
               src: 'fetchPage',
@@ -219,7 +218,6 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
                 actions: 'assignError',
               },
             },
-            on: { RELOAD: { target: 'loading', reenter: true } },
           },
           loaded: {
             description:
@@ -227,7 +225,6 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
             on: {
               LOAD_MORE: { guard: 'hasMore', target: 'loadingMore' },
               LOAD: 'loading',
-              RELOAD: 'loading',
             },
           },
           loadingMore: {
@@ -245,11 +242,10 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
                 actions: 'assignError',
               },
             },
-            on: { RELOAD: 'loading' },
           },
           failed: {
             description: 'The list could not be loaded; the admin can retry.',
-            on: { RETRY: 'loading', LOAD: 'loading', RELOAD: 'loading' },
+            on: { RETRY: 'loading', LOAD: 'loading' },
           },
         },
       },
@@ -299,7 +295,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
               },
               onDone: {
                 target: 'idle',
-                actions: ['assignSaved', 'announceChange', 'reloadList'],
+                actions: ['assignSaved', 'announceChange'],
               },
               onError: {
                 target: 'editing',
@@ -322,7 +318,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
               input: ({ context }) => ({ change: { kind: 'remove', id: context.target?._id ?? '' } }),
               onDone: {
                 target: 'idle',
-                actions: ['assignRemoved', 'announceChange', 'reloadList'],
+                actions: ['assignRemoved', 'announceChange'],
               },
               onError: {
                 target: 'confirming',

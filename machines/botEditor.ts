@@ -413,7 +413,8 @@ export const botEditorMachine = setup({
           always: { guard: 'needsModels', target: 'loading' },
         },
         failed: {
-          description: 'The provider did not answer its model list; the model can still be typed.',
+          description:
+            'The provider did not answer its model list; the model can still be typed, or the list asked for again.',
           always: { guard: 'needsModels', target: 'loading' },
           on: { RETRY_MODELS: 'loading' },
         },

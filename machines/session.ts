@@ -224,6 +224,7 @@ export const sessionMachine = setup({
             CHECK: {
               actions: ['assignReturnUrl', 'clearCurrentUser', 'navigateToLandingWithReturnUrl'],
             },
+            // A blank field never gets here: the forms name each one in place (seed-spec §5).
             SIGNUP: [
               {
                 guard: 'emailInvalid',

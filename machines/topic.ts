@@ -695,7 +695,8 @@ export const topicMachine = setup({
             },
             reattaching: {
               id: 'reattaching',
-              description: 'Connected again after the connection was lost; asks for what it missed.',
+              description:
+                'Connected again after the connection (or a Stop) was lost; asks for what it missed.',
             },
             following: { id: 'following', description: 'Tokens of the reply are arriving.' },
           },
@@ -713,7 +714,8 @@ export const topicMachine = setup({
     },
     stopping: {
       id: 'stopping',
-      description: 'Stops the reply on the server and shows it as kept there.',
+      description:
+        'Stops the reply on the server and shows it as kept there; unconfirmed, it follows the reply again.',
       invoke: {
         id: 'stopReply',
         src: 'stopReply',
@@ -725,9 +727,11 @@ export const topicMachine = setup({
           target: 'ready',
           actions: ['assignTopic', 'announceConversationChange'],
         },
+        // Lost on the network, the stop may never have reached the server: it may still be writing.
         onError: {
-          target: 'ready',
-          actions: { type: 'keepPartialReply', params: { status: 'stopped' } },
+          target: '#reattaching',
+          description:
+            'The stop is unconfirmed: the reply is followed again, or read as stored if nothing is written any more.',
         },
       },
     },

@@ -103,7 +103,7 @@ export const usageMachine = setup({
           },
         },
         loaded: {
-          description: 'Shown; coming back to the screen reads them afresh.',
+          description: 'Shown; Refresh, or coming back to the screen, reads them afresh.',
           on: { LOAD: 'loading', RELOAD: 'loading' },
         },
         failed: {

@@ -28,9 +28,16 @@ export function createWorkspaceEndpoints(http: HttpClient) {
     /** The conversation as a Markdown file: every message of the branch on screen, both sides. */
     exportTopic: (id: string) =>
       http.download(`/api/v1/topic/${encodeURIComponent(id)}/export`, { format: 'md' }),
-    /** Stops the reply being written in the topic; it is kept as far as it got, marked stopped. */
+    /**
+     * Stops the reply being written in the topic; it is kept as far as it got, marked stopped. A stop
+     * that fails is an error: the chat must not take the reply for stopped.
+     */
     stopReply: (topicId: string) =>
-      http.post<{ stopped: boolean }>(`/api/v1/topic/${encodeURIComponent(topicId)}/stop`, {}),
+      http.post<{ stopped: boolean }>(
+        `/api/v1/topic/${encodeURIComponent(topicId)}/stop`,
+        {},
+        { returnError: true },
+      ),
     /** The branch on screen, kept for the next visit. */
     saveHead: (id: string, head: string) =>
       http.patch<TopicSummary>(`/api/v1/topic/${encodeURIComponent(id)}`, { head }),

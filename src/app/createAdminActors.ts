@@ -194,7 +194,6 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     },
     actions: {
       announceSaved: ({ context }, { created }) => {
-        bots.send({ type: 'RELOAD' });
         if (created && context.botId)
           env.navigate(`/admin/bots/${encodeURIComponent(context.botId)}`, { replace: true });
       },

@@ -91,12 +91,13 @@ const unconfirmedStopGapMs = 400;
 /**
  * The topic machine's `stopReply`. A reply stopped before the server confirmed it may still be on
  * its way (the message was sent, the answer not read): Stop asks again until it catches it, so it is
- * not left running unattended. Answers the topic as the server keeps it.
+ * not left running unattended. Answers the topic as the server keeps it; a stop call that fails
+ * (the network) fails it: the machine then follows the reply again.
  */
 export async function stopReply(api: WorkspaceEndpoints, input: { topicId: string; started: boolean }) {
   for (let attempt = 1; ; attempt += 1) {
     const answer = await api.stopReply(input.topicId);
-    if (('stopped' in answer && answer.stopped) || input.started || attempt === unconfirmedStops) break;
+    if (answer.stopped || input.started || attempt === unconfirmedStops) break;
     await new Promise((resolve) => setTimeout(resolve, unconfirmedStopGapMs));
   }
   return api.topic(input.topicId);

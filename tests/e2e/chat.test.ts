@@ -236,4 +236,22 @@ describe('home and chat in Chromium against npm start', () => {
     expect(await problem.count()).toBe(0);
     await page.setViewportSize({ width: 1280, height: 900 });
   });
+
+  it('follows a reply to its end when Stop is lost on the network', async () => {
+    await page.goto(`${server.url}/list`);
+    model.script(() => ({ chunks: Array.from({ length: 80 }, (_, index) => `word${index} `), delayMs: 20 }));
+    await page.getByRole('link', { name: 'Chat Assistant' }).click();
+    await page.waitForURL(/\/topics\/new\?bot=/);
+    await send('Tell me a story that goes on');
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await expect.poll(() => lastReply().textContent()).toContain('word3');
+    await page.route('**/api/v1/topic/*/stop', (route) => route.abort('internetdisconnected'), { times: 1 });
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    // The server never heard of the stop: the reply goes on, on screen too, to its end.
+    await expect.poll(() => lastReply().textContent(), { timeout: 15_000 }).toContain('word79');
+    await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
+    expect(await lastReply().getByText('Stopped').count()).toBe(0);
+    expect(await lastReply().getByText('Still being written…').count()).toBe(0);
+    model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
+  });
 });

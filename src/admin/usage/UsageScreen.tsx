@@ -38,28 +38,29 @@ export function UsageScreen() {
         <h1 id="admin-usage">
           <T>Usage</T>
         </h1>
-        {report && (
-          // The figures read again, e.g. after new replies (kept focusable while they load).
-          <button
-            type="button"
+        <div className="actions">
+          {report && (
+            <button
+              type="button"
+              className="button"
+              disabled={state.report === 'loading'}
+              onClick={() => usage.send({ type: 'RELOAD' })}
+            >
+              {state.report === 'loading' ? <T>Refreshing…</T> : <T>Refresh</T>}
+            </button>
+          )}
+          <a
+            href={`/api/v1/admin/usage?days=${days}&format=csv`}
             className="button"
-            aria-disabled={state.report === 'loading'}
-            onClick={() => state.report === 'loading' || usage.send({ type: 'RELOAD' })}
+            aria-disabled={state.download === 'downloading'}
+            onClick={(event) => {
+              event.preventDefault();
+              usage.send({ type: 'DOWNLOAD' });
+            }}
           >
-            <T>Refresh</T>
-          </button>
-        )}
-        <a
-          href={`/api/v1/admin/usage?days=${days}&format=csv`}
-          className="button"
-          aria-disabled={state.download === 'downloading'}
-          onClick={(event) => {
-            event.preventDefault();
-            usage.send({ type: 'DOWNLOAD' });
-          }}
-        >
-          <T>Download CSV</T>
-        </a>
+            <T>Download CSV</T>
+          </a>
+        </div>
       </div>
       <p className="lead">
         <T>The last 30 days.</T>

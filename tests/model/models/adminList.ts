@@ -17,7 +17,6 @@ export const adminListModel: MachineModel = {
         resting: ['idle', 'loaded'],
         events: [
           { type: 'LOAD' },
-          { type: 'RELOAD' },
           { type: 'RETRY' },
           { type: 'LOAD_MORE' },
           done('fetchPage', { items: [category('k1'), category('k2')], next: 'cursor-2' }),
@@ -83,7 +82,8 @@ export const adminListModel: MachineModel = {
       expect(world.calls.filter((call) => call.startsWith('announce')).at(-1)).toBe(
         `announce ${context.done}`,
       );
-      expect(snapshot.matches({ list: 'loading' }) || snapshot.matches({ list: 'idle' })).toBe(true);
+      expect(snapshot.matches({ list: 'loading' })).toBe(true);
+      expect(context.stale).toBe(false);
       expect(context.problem).toBeNull();
     }
     if (event?.type === 'xstate.error.actor.saveChange') {
@@ -102,6 +102,7 @@ export const adminListModel: MachineModel = {
         target: null,
         problem: null,
         done: null,
+        stale: false,
       });
       expect(snapshot.matches({ list: 'idle', change: 'idle' })).toBe(true);
     }

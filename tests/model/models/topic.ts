@@ -235,6 +235,12 @@ export const topicModel: MachineModel = {
       expect(calls('stopReply')).toHaveLength(world.sent.filter((step) => step.type === 'STOP').length);
     if (event?.type === 'xstate.done.actor.stopReply')
       expect(screen.at(-1)).toMatchObject({ _id: 'm5', status: 'stopped' });
+    // A stop lost on the network claims nothing: the reply, as far as it got, is followed again.
+    if (event?.type === 'xstate.error.actor.stopReply') {
+      expect(snapshot.matches({ live: { attached: 'reattaching' } })).toBe(true);
+      expect(calls('followReply').at(-1)).toBe(`followReply ${context.draft.length}`);
+      expect(screen.at(-1)?.status).not.toBe('stopped');
+    }
     // A reply that ended early keeps what was written of it, marked with how it ended.
     if (event?.type === 'FAILED' && sent?.botMessageId && snapshot.matches('ready'))
       expect(screen.find((message) => message._id === sent.botMessageId)?.status ?? 'stopped').toBe(

@@ -14,13 +14,13 @@ const failed = (id: string): ModelEvent => ({
   error: new Error(`${id} failed`),
 });
 const badEmail = 'not an email';
-const signup = (email: string, otp = '123456'): ModelEvent => ({
+const signup = (email: string): ModelEvent => ({
   type: 'SIGNUP',
   username: 'newcomer',
   displayName: 'Newcomer',
   email,
   password: 'a long password',
-  otp,
+  otp: '123456',
 });
 const networkMessage = 'Cannot reach the server. Check your connection and try again.';
 

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { usageMachine } from '../../../../machines/usage';
 import { done, failed } from '../../models';
 import type { BrowserModel } from '../runner';
+import { expectDisabled } from './account';
 import { adminNav, expectLoggedOut, logOut, networkProblem, openAdmin } from './adminList';
 
 const report = {
@@ -14,7 +15,7 @@ const report = {
   perMember: [],
 };
 
-/** The usage screen of the seeded owner: its figures, its Retry, its CSV download; left by logging out. */
+/** The usage screen of the seeded owner: its figures, its Refresh and Retry, its CSV download; left by logging out. */
 export const usageBrowserModel: BrowserModel = {
   name: 'usage',
   machine: usageMachine,
@@ -33,14 +34,14 @@ export const usageBrowserModel: BrowserModel = {
     return JSON.stringify([snapshot.value, !!shown, !!error, !!downloadError]);
   },
   // The CSV goes with figures on screen, the figures are read again with no download under way; a
-  // failed download is tried again; a RELOAD comes from Retry when the figures failed, or from Refresh
-  // when they are shown.
+  // failed download is tried again; a RELOAD comes from Retry when the figures failed, from Refresh
+  // once they are shown.
   possible: (snapshot, event) => {
     const { report: state, download } = snapshot.value as Record<string, string>;
     if (event.type === 'RESET') return state === 'idle';
     if (snapshot.context.downloadError) return /DOWNLOAD|downloadUsage$/.test(event.type);
     if (/DOWNLOAD|downloadUsage$/.test(event.type)) return state === 'loaded';
-    if (event.type === 'RELOAD') return (state === 'failed' || state === 'loaded') && download === 'idle';
+    if (event.type === 'RELOAD') return state === 'failed' || (state === 'loaded' && download === 'idle');
     return download === 'idle';
   },
   requests: {
@@ -91,9 +92,13 @@ export const usageBrowserModel: BrowserModel = {
     // The figures: three charts, and tables per bot and per member.
     expect(await main.getByRole('img', { name: /per day/ }).count()).toBe(shown ? 3 : 0);
     expect(await main.getByRole('table', { name: 'Per member' }).count()).toBe(shown ? 1 : 0);
-    const refresh = main.getByRole('button', { name: 'Refresh' });
+    // Refresh goes with figures on screen, and says so while it reads them.
+    const refresh = main.getByRole('button', { name: /^Refresh/ });
     expect(await refresh.count()).toBe(shown ? 1 : 0);
-    if (shown) expect(await refresh.getAttribute('aria-disabled')).toBe(String(state === 'loading'));
+    if (shown) {
+      expect(await refresh.textContent()).toBe(state === 'loading' ? 'Refreshing…' : 'Refresh');
+      await expectDisabled(refresh, state === 'loading');
+    }
     const csv = main.getByRole('link', { name: 'Download CSV' });
     expect(await csv.getAttribute('aria-disabled')).toBe(String(download === 'downloading'));
     const problem = main.getByRole('alert').filter({ hasText: networkProblem });
