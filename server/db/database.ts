@@ -45,7 +45,7 @@ async function openPglite(dataDir: string): Promise<Db> {
   const directory = join(dataDir, 'pgdata');
   mkdirSync(directory, { recursive: true });
   // One process at a time: a second one is refused with a plain sentence (server/db/lock.ts).
-  const unlock = lockDataDir(dataDir);
+  const unlock = await lockDataDir(dataDir);
   try {
     return await startPglite(directory, unlock);
   } catch (error) {

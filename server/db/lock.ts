@@ -16,21 +16,43 @@ export class DatabaseInUse extends Error {
 
 const held = new Set<string>();
 
+/** Whether `pid` is a process that still runs: a zombie (state Z, exited but not yet reaped) is gone. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as { code?: string }).code === 'EPERM';
   }
+  try {
+    // The state follows the command name, which is in parentheses and may hold spaces.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    // No /proc (not Linux): signal 0 is all we can ask. Gone between the two questions: gone.
+    return process.platform !== 'linux';
+  }
+}
+
+/** How long a holder that still runs is given to go away (it may be dying from kill -9) before refusing. */
+const goingAwayMs = 3000;
+
+/** Waits up to `goingAwayMs` for `pid` to end; answers whether it still runs. */
+async function stillAlive(pid: number): Promise<boolean> {
+  const deadline = Date.now() + goingAwayMs;
+  while (alive(pid)) {
+    if (Date.now() > deadline) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
 }
 
 /**
  * PGlite is one process's database: whoever opens a data folder (the server, or the operator's command)
  * holds `parley.lock` there, with its process id, until it closes it. A lock whose process is gone (a
- * crash) is taken over. Answers the release.
+ * crash) is taken over, and so is one whose process is still going away (a restart right after a
+ * kill -9): it is given a few seconds. Answers the release.
  */
-export function lockDataDir(directory: string): () => void {
+export async function lockDataDir(directory: string): Promise<() => void> {
   const file = join(directory, 'parley.lock');
   for (let attempt = 0; ; attempt += 1) {
     try {
@@ -55,7 +77,9 @@ export function lockDataDir(directory: string): () => void {
         continue;
       }
       const stale =
-        !Number.isSafeInteger(pid) || pid <= 0 || (pid === process.pid ? !held.has(file) : !alive(pid));
+        !Number.isSafeInteger(pid) ||
+        pid <= 0 ||
+        (pid === process.pid ? !held.has(file) : !(await stillAlive(pid)));
       if (!stale) throw new DatabaseInUse(directory, pid, file);
       try {
         unlinkSync(file);
