@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { pgliteWorkerFile } from '../paths';
 import { lockDataDir } from './lock';
-import type { WorkerMessage, WorkerRequest } from './pgliteWorker';
+import type { WorkerMemory, WorkerMessage, WorkerRequest } from './pgliteWorker';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -23,6 +23,8 @@ export interface Db {
    * (this one included). Answers a function that stops listening.
    */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /** The embedded database's thread: its heap and WebAssembly memory (none with PostgreSQL). */
+  memory(): Promise<WorkerMemory | null>;
   close(): Promise<void>;
 }
 
@@ -32,11 +34,12 @@ function inTransaction(runner: Runner, listen: Db['listen']): Db {
     ...runner,
     transaction: (work) => work(tx),
     listen,
+    memory: async () => null,
     close: async () => {},
   };
   return tx;
 }
-type Runner = Omit<Db, 'transaction' | 'close' | 'listen'>;
+type Runner = Omit<Db, 'transaction' | 'close' | 'listen' | 'memory'>;
 
 // NUMERIC arrives as text from both drivers; money is read with Number() where it is used.
 
@@ -126,6 +129,7 @@ async function startPglite(directory: string, unlock: () => void): Promise<Db> {
       }
     },
     listen,
+    memory: () => call<WorkerMemory>({ kind: 'memory' }),
     close: async () => {
       try {
         await call({ kind: 'close' });
@@ -171,6 +175,7 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
       }
     },
     listen: listen.on,
+    memory: async () => null,
     close: async () => {
       await listen.close();
       await pool.end();

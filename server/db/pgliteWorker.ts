@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 
@@ -12,7 +13,15 @@ export type WorkerRequest =
   | { id: number; kind: 'begin'; tx: number }
   | { id: number; kind: 'end'; tx: number; commit: boolean }
   | { id: number; kind: 'listen'; channel: string }
+  | { id: number; kind: 'memory' }
   | { id: number; kind: 'close' };
+
+/** What this thread holds: its V8 heap and PGlite's WebAssembly memory (which only ever grows). */
+export interface WorkerMemory {
+  heapUsed: number;
+  heapTotal: number;
+  wasm: number;
+}
 
 export type WorkerMessage =
   | { id: number; result: unknown }
@@ -73,6 +82,16 @@ async function handle(request: WorkerRequest): Promise<unknown> {
     case 'listen':
       await db.listen(request.channel, (payload) => port?.postMessage({ notify: request.channel, payload }));
       return null;
+    case 'memory': {
+      const heap = getHeapStatistics();
+      // Emscripten exports the unsigned view of the module's memory.
+      const wasm = (db as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod?.HEAPU8?.buffer.byteLength ?? 0;
+      return {
+        heapUsed: heap.used_heap_size,
+        heapTotal: heap.total_heap_size,
+        wasm,
+      } satisfies WorkerMemory;
+    }
     case 'close':
       await db.close();
       return null;
