@@ -13,12 +13,36 @@ const warmUpBursts = 3;
 const bursts = 10;
 const ticksPerSecond = 100;
 
-/** User + system CPU of a whole process (every thread: requests and the embedded database), in ms. */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** User + system CPU from a /proc stat file, in ms. */
+function statCpuMs(path: string): number {
+  const stat = readFileSync(path, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are the 14th and 15th fields; the ones after the command name start at the 3rd.
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+}
+
+/** User + system CPU of a whole process (every thread: requests and the embedded database), in ms. */
+const cpuMs = (pid: number) => statCpuMs(`/proc/${pid}/stat`);
+
+/**
+ * The same by thread, in ms: the main thread (requests), the embedded database's worker (its thread
+ * is the one started after the main one with a thread id of its own that runs JavaScript, named
+ * after node's workers), and the rest together (V8's compilers and garbage collector, libuv's pool).
+ */
+function threadCpuMs(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name =
+        tid === String(pid)
+          ? 'main'
+          : `${readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()}#${tid}`;
+      byName.set(name, (byName.get(name) ?? 0) + statCpuMs(`/proc/${pid}/task/${tid}/stat`));
+    } catch {
+      // the thread ended
+    }
+  }
+  return byName;
 }
 
 export interface MemoryFigures {
@@ -104,6 +128,8 @@ function selfTimes(folder: string, windows: [number, number][]) {
   for (const name of readdirSync(folder).filter((file) => file.endsWith('.cpuprofile'))) {
     const profile: Profile = JSON.parse(readFileSync(join(folder, name), 'utf8'));
     const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+    // CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile: thread 0 is the main one.
+    const main = name.split('.')[4] === '0';
     let time = profile.startTime;
     let threadTotal = 0;
     for (let index = 0; index < profile.samples.length; index += 1) {
@@ -113,12 +139,11 @@ function selfTimes(folder: string, windows: [number, number][]) {
       if (!windows.some(([from, to]) => time >= from && time <= to)) continue;
       const frame = nodes.get(profile.samples[index])?.callFrame;
       if (!frame || frame.functionName === '(idle)') continue;
-      const key = `${frame.functionName || '(anonymous)'} ${place(frame.url, frame.lineNumber, frame.columnNumber)}`;
+      const key = `${main ? '[requests]' : '[database]'} ${frame.functionName || '(anonymous)'} ${place(frame.url, frame.lineNumber, frame.columnNumber)}`;
       byFunction.set(key, (byFunction.get(key) ?? 0) + spent);
       threadTotal += spent;
     }
-    // CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile: thread 0 is the main one.
-    const thread = name.split('.')[4] === '0' ? 'requests (main thread)' : 'embedded database (worker)';
+    const thread = main ? 'requests (main thread)' : 'embedded database (worker)';
     byThread.set(thread, (byThread.get(thread) ?? 0) + threadTotal);
     total += threadTotal;
   }
@@ -143,14 +168,21 @@ export async function printServerCostFigures(): Promise<void> {
     if (idle) console.log(`idle after start with the demo data: ${memoryLine(idle)}`);
     for (let round = 0; round < warmUpBursts; round += 1) await burst(plain);
     const perBurst: number[] = [];
+    const threadsBefore = threadCpuMs(plain.server.pid);
     for (let round = 0; round < bursts; round += 1) {
       const before = cpuMs(plain.server.pid);
       await burst(plain);
       perBurst.push((cpuMs(plain.server.pid) - before) / concurrency);
     }
+    const threads = [...threadCpuMs(plain.server.pid)]
+      .map(
+        ([name, time]) => [name, (time - (threadsBefore.get(name) ?? 0)) / (bursts * concurrency)] as const,
+      )
+      .filter(([, time]) => time > 0)
+      .sort((a, b) => b[1] - a[1]);
     const total = perBurst.reduce((sum, value) => sum + value, 0);
     console.log(
-      `CPU per reply (${bursts} bursts of ${concurrency} simultaneous ELIZA replies, user + system of the server process): ${(total / bursts).toFixed(2)} ms (bursts from ${Math.min(...perBurst).toFixed(2)} to ${Math.max(...perBurst).toFixed(2)} ms)`,
+      `CPU per reply (${bursts} bursts of ${concurrency} simultaneous ELIZA replies, user + system of the server process): ${(total / bursts).toFixed(2)} ms (bursts from ${Math.min(...perBurst).toFixed(2)} to ${Math.max(...perBurst).toFixed(2)} ms); by thread: ${threads.map(([name, time]) => `${name} ${time.toFixed(2)}`).join(', ')} ms`,
     );
     console.log(
       `after the bursts: ${memoryLine(await memoryOf(plain.server))}; RSS from /proc ${rssMb(plain.server.pid).toFixed(0)} MB`,
@@ -180,7 +212,9 @@ export async function printServerCostFigures(): Promise<void> {
   rmSync(folder, { recursive: true, force: true });
   const replies = bursts * concurrency;
   console.log(
-    `where it goes (--cpu-prof, ${replies} replies; sampled on-CPU time ${(total / 1000 / replies).toFixed(2)} ms a reply; by thread: ${[...byThread]
+    `where it goes (--cpu-prof, ${replies} replies; sampled on-CPU time ${(total / 1000 / replies).toFixed(2)} ms a reply; by thread: ${[
+      ...byThread,
+    ]
       .map(([thread, time]) => `${thread} ${((100 * time) / total).toFixed(0)}%`)
       .join(', ')}), top functions by self time:`,
   );

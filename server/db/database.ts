@@ -43,13 +43,26 @@ type Runner = Omit<Db, 'transaction' | 'close' | 'listen' | 'memory'>;
 
 // NUMERIC arrives as text from both drivers; money is read with Number() where it is used.
 
-/** PGlite in a worker thread (pgliteWorker.ts): every statement is a message there and back. */
-async function openPglite(dataDir: string): Promise<Db> {
+/**
+ * PGlite in a worker thread (pgliteWorker.ts): every statement is a message there and back. `prepare`
+ * (migrations, seeding) runs on a first thread, which is then ended: a WebAssembly memory never
+ * shrinks, and creating the database, migrating and seeding grow it (and leave initdb's instance for
+ * the garbage collector) far beyond what serving needs. The second thread starts from the files.
+ */
+async function openPglite(dataDir: string, prepare?: (db: Db) => Promise<void>): Promise<Db> {
   const directory = join(dataDir, 'pgdata');
   mkdirSync(directory, { recursive: true });
   // One process at a time: a second one is refused with a plain sentence (server/db/lock.ts).
   const unlock = await lockDataDir(dataDir);
   try {
+    if (prepare) {
+      const first = await startPglite(directory, () => {});
+      try {
+        await prepare(first);
+      } finally {
+        await first.close();
+      }
+    }
     return await startPglite(directory, unlock);
   } catch (error) {
     unlock();
@@ -233,12 +246,18 @@ function postgresListener(connectionString: string) {
   };
 }
 
-export function openDatabase(options: {
-  databaseUrl?: string;
-  dataDir: string;
-  databasePoolSize: number;
-}): Promise<Db> {
-  return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.databasePoolSize)
-    : openPglite(options.dataDir);
+/** Opens the database; `prepare` (migrations, seeding) runs before it is handed out. */
+export async function openDatabase(
+  options: { databaseUrl?: string; dataDir: string; databasePoolSize: number },
+  prepare?: (db: Db) => Promise<void>,
+): Promise<Db> {
+  if (!options.databaseUrl) return openPglite(options.dataDir, prepare);
+  const db = await openPostgres(options.databaseUrl, options.databasePoolSize);
+  try {
+    await prepare?.(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
 }

@@ -39,7 +39,10 @@ export async function startServer(
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'parley-e2e-'));
   let log = '';
-  const entry = [...nodeArgs, ...(compiled ? ['build/server/main.js'] : ['--import', 'tsx', 'server/main.ts'])];
+  const entry = [
+    ...nodeArgs,
+    ...(compiled ? ['build/server/main.js'] : ['--import', 'tsx', 'server/main.ts']),
+  ];
   const child: ChildProcess = spawn(process.execPath, entry, {
     env: {
       ...process.env,
