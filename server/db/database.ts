@@ -71,13 +71,16 @@ async function openPglite(dataDir: string, prepare?: (db: Db) => Promise<void>):
 }
 
 async function startPglite(directory: string, unlock: () => void): Promise<Db> {
+  // Its JavaScript is mostly short-lived protocol messages and rows: a small young generation keeps
+  // its heap near what it uses (V8's default lets it grow by tens of MB between collections).
+  const options = { workerData: { directory }, resourceLimits: { maxYoungGenerationSizeMb: 6 } };
   // The sources need tsx in the worker too, whoever started this process (vitest, tsx or node).
   const worker = pgliteWorkerFile.endsWith('.ts')
     ? new Worker(
         `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(pathToFileURL(pgliteWorkerFile).href)}); })`,
-        { eval: true, workerData: { directory } },
+        { eval: true, ...options },
       )
-    : new Worker(pgliteWorkerFile, { workerData: { directory } });
+    : new Worker(pgliteWorkerFile, options);
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let nextId = 0;

@@ -1,4 +1,4 @@
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol, type Transaction } from '@electric-sql/pglite';
 
@@ -41,10 +41,8 @@ const settings = {
   work_mem: '4MB',
   maintenance_work_mem: '16MB',
   temp_buffers: '4MB',
-  // Statements are kept prepared (below) to skip parsing; each execution is still planned for its
-  // values, as before: a generic plan of the reply's branch walk grew slower with every message.
-  plan_cache_mode: 'force_custom_plan',
 };
+setFlagsFromString('--wasm-lazy-compilation');
 const db = await PGlite.create(workerData.directory as string, {
   startParams: [
     ...PGlite.defaultStartParams,
@@ -67,6 +65,12 @@ const internals = db as unknown as {
  * this many, new texts run unprepared.
  */
 const maxPrepared = 1000;
+/**
+ * A prepared statement is planned for its values five times, then PostgreSQL may keep a generic
+ * plan. A recursive walk's generic plan (a reply's branch) grew slower with every message: those
+ * statements run unprepared, planned for their values each time.
+ */
+const plannedEachTime = /\bwith\s+recursive\b/i;
 interface Prepared {
   name: string;
   types: number[];
@@ -88,7 +92,8 @@ const joined = (parts: Uint8Array[]) => {
 /** A statement's rows, prepared on first use; in a transaction of ours (`tx`) or on its own. */
 async function query(sql: string, params: unknown[] = [], tx?: number): Promise<unknown[]> {
   const open = tx === undefined ? undefined : transactions.get(tx)?.tx;
-  if (!prepared.has(sql) && prepared.size >= maxPrepared) return (await (open ?? db).query(sql, params)).rows;
+  if ((!prepared.has(sql) && prepared.size >= maxPrepared) || plannedEachTime.test(sql))
+    return (await (open ?? db).query(sql, params)).rows;
   const { serialize } = protocol;
   const run = () =>
     internals._runExclusiveQuery(async () => {
