@@ -75,7 +75,7 @@ export async function memoryOf(server: RunningServer): Promise<MemoryFigures> {
 }
 
 export const memoryLine = (memory: MemoryFigures) =>
-  `RSS ${memory.rss} MB = V8 heap ${memory.heapTotal} MB (used ${memory.heapUsed}) + database thread's V8 heap ${memory.databaseHeapTotal} MB (used ${memory.databaseHeapUsed}) + PGlite WebAssembly memory ${memory.wasm} MB + other ${memory.other} MB (external ${memory.external} MB, of it array buffers ${memory.arrayBuffers} MB)`;
+  `RSS ${memory.rss} MB = V8 heap ${memory.heapTotal} MB (used ${memory.heapUsed}) + database thread's V8 heap ${memory.databaseHeapTotal} MB (used ${memory.databaseHeapUsed}) + PGlite WebAssembly memory ${memory.wasm} MB (its size: only pages PostgreSQL touched are resident, so other is a lower bound) + other ${memory.other} MB (external ${memory.external} MB, of it array buffers ${memory.arrayBuffers} MB)`;
 
 /** One burst: `concurrency` ELIZA replies at once; answers the first-token times. */
 const burst = (setup: Setup) =>
