@@ -57,13 +57,14 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
   });
 
-  const db = await openDatabase(config);
+  const db = await openDatabase(config, async (fresh) => {
+    await migrate(fresh);
+    await seed(fresh);
+  });
   app.addHook('onClose', () => db.close());
-  await migrate(db);
   // PGlite has no autovacuum: keep the planner's statistics fresh ourselves (search plans need them).
   if (!config.databaseUrl)
     repeat(app, 10 * 60_000, 'analyzing the embedded database', () => db.exec('analyze'));
-  await seed(db);
 
   const provider = config.libreTranslateUrl
     ? libreTranslate(config.libreTranslateUrl)

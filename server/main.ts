@@ -1,5 +1,6 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { memoryFigures } from './memory';
 
 const config = loadConfig();
 const app = await buildApp({ config });
@@ -18,5 +19,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       );
   });
 }
+
+process.on('SIGUSR2', () => {
+  memoryFigures(app.db).then(
+    (memory) => app.log.info({ memory }, 'memory'),
+    (error) => app.log.warn({ err: error }, 'memory figures failed'),
+  );
+});
 
 await app.listen({ port: config.port, host: config.host });

@@ -5,6 +5,7 @@ import { printLighthouseFigures } from './lighthouse';
 import { printLongTopicFigures } from './longTopic';
 import { printRenderFigures } from './render';
 import { printSearchFigures } from './search';
+import { printServerCostFigures } from './serverCost';
 import { printTtftFigures } from './ttft';
 
 async function postgresFigures() {
@@ -23,6 +24,7 @@ const sections: [string, () => unknown][] = [
   ['bundle', printBundleFigures],
   ['render', printRenderFigures],
   ['long-topic', printLongTopicFigures],
+  ['server', printServerCostFigures],
   ['ttft', () => printTtftFigures({ name: 'PGlite (embedded, in a worker thread)' })],
   ['search', () => printSearchFigures({ name: 'PGlite' })],
   ['postgres', postgresFigures],

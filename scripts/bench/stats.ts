@@ -6,3 +6,6 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+/** Now on the monotonic clock, in µs: the clock V8 stamps a CPU profile's samples with. */
+export const stopwatch = () => Number(process.hrtime.bigint() / 1000n);

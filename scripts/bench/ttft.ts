@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { call, signUp, type TestServer } from '../../tests/support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../../tests/support/openai-double';
 import { type RunningServer, startServer } from '../../tests/support/server';
+import { memoryLine, memoryOf } from './serverCost';
 import { ms, percentile } from './stats';
 
 const concurrency = 100;
@@ -18,7 +19,7 @@ export function rssMb(pid: number): number {
  * Milliseconds from sending a request until the first piece of text arrives; the reply is read to its
  * end (its topic takes the next message only then).
  */
-async function firstToken(
+export async function firstToken(
   start: () => Promise<Response>,
   isToken: (chunk: string) => boolean,
 ): Promise<number> {
@@ -46,21 +47,30 @@ async function measure(parallel: number, one: (index: number) => Promise<number>
   return values;
 }
 
-interface Setup {
+export interface Setup {
   server: RunningServer;
   topics: { token: string; id: string }[];
 }
 
-async function setUp(env: Record<string, string>, bot: string): Promise<Setup> {
+export async function setUp(
+  env: Record<string, string>,
+  bot: string,
+  options?: Parameters<typeof startServer>[1],
+  onStarted?: (server: RunningServer) => Promise<void>,
+): Promise<Setup> {
   // The server runs in its own process at the production log level; this one plays clients and model.
-  const server = await startServer({
-    STATIC_DIR: '',
-    LOG_LEVEL: 'info',
-    RATE_LIMIT_OTP_PER_IP_PER_HOUR: '100000',
-    RATE_LIMIT_API_PER_MINUTE: '10000000',
-    STARTING_BALANCE: '1000000',
-    ...env,
-  });
+  const server = await startServer(
+    {
+      STATIC_DIR: '',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_OTP_PER_IP_PER_HOUR: '100000',
+      RATE_LIMIT_API_PER_MINUTE: '10000000',
+      STARTING_BALANCE: '1000000',
+      ...env,
+    },
+    options,
+  );
+  await onStarted?.(server);
   const client = server as unknown as TestServer;
   const users = await Promise.all(Array.from({ length: 10 }, () => signUp(client)));
   const bots = await call(client, '/api/v1/bot', { token: users[0].token });
@@ -76,7 +86,7 @@ async function setUp(env: Record<string, string>, bot: string): Promise<Setup> {
   return { server, topics };
 }
 
-const send = (setup: Setup, index: number, text: string) => {
+export const send = (setup: Setup, index: number, text: string) => {
   const topic = setup.topics[index % setup.topics.length];
   return fetch(`${setup.server.url}/api/v1/topic/${topic.id}/message`, {
     method: 'POST',
@@ -84,7 +94,7 @@ const send = (setup: Setup, index: number, text: string) => {
     body: JSON.stringify({ text }),
   });
 };
-const isParleyToken = (text: string) => text.includes('event: token');
+export const isParleyToken = (text: string) => text.includes('event: token');
 
 /**
  * Time to first token through Parley against the model double's own, per request: the double notes
@@ -119,6 +129,7 @@ export async function printTtftFigures(database: { name: string; url?: string })
   };
   try {
     const idle = rssMb(setup.server.pid);
+    const memory = await memoryOf(setup.server);
     await measure(concurrency, () => direct());
     await measure(concurrency, through);
     const figures: Record<string, { direct: number[]; parley: number[]; added: number[] }> = {};
@@ -146,6 +157,7 @@ export async function printTtftFigures(database: { name: string; url?: string })
     console.log(
       `server RSS: idle ${idle.toFixed(0)} MB, during ${concurrency} streams up to ${peak.toFixed(0)} MB`,
     );
+    console.log(`idle, before the streams: ${memoryLine(memory)}`);
   } finally {
     await setup.server.stop();
     await model.close();

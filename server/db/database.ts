@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { pgliteWorkerFile, startWorker } from '../paths';
 import { lockDataDir } from './lock';
-import type { WorkerMessage, WorkerRequest } from './pgliteWorker';
+import type { WorkerMemory, WorkerMessage, WorkerRequest } from './pgliteWorker';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -21,6 +21,8 @@ export interface Db {
    * (this one included). Answers a function that stops listening.
    */
   listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /** The embedded database's thread: its heap and WebAssembly memory (none with PostgreSQL). */
+  memory(): Promise<WorkerMemory | null>;
   close(): Promise<void>;
 }
 
@@ -30,21 +32,35 @@ function inTransaction(runner: Runner, listen: Db['listen']): Db {
     ...runner,
     transaction: (work) => work(tx),
     listen,
+    memory: async () => null,
     close: async () => {},
   };
   return tx;
 }
-type Runner = Omit<Db, 'transaction' | 'close' | 'listen'>;
+type Runner = Omit<Db, 'transaction' | 'close' | 'listen' | 'memory'>;
 
 // NUMERIC arrives as text from both drivers; money is read with Number() where it is used.
 
-/** PGlite in a worker thread (pgliteWorker.ts): every statement is a message there and back. */
-async function openPglite(dataDir: string): Promise<Db> {
+/**
+ * PGlite in a worker thread (pgliteWorker.ts): every statement is a message there and back. `prepare`
+ * (migrations, seeding) runs on a first thread, which is then ended: a WebAssembly memory never
+ * shrinks, and creating the database, migrating and seeding grow it (and leave initdb's instance for
+ * the garbage collector) far beyond what serving needs. The second thread starts from the files.
+ */
+async function openPglite(dataDir: string, prepare?: (db: Db) => Promise<void>): Promise<Db> {
   const directory = join(dataDir, 'pgdata');
   mkdirSync(directory, { recursive: true });
   // One process at a time: a second one is refused with a plain sentence (server/db/lock.ts).
-  const unlock = lockDataDir(dataDir);
+  const unlock = await lockDataDir(dataDir);
   try {
+    if (prepare) {
+      const first = await startPglite(directory, () => {});
+      try {
+        await prepare(first);
+      } finally {
+        await first.close();
+      }
+    }
     return await startPglite(directory, unlock);
   } catch (error) {
     unlock();
@@ -53,7 +69,12 @@ async function openPglite(dataDir: string): Promise<Db> {
 }
 
 async function startPglite(directory: string, unlock: () => void): Promise<Db> {
-  const worker = startWorker(pgliteWorkerFile, { workerData: { directory } });
+  // Its JavaScript is mostly short-lived protocol messages and rows: a small young generation keeps
+  // its heap near what it uses (V8's default lets it grow by tens of MB between collections).
+  const worker = startWorker(pgliteWorkerFile, {
+    workerData: { directory },
+    resourceLimits: { maxYoungGenerationSizeMb: 6 },
+  });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let nextId = 0;
@@ -118,6 +139,7 @@ async function startPglite(directory: string, unlock: () => void): Promise<Db> {
       }
     },
     listen,
+    memory: () => call<WorkerMemory>({ kind: 'memory' }),
     close: async () => {
       try {
         await call({ kind: 'close' });
@@ -163,6 +185,7 @@ async function openPostgres(connectionString: string, poolSize: number): Promise
       }
     },
     listen: listen.on,
+    memory: async () => null,
     close: async () => {
       await listen.close();
       await pool.end();
@@ -220,12 +243,18 @@ function postgresListener(connectionString: string) {
   };
 }
 
-export function openDatabase(options: {
-  databaseUrl?: string;
-  dataDir: string;
-  databasePoolSize: number;
-}): Promise<Db> {
-  return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.databasePoolSize)
-    : openPglite(options.dataDir);
+/** Opens the database; `prepare` (migrations, seeding) runs before it is handed out. */
+export async function openDatabase(
+  options: { databaseUrl?: string; dataDir: string; databasePoolSize: number },
+  prepare?: (db: Db) => Promise<void>,
+): Promise<Db> {
+  if (!options.databaseUrl) return openPglite(options.dataDir, prepare);
+  const db = await openPostgres(options.databaseUrl, options.databasePoolSize);
+  try {
+    await prepare?.(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
 }

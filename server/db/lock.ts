@@ -1,4 +1,4 @@
-import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The embedded database is in use by another process: said plainly, never a corrupted database. */
@@ -16,7 +16,7 @@ export class DatabaseInUse extends Error {
 
 const held = new Set<string>();
 
-/** Whether the process runs: one that has exited but is not yet reaped (a zombie, on Linux) does not. */
+/** Whether `pid` is a process that still runs: a zombie (state Z, exited but not yet reaped) is gone. */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -24,23 +24,24 @@ function alive(pid: number): boolean {
     return (error as { code?: string }).code === 'EPERM';
   }
   try {
+    // The state follows the command name, which is in parentheses and may hold spaces.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
   } catch {
-    // No /proc (not Linux): the signal said it runs. Gone meanwhile: it does not.
-    return existsSync(`/proc/${pid}`) || !existsSync('/proc/self');
+    // No /proc (not Linux): signal 0 is all we can ask. Gone between the two questions: gone.
+    return process.platform !== 'linux';
   }
 }
 
-const pause = new Int32Array(new SharedArrayBuffer(4));
-/**
- * Whether the process still runs after a moment: one killed a moment ago (kill -9, then a restart at
- * once) may still answer while the kernel tears it down.
- */
-function stillAlive(pid: number, waitMs = 3000): boolean {
-  for (let waited = 0; alive(pid); waited += 50) {
-    if (waited >= waitMs) return true;
-    Atomics.wait(pause, 0, 0, 50);
+/** How long a holder that still runs is given to go away (it may be dying from kill -9) before refusing. */
+const goingAwayMs = 3000;
+
+/** Waits up to `goingAwayMs` for `pid` to end; answers whether it still runs. */
+async function stillAlive(pid: number): Promise<boolean> {
+  const deadline = Date.now() + goingAwayMs;
+  while (alive(pid)) {
+    if (Date.now() > deadline) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;
 }
@@ -48,9 +49,10 @@ function stillAlive(pid: number, waitMs = 3000): boolean {
 /**
  * PGlite is one process's database: whoever opens a data folder (the server, or the operator's command)
  * holds `parley.lock` there, with its process id, until it closes it. A lock whose process is gone (a
- * crash, or one going away right now) is taken over. Answers the release.
+ * crash) is taken over, and so is one whose process is still going away (a restart right after a
+ * kill -9): it is given a few seconds. Answers the release.
  */
-export function lockDataDir(directory: string): () => void {
+export async function lockDataDir(directory: string): Promise<() => void> {
   const file = join(directory, 'parley.lock');
   for (let attempt = 0; ; attempt += 1) {
     try {
@@ -75,7 +77,9 @@ export function lockDataDir(directory: string): () => void {
         continue;
       }
       const stale =
-        !Number.isSafeInteger(pid) || pid <= 0 || (pid === process.pid ? !held.has(file) : !stillAlive(pid));
+        !Number.isSafeInteger(pid) ||
+        pid <= 0 ||
+        (pid === process.pid ? !held.has(file) : !(await stillAlive(pid)));
       if (!stale) throw new DatabaseInUse(directory, pid, file);
       try {
         unlinkSync(file);

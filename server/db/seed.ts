@@ -1,4 +1,3 @@
-import { hashPassword } from '../security/passwords';
 import type { Db } from './database';
 
 interface SeedBot {
@@ -117,14 +116,19 @@ export const adminUser = {
 };
 
 /**
+ * The published demo passwords hashed once (argon2id with the parameters of security/passwords.ts):
+ * a start hashes nothing, where two argon2 runs of 19 MiB each stayed in the process's memory.
+ */
+export const seededHashes = {
+  demo: '$argon2id$v=19$m=19456,t=2,p=1$Q7gBS+/UfMfqHEMZMLKsmA$K0KjRqdmxLgog50RqX8bKY9RoT0l9bMXwetP415Dx8k',
+  admin: '$argon2id$v=19$m=19456,t=2,p=1$QBKojaqvrdtiwVIwXkxKtw$0HOc2M4HqpqF2T+2I2ecYtZzCn9LIQUb+66OP6w7l1A',
+};
+
+/**
  * First start: the organizations, their categories, bots, a demo user and their owner. Later starts change
  * nothing: shared data is never rewritten by a node's own settings.
  */
 export async function seed(db: Db) {
-  const [demoHash, adminHash] = await Promise.all([
-    hashPassword(demoUser.password),
-    hashPassword(adminUser.password),
-  ]);
   await db.transaction(async (tx) => {
     for (const [position, organization] of organizations.entries()) {
       await tx.query(
@@ -163,12 +167,18 @@ export async function seed(db: Db) {
       await tx.query(
         `insert into users (tenant, username, display_name, email, password_hash, balance, currency)
          values ($1, $2, $3, $4, $5, 10, 'EUR') on conflict do nothing`,
-        [organization.subdomain, demoUser.username, demoUser.displayName, demoUser.email, demoHash],
+        [organization.subdomain, demoUser.username, demoUser.displayName, demoUser.email, seededHashes.demo],
       );
       await tx.query(
         `insert into users (tenant, username, display_name, email, password_hash, balance, currency, role)
          values ($1, $2, $3, $4, $5, 10, 'EUR', 'owner') on conflict do nothing`,
-        [organization.subdomain, adminUser.username, adminUser.displayName, adminUser.email, adminHash],
+        [
+          organization.subdomain,
+          adminUser.username,
+          adminUser.displayName,
+          adminUser.email,
+          seededHashes.admin,
+        ],
       );
     }
   });

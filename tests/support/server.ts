@@ -30,16 +30,19 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts the server on a free port and a fresh data dir: from its TypeScript sources, or `compiled`
- * as `npm start` runs it (build/server/main.js, made by `npm run build`).
+ * as `npm start` runs it (build/server/main.js, made by `npm run build`), with `nodeArgs` for node.
  */
 export async function startServer(
   env: Record<string, string> = {},
-  { compiled = false }: { compiled?: boolean } = {},
+  { compiled = false, nodeArgs = [] }: { compiled?: boolean; nodeArgs?: string[] } = {},
 ): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'parley-e2e-'));
   let log = '';
-  const entry = compiled ? ['build/server/main.js'] : ['--import', 'tsx', 'server/main.ts'];
+  const entry = [
+    ...nodeArgs,
+    ...(compiled ? ['build/server/main.js'] : ['--import', 'tsx', 'server/main.ts']),
+  ];
   const child: ChildProcess = spawn(process.execPath, entry, {
     env: {
       ...process.env,
