@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { serverEnv, serverNodeArgs } from './serverProcess.mjs';
 
 const built = 'build/server/main.js';
 const inputs = ['src', 'server', 'machines', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
@@ -22,7 +23,10 @@ if (stale) {
 } else {
   console.log('dist/ and build/ are current: not rebuilding');
 }
-const server = spawn(process.execPath, [built], { stdio: 'inherit' });
+const server = spawn(process.execPath, [...serverNodeArgs, built], {
+  stdio: 'inherit',
+  env: { ...serverEnv, ...process.env },
+});
 // The server drains on SIGTERM: pass the signals on and leave with its exit code.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -43,6 +43,8 @@ export function uiStrings(): string[] {
   const walk = (folder: string, patterns: RegExp[]) => {
     for (const name of readdirSync(folder)) {
       const path = join(folder, name);
+      // Developer tools (src/dev: the inspector) never reach a user's screen.
+      if (path === join('src', 'dev')) continue;
       if (statSync(path).isDirectory()) walk(path, patterns);
       else if (/\.tsx?$/.test(name)) {
         const source = readFileSync(path, 'utf8');

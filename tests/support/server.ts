@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serverEnv, serverNodeArgs } from '../../scripts/serverProcess.mjs';
 
 export interface RunningServer {
   /** The server's process id. */
@@ -39,12 +40,14 @@ export async function startServer(
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), 'parley-e2e-'));
   let log = '';
+  // Compiled, it is started as `npm start` starts it.
   const entry = [
     ...nodeArgs,
-    ...(compiled ? ['build/server/main.js'] : ['--import', 'tsx', 'server/main.ts']),
+    ...(compiled ? [...serverNodeArgs, 'build/server/main.js'] : ['--import', 'tsx', 'server/main.ts']),
   ];
   const child: ChildProcess = spawn(process.execPath, entry, {
     env: {
+      ...(compiled ? serverEnv : {}),
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',

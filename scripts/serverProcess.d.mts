@@ -1,0 +1,2 @@
+export declare const serverNodeArgs: string[];
+export declare const serverEnv: Record<string, string>;
