@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
+import { seededDataDir } from './dataTemplate';
 import { readCode } from './outbox';
 
 export interface TestServer {
@@ -18,7 +19,11 @@ export interface TestServer {
 
 /** The real app on a fresh data folder (or a given one), listening on a free loopback port. */
 export async function startApp(env: Record<string, string> = {}, keepDataDir?: string): Promise<TestServer> {
-  const dataDir = keepDataDir ?? mkdtempSync(join(tmpdir(), 'parley-server-'));
+  const dataDir =
+    keepDataDir ??
+    (env.DATABASE_URL
+      ? mkdtempSync(join(tmpdir(), 'parley-server-'))
+      : await seededDataDir('parley-server-'));
   const config = loadConfig({
     STATIC_DIR: '',
     BUILTIN_TOKEN_DELAY_MS: '0',
