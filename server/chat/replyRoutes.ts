@@ -5,7 +5,7 @@ import { ApiError } from '../errors';
 import { isImage } from '../files/kinds';
 import { passageRoom, reachOf, withAttachments } from '../files/prompt';
 import { filesToAttach } from '../files/store';
-import { citationOf, documentsCarried, fitPassages, retrieve } from '../knowledge/retrieval';
+import { citationOf, documentsCarried, retrieve } from '../knowledge/retrieval';
 import { repeat } from '../repeat';
 import type { LiveReply } from './liveReplies';
 import { librarianPassages } from './providers/librarian';
@@ -186,13 +186,13 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
           limit: librarianPassages,
         });
       } else if (model && (bases.length || context.unfit.length)) {
-        const found = await retrieve(app, who, {
+        knowledge = await retrieve(app, who, {
           question: conversation.text,
           bases,
           documents: context.unfit,
           limit: 5,
+          room,
         });
-        knowledge = { ...found, passages: fitPassages(found.passages, room) };
       }
       if (knowledge?.passages.length)
         await setCitations(app.db, started.botMessageId, knowledge.passages.map(citationOf));

@@ -8,16 +8,8 @@ export const overlapChars = 400;
 export interface Piece {
   position: number;
   text: string;
-  /** The page (from 1) where the passage starts, for a PDF. */
+  /** The PDF page (from 1) the passage is on. */
   page?: number;
-}
-
-/** The page holding `offset`, from where each page starts in the text (PDFs only). */
-function pageAt(pageStarts: number[] | null | undefined, offset: number): number | undefined {
-  if (!pageStarts?.length) return undefined;
-  let page = 1;
-  while (page < pageStarts.length && pageStarts[page] <= offset) page += 1;
-  return page;
 }
 
 /** Where to end a passage that would run to `limit`: a paragraph, else a sentence, else a word break. */
@@ -33,19 +25,13 @@ function endOf(text: string, start: number, limit: number): number {
   return limit;
 }
 
-/** Splits a document's text into overlapping passages of about `passageChars`, with their pages. */
-export function splitPassages(text: string, pageStarts?: number[] | null): Piece[] {
-  const pieces: Piece[] = [];
+/** Splits text into overlapping passages of about `passageChars`. */
+function split(text: string, page: number | undefined, pieces: Piece[]) {
   let start = 0;
   while (start < text.length) {
     const end = endOf(text, start, start + passageChars);
-    const body = text.slice(start, end);
-    const lead = body.length - body.trimStart().length;
-    const trimmed = body.trim();
-    if (trimmed) {
-      const page = pageAt(pageStarts, start + lead);
-      pieces.push({ position: pieces.length, text: trimmed, ...(page ? { page } : {}) });
-    }
+    const trimmed = text.slice(start, end).trim();
+    if (trimmed) pieces.push({ position: pieces.length, text: trimmed, ...(page ? { page } : {}) });
     if (end >= text.length) break;
     // The next passage starts a little before this one ended, at a word.
     let next = Math.max(start + 1, end - overlapChars);
@@ -53,5 +39,17 @@ export function splitPassages(text: string, pageStarts?: number[] | null): Piece
     if (space >= 0) next += space + 1;
     start = next;
   }
+}
+
+/**
+ * A document's passages: a PDF page by page (a passage never spans two pages, so its page is
+ * exact), anything else as one text.
+ */
+export function splitPassages(text: string, pageStarts?: number[] | null): Piece[] {
+  const pieces: Piece[] = [];
+  if (!pageStarts?.length) split(text, undefined, pieces);
+  else
+    for (const [index, start] of pageStarts.entries())
+      split(text.slice(start, pageStarts[index + 1] ?? text.length), index + 1, pieces);
   return pieces;
 }

@@ -9,12 +9,13 @@ import { queryTerms, searchPassages, snippetOf } from './search';
 /**
  * Searches for the question: the organization's `bases` (their indexed passages) and the owner's
  * `documents` (files attached to the conversation, split on the fly), at most `limit` passages,
- * numbered from 1 as the reply cites them.
+ * numbered from 1 as the reply cites them; with `room`, as many as fit in that many characters
+ * (at least the best, the last cut around its matching words).
  */
 export async function retrieve(
   app: FastifyInstance,
   owner: Owner,
-  request: { question: string; bases: string[]; documents: string[]; limit: number },
+  request: { question: string; bases: string[]; documents: string[]; limit: number; room?: number },
 ): Promise<Knowledge> {
   const { rows: bases } = await app.db.query<{ id: string }>(
     'select id from knowledge_bases where tenant = $1 and id = any($2::text[])',
@@ -44,17 +45,23 @@ export async function retrieve(
     embed: baseIds.length ? await embedderFor(app, owner.tenant) : null,
   });
   const terms = queryTerms(request.question);
-  return {
-    sources: baseIds.length + documents.length,
-    passages: found.map((passage, index) => ({
-      n: index + 1,
+  const passages: Passage[] = [];
+  let left = request.room ?? Number.POSITIVE_INFINITY;
+  for (const passage of found) {
+    if (left <= 0 && passages.length) break;
+    const text =
+      passage.text.length > left ? snippetOf(passage.text, terms, Math.max(left, 300)) : passage.text;
+    left -= text.length;
+    passages.push({
+      n: passages.length + 1,
       fileId: passage.fileId,
       name: passage.name,
       ...(passage.page === undefined ? {} : { page: passage.page }),
-      text: passage.text,
+      text,
       snippet: snippetOf(passage.text, terms),
-    })),
-  };
+    });
+  }
+  return { sources: baseIds.length + documents.length, passages };
 }
 
 /** The documents (not images) the owner's messages carried, still there, for the Librarian to search. */
@@ -66,19 +73,6 @@ export async function documentsCarried(app: FastifyInstance, owner: Owner, messa
     [owner.tenant, owner.userId, messageIds],
   );
   return rows.filter((row) => !isImage(row.type)).map((row) => row.file_id);
-}
-
-/** Passages as far as `room` characters allow, the last one cut to fit; at least the best one. */
-export function fitPassages(passages: Passage[], room: number): Passage[] {
-  const kept: Passage[] = [];
-  let left = room;
-  for (const passage of passages) {
-    if (left <= 0 && kept.length) break;
-    const text = passage.text.slice(0, Math.max(left, 200));
-    kept.push({ ...passage, text });
-    left -= text.length;
-  }
-  return kept;
 }
 
 export const citationOf = ({ text, ...citation }: Passage): Citation => citation;

@@ -31,22 +31,23 @@ function tsQuery(terms: string[]): string {
   return terms.map((term) => (term.length >= 6 ? `'${term.slice(0, -2)}':*` : `'${term}'`)).join(' | ');
 }
 
+/** What a citation quotes of its passage. */
 const snippetChars = 300;
 
-/** The part of a passage around its first matching word, about `snippetChars` long, cut at words. */
-export function snippetOf(text: string, terms: string[]): string {
+/** The part of a passage around its first matching word, about `length` characters, cut at words. */
+export function snippetOf(text: string, terms: string[], length = snippetChars): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= snippetChars) return flat;
+  if (flat.length <= length) return flat;
   const folded = fold(flat);
   const stems = terms.map((term) => (term.length >= 6 ? term.slice(0, -2) : term));
   const hits = stems.map((stem) => folded.indexOf(stem)).filter((index) => index >= 0);
   // Folding keeps most offsets (accents drop, letters stay): near enough to centre a snippet.
   const hit = hits.length ? Math.min(...hits) : 0;
-  let start = Math.max(0, hit - snippetChars / 3);
-  let end = Math.min(flat.length, start + snippetChars);
-  start = Math.max(0, end - snippetChars);
+  let start = Math.max(0, hit - Math.floor(length / 3));
+  let end = Math.min(flat.length, start + length);
+  start = Math.max(0, end - length);
   if (start > 0) start = flat.indexOf(' ', start) + 1 || start;
-  if (end < flat.length) end = flat.lastIndexOf(' ', end) > start ? flat.lastIndexOf(' ', end) : end;
+  if (end < flat.length && flat.lastIndexOf(' ', end) > start) end = flat.lastIndexOf(' ', end);
   return `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
 }
 

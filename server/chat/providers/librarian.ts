@@ -19,7 +19,7 @@ export function librarianReply(request: ReplyRequest): string {
   }
   if (!passages.length) {
     request.waive();
-    return `Nothing in ${sources === 1 ? 'the document' : `the ${sources} sources`} I searched matches your question. Try other words, or the exact terms the document uses.`;
+    return 'Nothing in the documents I searched matches your question. Try other words, or the exact terms the documents use.';
   }
   const quotes = passages
     .slice(0, librarianPassages)

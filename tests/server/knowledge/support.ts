@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import PDFDocument from 'pdfkit';
 import type { Json, TestServer } from '../../support/app';
 import { readEvents } from '../../support/sse';
 import { type Actor, admin } from '../admin/support';
@@ -26,25 +26,22 @@ export async function createBase(server: TestServer, actor: Actor, name: string,
   const answer = await admin(server, actor, '/knowledge', {
     body: { name: actor.encrypt(name), ...(description === undefined ? {} : { description }) },
   });
-  expect(answer.status).toBe(201);
+  if (answer.status !== 201) throw new Error(`creating a base failed: ${JSON.stringify(answer.body)}`);
   return answer.body as { _id: string; name: string; description: string; documents: Json[] };
 }
 
-/** Waits until no document of the base is queued or indexing; answers the base. */
+/** Waits until no document of the base is queued or indexing (also from a beforeAll); answers the base. */
 export async function settled(server: TestServer, actor: Actor, baseId: string, timeout = 30_000) {
-  let base: Json = null;
-  await expect
-    .poll(
-      async () => {
-        base = (await admin(server, actor, `/knowledge/${baseId}`)).body;
-        return base.documents.every((document: { status: string }) =>
-          ['ready', 'failed'].includes(document.status),
-        );
-      },
-      { timeout, interval: 100 },
-    )
-    .toBe(true);
-  return base;
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const base = (await admin(server, actor, `/knowledge/${baseId}`)).body;
+    const done = base.documents.every((document: { status: string }) =>
+      ['ready', 'failed'].includes(document.status),
+    );
+    if (done) return base;
+    if (Date.now() > deadline) throw new Error(`documents not indexed in time: ${JSON.stringify(base)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Sends a message and reads the reply's events to the end. */
@@ -78,3 +75,23 @@ export async function ask(
     error: last?.event === 'error' ? (last.data as Json) : null,
   };
 }
+
+/** A real PDF made by pdfkit with one page per text, in small print so a long page stays one page. */
+export function makePages(texts: string[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const document = new PDFDocument({ autoFirstPage: false });
+    const chunks: Buffer[] = [];
+    document.on('data', (chunk: Buffer) => chunks.push(chunk));
+    document.on('end', () => resolve(Buffer.concat(chunks)));
+    document.on('error', reject);
+    for (const text of texts) {
+      document.addPage({ margin: 20 });
+      document.fontSize(6).text(text);
+    }
+    document.end();
+  });
+}
+
+/** Words that match no question of the tests, to fill pages as long documents are. */
+export const filler = (words: number, seed = 0) =>
+  Array.from({ length: words }, (_, index) => `lorem${(index + seed) % 97}`).join(' ');
