@@ -18,7 +18,7 @@ export const librarian: SeedBot = {
     'Finds and quotes the passages of your attached files and of the knowledge bases that answer your question, with their sources. No model involved.',
   platform: 'builtin',
   price: 0,
-  categories: ['Tools'],
+  categories: ['Documents'],
   config: { engine: 'librarian' },
 };
 

@@ -63,7 +63,9 @@ select o.subdomain, 'Librarian',
        (select coalesce(max(b.position), -1) + 1 from bots b where b.tenant = o.subdomain)
 from organizations o
 on conflict (tenant, name) do nothing;
+insert into categories (tenant, name) select subdomain, 'Documents' from organizations
+on conflict (tenant, name) do nothing;
 insert into bot_categories (bot_id, category_id)
-select b.id, c.id from bots b join categories c on c.tenant = b.tenant and c.name = 'Tools'
+select b.id, c.id from bots b join categories c on c.tenant = b.tenant and c.name = 'Documents'
 where b.name = 'Librarian' and b.config->>'engine' = 'librarian'
 on conflict do nothing;
