@@ -61,7 +61,7 @@ export async function embedderFor(app: FastifyInstance, tenant: string): Promise
 }
 
 /** Cosine similarity; 0 for vectors of different models (lengths). */
-export function cosine(a: number[], b: number[]): number {
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   if (a.length !== b.length) return 0;
   let dot = 0;
   let normA = 0;
