@@ -14,6 +14,8 @@ export interface ChatMessage {
   createdAt?: string;
   /** What a complete bot reply was charged. */
   cost?: number;
+  /** The sources a bot reply was given, cited as `[n]` in its text. */
+  citations?: { n: number; fileId: string; name: string; page?: number; snippet: string }[];
   /** The id it had on screen before the server stored it: the screen keeps showing the same message. */
   key?: string;
 }

@@ -21,6 +21,8 @@ import { migrate } from './db/migrate';
 import { seed } from './db/seed';
 import { ApiError } from './errors';
 import { filesPlugin } from './files/routes';
+import { createUploads } from './files/upload';
+import { startIndexer } from './knowledge/indexer';
 import { createMailer } from './mail/mailer';
 import { notificationsPlugin } from './notifications/routes';
 import { organizationsPlugin } from './organizations/routes';
@@ -87,6 +89,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
     }),
   );
   app.decorate('botProviders', botProviders(app));
+  app.decorate('uploads', createUploads(app));
 
   await app.register(errorsPlugin);
   await app.register(helmet, {
@@ -145,5 +148,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(repliesPlugin);
   await app.register(adminPlugin, { prefix: '/api/v1/admin' });
   if (config.staticDir) await app.register(staticPlugin, { root: config.staticDir });
+  // Every node indexes knowledge documents: whichever claims a job first.
+  await startIndexer(app);
   return app;
 }

@@ -80,6 +80,10 @@ export interface Config {
     /** Uploads read at once on one node; more wait their turn. */
     extractConcurrency: number;
   };
+  knowledge: {
+    /** The model asked for vectors (`POST /embeddings`) when the organization's provider answers it. */
+    embeddingModel: string;
+  };
 }
 
 const number = (value: string | undefined, fallback: number) => {
@@ -146,5 +150,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       extractMemoryMb: number(env.EXTRACT_MEMORY_MB, 256),
       extractConcurrency: number(env.EXTRACT_CONCURRENCY, 2),
     },
+    knowledge: { embeddingModel: env.OPENAI_EMBEDDING_MODEL ?? 'text-embedding-3-small' },
   };
 }

@@ -8,6 +8,7 @@ import type { LiveReplies } from './chat/liveReplies';
 import type { Provider } from './chat/providers/types';
 import type { Config } from './config';
 import type { Db } from './db/database';
+import type { Uploads } from './files/upload';
 import type { SendMail } from './mail/mailer';
 import type { Counters } from './security/counters';
 import type { Secrets } from './security/secrets';
@@ -41,6 +42,8 @@ declare module 'fastify' {
     /** Runs bots: the platforms by name (builtin, openai), organizations' providers resolved at call time. */
     botProviders: Record<string, Provider>;
     counters: Counters;
+    /** Receives uploaded files for every route that takes them, with one extractor per node. */
+    uploads: Uploads;
     loginLimits: LoginLimits;
     /** Whether `password` is the signed-in user's, checked under the login limits (429 past them). */
     checkAccountPassword(request: FastifyRequest, password: string): Promise<boolean>;

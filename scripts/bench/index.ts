@@ -1,6 +1,7 @@
 import { startPostgres } from '../../tests/support/postgres';
 import { printApiFigures } from './api';
 import { printBundleFigures } from './bundle';
+import { printKnowledgeFigures } from './knowledge';
 import { printLighthouseFigures } from './lighthouse';
 import { printLongTopicFigures } from './longTopic';
 import { printRenderFigures } from './render';
@@ -27,6 +28,7 @@ const sections: [string, () => unknown][] = [
   ['server', printServerCostFigures],
   ['ttft', () => printTtftFigures({ name: 'PGlite (embedded, in a worker thread)' })],
   ['search', () => printSearchFigures({ name: 'PGlite' })],
+  ['knowledge', printKnowledgeFigures],
   ['postgres', postgresFigures],
   ['api', printApiFigures],
   ['lighthouse', printLighthouseFigures],

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { knowledgeAdminPlugin } from '../knowledge/routes';
 import { auditAdminPlugin } from './audit/routes';
 import { botsAdminPlugin } from './bots/routes';
 import { categoriesAdminPlugin } from './categories/routes';
@@ -22,4 +23,5 @@ export const adminPlugin: FastifyPluginAsync = async (app) => {
   await app.register(settingsAdminPlugin);
   await app.register(usageAdminPlugin);
   await app.register(auditAdminPlugin);
+  await app.register(knowledgeAdminPlugin);
 };

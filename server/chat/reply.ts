@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
+import { citationOf } from '../knowledge/retrieval';
 import type { LiveReply } from './liveReplies';
-import { type Attachment, type Provider, ProviderError, type Turn } from './providers/types';
+import { type Attachment, type Knowledge, type Provider, ProviderError, type Turn } from './providers/types';
 import { checkpoint, release, type StartedReply, settle } from './replyStore';
 import type { ReplyEvent } from './sse';
 
@@ -19,6 +20,8 @@ export interface ReplyJob {
   /** The message being answered, and the files it carries. */
   text: string;
   attachments: Attachment[];
+  /** The passages found for the question, when the bot searches; their citations end the reply. */
+  knowledge?: Knowledge;
   provider: Provider;
   log: FastifyBaseLogger;
 }
@@ -73,6 +76,7 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
       history: job.history,
       text: job.text,
       attachments: job.attachments,
+      knowledge: job.knowledge,
       config: job.bot.config,
       tenant: job.owner.tenant,
       signal,
@@ -97,7 +101,8 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
       free,
     });
     if (!charged) return live.emit(await endedElsewhere(job.db, messageId, ids));
-    live.emit({ event: 'done', data: { ...ids, ...charged } });
+    const citations = job.knowledge?.passages.map(citationOf) ?? [];
+    live.emit({ event: 'done', data: { ...ids, ...charged, ...(citations.length ? { citations } : {}) } });
   } catch (error) {
     clearInterval(timer);
     if (lost) return live.emit(await endedElsewhere(job.db, messageId, ids));

@@ -1,12 +1,15 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { knowledgeOf } from '../admin/bots/store';
 import { canRun } from '../bots/availability';
 import { ApiError } from '../errors';
 import { isImage } from '../files/kinds';
-import { reachOf, withAttachments } from '../files/prompt';
+import { passageRoom, reachOf, withAttachments } from '../files/prompt';
 import { filesToAttach } from '../files/store';
+import { citationOf, documentsCarried, retrieve } from '../knowledge/retrieval';
 import { repeat } from '../repeat';
 import type { LiveReply } from './liveReplies';
-import type { Attachment, Turn } from './providers/types';
+import { librarianPassages } from './providers/librarian';
+import type { Attachment, Citation, Knowledge, Turn } from './providers/types';
 import { generateReply } from './reply';
 import {
   insufficientBalance,
@@ -16,6 +19,7 @@ import {
   replyChannel,
   replyInProgress,
   type StartedReply,
+  setCitations,
   startRegeneration,
   startReply,
 } from './replyStore';
@@ -114,7 +118,7 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     request: FastifyRequest,
     reply: FastifyReply,
     topic: Awaited<ReturnType<typeof topicForReply>>,
-    turns: { history: Turn[]; text: string; attachments: Attachment[] },
+    turns: { history: Turn[]; text: string; attachments: Attachment[]; knowledge?: Knowledge },
     started: StartedReply,
   ) {
     const topicId = (request.params as { id: string }).id;
@@ -128,6 +132,7 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         history: turns.history,
         text: turns.text,
         attachments: turns.attachments,
+        knowledge: turns.knowledge,
         provider: topic.provider,
         log: request.log,
       },
@@ -138,26 +143,67 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
   }
 
   /**
-   * The conversation with its files, as the bot is given them. Should reading them fail, the reply
-   * just started is released (nothing charged) rather than left streaming.
+   * The conversation as the bot is given it: with its files (when it carries any), and with the
+   * passages that answer the question for a bot that searches (the Librarian: the conversation's
+   * documents and its knowledge bases; a model bot: its knowledge bases, and documents too long for
+   * its context, with half of that context kept for passages). Should this fail, the reply just
+   * started is released (nothing charged) rather than left streaming.
    */
-  async function withFiles(
+  async function prepare(
     request: FastifyRequest,
-    topic: { config: Record<string, unknown> },
+    topic: { platform: string; config: Record<string, unknown> },
     conversation: { history: Turn[]; text: string; messageId: string },
     started: StartedReply,
+    carriesFiles: boolean,
   ) {
+    const who = owner(request);
+    const bases = knowledgeOf(topic.config);
+    const model = topic.platform === 'openai';
+    const librarian = topic.platform === 'builtin' && topic.config.engine === 'librarian';
+    const room = passageRoom(topic.config);
     try {
+      let context: { history: Turn[]; attachments: Attachment[]; unfit: string[] } = {
+        history: conversation.history,
+        attachments: [],
+        unfit: [],
+      };
+      if (carriesFiles) {
+        const read = (reserve: number) => withAttachments(app.db, who, conversation, topic.config, reserve);
+        context = await read(model && bases.length ? room : 0);
+        if (model && !bases.length && context.unfit.length) context = await read(room);
+      }
+      let knowledge: Knowledge | undefined;
+      if (librarian) {
+        const ids = [
+          ...conversation.history.flatMap((turn) => (turn.id ? [turn.id] : [])),
+          conversation.messageId,
+        ];
+        const documents = carriesFiles ? await documentsCarried(app, who, ids) : [];
+        knowledge = await retrieve(app, who, {
+          question: conversation.text,
+          bases,
+          documents,
+          limit: librarianPassages,
+        });
+      } else if (model && (bases.length || context.unfit.length)) {
+        knowledge = await retrieve(app, who, {
+          question: conversation.text,
+          bases,
+          documents: context.unfit,
+          limit: 5,
+          room,
+        });
+      }
+      if (knowledge?.passages.length)
+        await setCitations(app.db, started.botMessageId, knowledge.passages.map(citationOf));
       return {
-        ...(await withAttachments(app.db, owner(request), conversation, topic.config)),
+        history: context.history,
+        attachments: context.attachments,
         text: conversation.text,
+        knowledge,
       };
     } catch (error) {
-      await release(app.db, owner(request), {
-        messageId: started.botMessageId,
-        text: null,
-        status: 'failed',
-      });
+      await release(app.db, who, { messageId: started.botMessageId, text: null, status: 'failed' });
       throw error;
     }
   }
@@ -220,11 +266,13 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         price: topic.price,
         files,
       });
-      // A conversation without files costs no further round trip before the first token.
-      const turns =
-        files.length || historyCarriesFiles
-          ? await withFiles(request, topic, { history, text, messageId: started.userMessageId }, started)
-          : { history, text, attachments: [] };
+      const turns = await prepare(
+        request,
+        topic,
+        { history, text, messageId: started.userMessageId },
+        started,
+        files.length > 0 || historyCarriesFiles,
+      );
       return run(request, reply, topic, turns, started);
     },
   );
@@ -255,11 +303,12 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         parent: answered,
         price: topic.price,
       });
-      const turns = await withFiles(
+      const turns = await prepare(
         request,
         topic,
         { history: branch, text: asked.text, messageId: answered },
         started,
+        true,
       );
       return run(request, reply, topic, turns, started);
     },
@@ -359,8 +408,9 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         status: string;
         cost: string | null;
         balance: string;
+        citations: Citation[] | null;
       }>(
-        `select m.text, m.status, m.cost, u.balance from messages m join users u on u.id = $2 where m.id = $1`,
+        `select m.text, m.status, m.cost, m.citations, u.balance from messages m join users u on u.id = $2 where m.id = $1`,
         [messageId, request.auth.userId],
       );
       const row = rows[0];
@@ -382,14 +432,19 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
 /** The last event of a reply read from the database. */
 function storedEnding(
   botMessageId: string,
-  row: { status: string; cost: string | null; balance: string } | undefined,
+  row: { status: string; cost: string | null; balance: string; citations: Citation[] | null } | undefined,
 ): ReplyEvent {
   if (!row)
     return { event: 'error', data: { error: 'This conversation does not exist.', code: 'NOT_FOUND' } };
   if (row.status === 'complete')
     return {
       event: 'done',
-      data: { botMessageId, cost: Number(row.cost ?? 0), balance: Number(row.balance) },
+      data: {
+        botMessageId,
+        cost: Number(row.cost ?? 0),
+        balance: Number(row.balance),
+        ...(row.citations ? { citations: row.citations } : {}),
+      },
     };
   const endings: Record<string, { error: string; code: string }> = {
     stopped: { error: 'The reply was stopped.', code: 'STOPPED' },

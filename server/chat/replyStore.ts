@@ -1,7 +1,7 @@
 import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
-import type { Turn } from './providers/types';
+import type { Citation, Turn } from './providers/types';
 
 /** Below this after a charge, the user is told their balance is low. */
 const lowBalance = 1;
@@ -135,6 +135,11 @@ export async function startRegeneration(
   } catch (error) {
     throw conflicts(error);
   }
+}
+
+/** The sources the reply is given, stored with it before it starts: its `done` event and the topic show them. */
+export async function setCitations(db: Db, messageId: string, citations: Citation[]) {
+  await db.query('update messages set citations = $2 where id = $1', [messageId, JSON.stringify(citations)]);
 }
 
 /** Stores the text so far and renews the lease; false when the reply is no longer this writer's. */

@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { deleteTopicFiles } from '../files/store';
 import { plainText, type Snippet, snippet } from './plainText';
+import type { Citation } from './providers/types';
 
 export type { Owner } from '../auth/sessions';
 
@@ -173,8 +174,9 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
     created_at: Date;
     head: string | null;
     files: MessageFile[] | null;
+    citations: Citation[] | null;
   }>(
-    `select m.id, m.parent, m.role, m.text, m.status, m.cost, m.created_at, t.head,
+    `select m.id, m.parent, m.role, m.text, m.status, m.cost, m.created_at, t.head, m.citations,
             (select json_agg(json_build_object('_id', mf.file_id, 'name', mf.name, 'type', mf.type,
                     'size', mf.size, 'removed', f.id is null) order by mf.position)
              from message_files mf left join files f on f.id = mf.file_id
@@ -195,6 +197,7 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
       ...(row.role === 'bot' ? { bot: topic.bot._id } : {}),
       ...(row.cost === null ? {} : { cost: Number(row.cost) }),
       ...(row.files ? { files: row.files.map(messageFile) } : {}),
+      ...(row.citations ? { citations: row.citations } : {}),
       createdAt: new Date(row.created_at).toISOString(),
     })),
   };

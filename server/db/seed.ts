@@ -11,6 +11,17 @@ interface SeedBot {
   retired?: boolean;
 }
 
+/** In every organization: the seeded ones, those the operator creates, and older ones (800_knowledge.sql). */
+export const librarian: SeedBot = {
+  name: 'Librarian',
+  description:
+    'Finds and quotes the passages of your attached files and of the knowledge bases that answer your question, with their sources. No model involved.',
+  platform: 'builtin',
+  price: 0,
+  categories: ['Documents'],
+  config: { engine: 'librarian' },
+};
+
 const sharedBots: SeedBot[] = [
   {
     name: 'ELIZA',
@@ -55,6 +66,7 @@ const sharedBots: SeedBot[] = [
       systemPrompt: 'You are a senior software engineer. Explain briefly and show code in fenced blocks.',
     },
   },
+  librarian,
 ];
 
 const organizations = [
@@ -124,6 +136,36 @@ export const seededHashes = {
   admin: '$argon2id$v=19$m=19456,t=2,p=1$QBKojaqvrdtiwVIwXkxKtw$0HOc2M4HqpqF2T+2I2ecYtZzCn9LIQUb+66OP6w7l1A',
 };
 
+/** Adds the bot to the organization unless it has one of that name, with its categories. */
+export async function seedBot(db: Db, tenant: string, bot: SeedBot, position: number) {
+  const { rows } = await db.query<{ id: string }>(
+    `insert into bots (tenant, name, description, active, platform, price, config, position)
+     values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (tenant, name) do nothing returning id`,
+    [
+      tenant,
+      bot.name,
+      bot.description,
+      !bot.retired,
+      bot.platform,
+      bot.price,
+      JSON.stringify(bot.config),
+      position,
+    ],
+  );
+  if (!rows[0]) return;
+  for (const category of bot.categories) {
+    const { rows: found } = await db.query<{ id: string }>(
+      `insert into categories (tenant, name) values ($1, $2)
+       on conflict (tenant, name) do update set name = excluded.name returning id`,
+      [tenant, category],
+    );
+    await db.query('insert into bot_categories (bot_id, category_id) values ($1, $2)', [
+      rows[0].id,
+      found[0].id,
+    ]);
+  }
+}
+
 /**
  * First start: the organizations, their categories, bots, a demo user and their owner. Later starts change
  * nothing: shared data is never rewritten by a node's own settings.
@@ -135,35 +177,8 @@ export async function seed(db: Db) {
         'insert into organizations (subdomain, name) values ($1, $2) on conflict (subdomain) do nothing',
         [organization.subdomain, organization.name],
       );
-      for (const [index, bot] of organization.bots.entries()) {
-        const active = !bot.retired;
-        const { rows } = await tx.query<{ id: string }>(
-          `insert into bots (tenant, name, description, active, platform, price, config, position)
-           values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (tenant, name) do nothing returning id`,
-          [
-            organization.subdomain,
-            bot.name,
-            bot.description,
-            active,
-            bot.platform,
-            bot.price,
-            JSON.stringify(bot.config),
-            position * 100 + index,
-          ],
-        );
-        if (!rows[0]) continue;
-        for (const category of bot.categories) {
-          const { rows: found } = await tx.query<{ id: string }>(
-            `insert into categories (tenant, name) values ($1, $2)
-             on conflict (tenant, name) do update set name = excluded.name returning id`,
-            [organization.subdomain, category],
-          );
-          await tx.query('insert into bot_categories (bot_id, category_id) values ($1, $2)', [
-            rows[0].id,
-            found[0].id,
-          ]);
-        }
-      }
+      for (const [index, bot] of organization.bots.entries())
+        await seedBot(tx, organization.subdomain, bot, position * 100 + index);
       await tx.query(
         `insert into users (tenant, username, display_name, email, password_hash, balance, currency)
          values ($1, $2, $3, $4, $5, 10, 'EUR') on conflict do nothing`,

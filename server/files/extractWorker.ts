@@ -93,7 +93,14 @@ async function readPdf(bytes: Uint8Array, maxPages: number): Promise<Reading | R
   } finally {
     await document.destroy();
   }
-  return { type: pdfType, pages, text: texts.join('\n\n') };
+  // Where each page starts in the joined text: passages of it are cited with their page.
+  const pageStarts: number[] = [];
+  let at = 0;
+  for (const text of texts) {
+    pageStarts.push(at);
+    at += text.length + 2;
+  }
+  return { type: pdfType, pages, pageStarts, text: texts.join('\n\n') };
 }
 
 async function readDocx(bytes: Uint8Array, maxExpandedBytes: number): Promise<Reading | Refusal> {

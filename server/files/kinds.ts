@@ -26,6 +26,9 @@ export const unsupported = (what: string): Refusal => ({
 export const unreadable = (reason: string): Refusal => ({ status: 422, code: 'UNREADABLE', error: reason });
 export const tooLarge = (reason: string): Refusal => ({ status: 413, code: 'FILE_TOO_LARGE', error: reason });
 
-/** What reading an upload found: its type, and for documents their text (and a PDF's pages). */
-export type Reading = { type: string; text?: string; pages?: number };
+/**
+ * What reading an upload found: its type, and for documents their text (and a PDF's pages, with
+ * the offset in the text where each starts).
+ */
+export type Reading = { type: string; text?: string; pages?: number; pageStarts?: number[] };
 export type WorkerAnswer = ({ ok: true } & Reading) | ({ ok: false } & Refusal);

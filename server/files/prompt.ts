@@ -1,5 +1,5 @@
 import type { Owner } from '../auth/sessions';
-import type { Attachment, Turn } from '../chat/providers/types';
+import type { Attachment, Passage, Turn } from '../chat/providers/types';
 import type { Db } from '../db/database';
 import { isImage } from './kinds';
 
@@ -34,17 +34,23 @@ interface AttachmentRow {
   length: number | null;
 }
 
+/** The characters of a bot's context kept for passages when it searches (knowledge bases, long documents). */
+export const passageRoom = (config: Record<string, unknown>) =>
+  Math.floor((reachOf(config).contextTokens * charsPerToken) / 2);
+
 /**
  * The conversation with the files its user messages carried, for the model: images as data URLs
- * for a bot that sees them, documents as their text as far as the bot's context has room (the
- * newest message's first; what does not fit is cut and marked truncated).
+ * for a bot that sees them, documents as their text as far as the bot's context has room, less
+ * `reserve` characters (the newest message's first; what does not fit is cut and marked truncated,
+ * and listed in `unfit` to be searched instead).
  */
 export async function withAttachments(
   db: Db,
   owner: Owner,
   conversation: { history: Turn[]; text: string; messageId: string },
   config: Record<string, unknown>,
-): Promise<{ history: Turn[]; attachments: Attachment[] }> {
+  reserve = 0,
+): Promise<{ history: Turn[]; attachments: Attachment[]; unfit: string[] }> {
   const reach = reachOf(config);
   const ids = [
     ...conversation.history.flatMap((turn) => (turn.id && turn.role === 'user' ? [turn.id] : [])),
@@ -62,13 +68,14 @@ export async function withAttachments(
      order by mf.message_id, mf.position`,
     [owner.tenant, owner.userId, ids, budget],
   );
-  if (!rows.length) return { history: conversation.history, attachments: [] };
+  if (!rows.length) return { history: conversation.history, attachments: [], unfit: [] };
 
   const said =
     conversation.history.reduce((sum, turn) => sum + turn.text.length, 0) +
     conversation.text.length +
     (typeof config.systemPrompt === 'string' ? config.systemPrompt.length : 0);
-  let room = Math.max(0, budget - said);
+  let room = Math.max(0, budget - said - reserve);
+  const unfit: string[] = [];
   let images = maxImages;
   const shown: string[] = [];
   const byMessage = new Map<string, Attachment[]>();
@@ -89,6 +96,7 @@ export async function withAttachments(
         const whole = row.length ?? 0;
         const given = Math.min(whole, room);
         room -= given;
+        if (given < whole) unfit.push(row.file_id);
         return {
           ...file,
           text: (row.text ?? '').slice(0, given),
@@ -120,6 +128,7 @@ export async function withAttachments(
       turn.id && byMessage.get(turn.id)?.length ? { ...turn, attachments: byMessage.get(turn.id) } : turn,
     ),
     attachments: byMessage.get(conversation.messageId) ?? [],
+    unfit,
   };
 }
 
@@ -140,4 +149,14 @@ export function textWithAttachments(text: string, attachments: Attachment[] = []
     }
   }
   return parts.join('\n\n');
+}
+
+/** The passages found for the question, after it, numbered as the model should cite them. */
+export function textWithPassages(text: string, passages: Passage[] = []): string {
+  if (!passages.length) return text;
+  const given = passages.map(
+    (passage) =>
+      `<passage n="${passage.n}" file="${quote(passage.name)}"${passage.page ? ` page="${passage.page}"` : ''}>\n${passage.text}\n</passage>`,
+  );
+  return `${text}\n\n<passages note="the passages of the documents most relevant to this message; cite them as [n]">\n${given.join('\n')}\n</passages>`;
 }

@@ -1,20 +1,8 @@
-import { createHash } from 'node:crypto';
-import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors';
-import { createExtractor } from './extract';
-import { processImage, thumbnailType } from './images';
-import { isImage, type Refusal } from './kinds';
-import {
-  BlobGone,
-  blobExists,
-  checkQuota,
-  deleteFile,
-  type NewBlob,
-  readContent,
-  readFile,
-  saveFile,
-} from './store';
+import { thumbnailType } from './images';
+import { isImage } from './kinds';
+import { deleteFile, readContent, readFile, saveFile } from './store';
 
 const idParams = {
   type: 'object',
@@ -35,22 +23,6 @@ export const fileSchema = {
   },
 } as const;
 
-const refuse = (refusal: Refusal) => new ApiError(refusal.status, refusal.error, refusal.code);
-
-/** A file name as shown and offered for download: no folders, no control or direction characters. */
-export function cleanFileName(value: string | undefined): string {
-  const name = (value ?? '')
-    .normalize('NFC')
-    .replace(/[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, '')
-    .replace(/[/\\]/g, '_')
-    .replace(/\s+/gu, ' ')
-    .trim();
-  const characters = [...name];
-  const kept = characters.length > 200 ? characters.slice(-200).join('') : name;
-  // Never a folder's name either, in a download or in the data export's archive.
-  return kept.replace(/^\.+$/, '') || 'file';
-}
-
 /** Content-Disposition with the name in ASCII for old clients and in UTF-8 (RFC 6266) for the others. */
 function disposition(kind: 'inline' | 'attachment', name: string) {
   const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
@@ -66,83 +38,18 @@ const servedType = (type: string) =>
  * read in worker threads under limits, images re-encoded without their metadata.
  */
 export const filesPlugin: FastifyPluginAsync = async (app) => {
-  const limits = app.config.files;
-  const extractor = createExtractor({
-    timeoutMs: limits.extractTimeoutMs,
-    memoryMb: limits.extractMemoryMb,
-    concurrency: limits.extractConcurrency,
-  });
-  // Here only: the other routes still take JSON alone, and multipart bodies never meet decryptFields.
-  await app.register(multipart, {
-    limits: { fileSize: limits.maxBytes, files: 1, fields: 0, parts: 1, headerPairs: 100 },
-  });
+  await app.uploads.register(app);
   const owner = (request: FastifyRequest) => ({ tenant: request.auth.tenant, userId: request.auth.userId });
 
   app.addHook('preHandler', app.authenticate);
-
-  /** Reads new bytes: refused as the extraction says, or the blob to store. */
-  async function readUpload(bytes: Buffer): Promise<NewBlob> {
-    const reading = await extractor.read({
-      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      maxPages: limits.maxPages,
-      maxExpandedBytes: limits.maxExpandedBytes,
-    });
-    if ('status' in reading) throw refuse(reading);
-    if (!isImage(reading.type)) return { ...reading, bytes };
-    const image = await processImage(bytes, reading.type, {
-      maxPixels: limits.maxPixels,
-      timeoutMs: limits.extractTimeoutMs,
-    });
-    if ('status' in image) throw refuse(image);
-    return { type: reading.type, ...image };
-  }
 
   app.post(
     '/api/v1/file',
     { schema: { consumes: ['multipart/form-data'], response: { 201: fileSchema } } },
     async (request, reply) => {
-      if (!request.isMultipart())
-        throw new ApiError(
-          415,
-          'Send the file as multipart/form-data, in the field "file".',
-          'INVALID_MEDIA_TYPE',
-          'file',
-        );
-      const part = await request.file();
-      if (part?.fieldname !== 'file') {
-        part?.file.resume();
-        throw new ApiError(400, 'Please attach a file in the field "file".', 'INVALID_INPUT', 'file');
-      }
-      let bytes: Buffer;
-      try {
-        bytes = await part.toBuffer();
-      } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new ApiError(
-            413,
-            `The file is larger than ${Math.round(limits.maxBytes / 1024 / 1024)} MB.`,
-            'FILE_TOO_LARGE',
-            'file',
-          );
-        throw error;
-      }
       const who = owner(request);
-      const name = cleanFileName(part.filename);
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      // Bytes the organization holds already are not read again; if that blob goes meanwhile, once more.
-      for (let attempt = 0; ; attempt += 1) {
-        let blob: NewBlob | null = null;
-        if (attempt > 0 || !(await blobExists(app.db, who.tenant, sha256))) {
-          // Checked before reading too, so a full organization spends no reading.
-          await checkQuota(app.db, who.tenant, bytes.length);
-          blob = await readUpload(bytes);
-        }
-        try {
-          return reply.code(201).send(await saveFile(app.db, who, { name, sha256, blob }));
-        } catch (error) {
-          if (!(error instanceof BlobGone) || attempt > 0) throw error;
-        }
-      }
+      const file = await app.uploads.receive(request, who.tenant, (upload) => saveFile(app.db, who, upload));
+      return reply.code(201).send(file);
     },
   );
 

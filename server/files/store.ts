@@ -20,6 +20,7 @@ export interface NewBlob {
   thumbnail?: Buffer;
   text?: string;
   pages?: number;
+  pageStarts?: number[];
 }
 
 interface FileRow {
@@ -82,27 +83,28 @@ export async function blobExists(db: Db, tenant: string, sha256: string): Promis
 export class BlobGone extends Error {}
 
 /**
- * Stores a file of the owner: its blob when new (within the quota, checked under a lock of the
- * organization so uploads at once cannot overshoot it together) and its name, in one transaction.
+ * Stores a file: its blob when new (within the quota, checked under a lock of the organization so
+ * uploads at once cannot overshoot it together), then the rows `addFile` writes, in one transaction.
  */
-export async function saveFile(
+export async function storeFile<T>(
   db: Db,
-  owner: Owner,
-  file: { name: string; sha256: string; blob: NewBlob | null },
-): Promise<FileRecord> {
+  tenant: string,
+  file: { sha256: string; blob: NewBlob | null },
+  addFile: (tx: Db) => Promise<T>,
+): Promise<T> {
   try {
     return await db.transaction(async (tx) => {
       const { blob } = file;
       if (blob) {
-        await tx.query("select pg_advisory_xact_lock(hashtext('parley_files:' || $1))", [owner.tenant]);
-        if (!(await blobExists(tx, owner.tenant, file.sha256))) {
-          await checkQuota(tx, owner.tenant, blob.bytes.length);
+        await tx.query("select pg_advisory_xact_lock(hashtext('parley_files:' || $1))", [tenant]);
+        if (!(await blobExists(tx, tenant, file.sha256))) {
+          await checkQuota(tx, tenant, blob.bytes.length);
           await tx.query(
-            `insert into file_blobs (tenant, sha256, type, bytes, size, thumbnail, text, pages)
-             values ($1, $2, $3, decode($4, 'base64'), $5, decode($6, 'base64'), $7, $8)
+            `insert into file_blobs (tenant, sha256, type, bytes, size, thumbnail, text, pages, page_starts)
+             values ($1, $2, $3, decode($4, 'base64'), $5, decode($6, 'base64'), $7, $8, $9)
              on conflict (tenant, sha256) do nothing`,
             [
-              owner.tenant,
+              tenant,
               file.sha256,
               blob.type,
               blob.bytes.toString('base64'),
@@ -110,21 +112,33 @@ export async function saveFile(
               blob.thumbnail?.toString('base64') ?? null,
               blob.text ?? null,
               blob.pages ?? null,
+              blob.pageStarts ?? null,
             ],
           );
         }
       }
-      const { rows } = await tx.query<{ id: string }>(
-        'insert into files (tenant, user_id, sha256, name) values ($1, $2, $3, $4) returning id',
-        [owner.tenant, owner.userId, file.sha256, file.name],
-      );
-      return readFile(tx, owner, rows[0].id);
+      return await addFile(tx);
     });
   } catch (error) {
     // 23503: the blob this file was to share was deleted in the meantime.
     if ((error as { code?: string }).code === '23503') throw new BlobGone();
     throw error;
   }
+}
+
+/** Stores a file of the owner: its blob when new and its name. */
+export function saveFile(
+  db: Db,
+  owner: Owner,
+  file: { name: string; sha256: string; blob: NewBlob | null },
+): Promise<FileRecord> {
+  return storeFile(db, owner.tenant, file, async (tx) => {
+    const { rows } = await tx.query<{ id: string }>(
+      'insert into files (tenant, user_id, sha256, name) values ($1, $2, $3, $4) returning id',
+      [owner.tenant, owner.userId, file.sha256, file.name],
+    );
+    return readFile(tx, owner, rows[0].id);
+  });
 }
 
 /** The owner's file, or 404: another user's or organization's file is not found either. */

@@ -53,9 +53,19 @@ export interface Script {
   raw?: string;
 }
 
+/** A request of `POST /v1/embeddings`, as OpenAI takes it. */
+export interface EmbeddingRequest {
+  model: string;
+  input: string | string[];
+}
+
 export interface OpenAiDouble {
   url: string;
   requests: ChatRequest[];
+  /** The `POST /v1/embeddings` requests, in order. */
+  embeddings: EmbeddingRequest[];
+  /** Makes `/embeddings` answer after `ms` (0: at once), as a slow model server would. */
+  delayEmbeddings: (ms: number) => void;
   /** The `authorization` header of each request, in order. */
   authorizations: (string | undefined)[];
   /** Streams the client closed before the script was over. */
@@ -79,6 +89,24 @@ const chunk = (id: string, delta: Record<string, unknown>, finish: string | null
     choices: [{ index: 0, delta, finish_reason: finish }],
   })}\n\n`;
 
+/** Dimensions of the double's vectors. */
+const dimensions = 256;
+
+/**
+ * A deterministic embedding: a bag of words hashed into `dimensions` buckets, normalised. Texts
+ * sharing words are near (cosine), texts sharing none are orthogonal, so tests can check ranking.
+ */
+export function embeddingOf(text: string): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let hash = 2166136261;
+    for (const character of word) hash = Math.imul(hash ^ (character.codePointAt(0) ?? 0), 16777619);
+    vector[(hash >>> 0) % dimensions] += 1;
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
+}
+
 function sendJson(response: ServerResponse, status: number, body: unknown) {
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify(body));
@@ -91,6 +119,8 @@ function sendJson(response: ServerResponse, status: number, body: unknown) {
  */
 export async function startOpenAiDouble(): Promise<OpenAiDouble> {
   const requests: ChatRequest[] = [];
+  const embeddings: EmbeddingRequest[] = [];
+  let embeddingDelayMs = 0;
   const timings = new Map<string, { received: number; firstChunk: number }>();
   const authorizations: (string | undefined)[] = [];
   let abandoned = 0;
@@ -109,6 +139,23 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
       sendJson(response, 200, {
         object: 'list',
         data: ['double-1', 'double-2'].map((id) => ({ id, object: 'model', created: 0, owned_by: 'double' })),
+      });
+      return;
+    }
+    // Vectors, in OpenAI's wire format: one `embedding` object per input, in order.
+    if (request.method === 'POST' && request.url === '/v1/embeddings') {
+      const asked = JSON.parse(body) as EmbeddingRequest;
+      embeddings.push(asked);
+      if (embeddingDelayMs) await new Promise((resolve) => setTimeout(resolve, embeddingDelayMs));
+      const inputs = Array.isArray(asked.input) ? asked.input : [asked.input];
+      sendJson(response, 200, {
+        object: 'list',
+        data: inputs.map((input, index) => ({ object: 'embedding', index, embedding: embeddingOf(input) })),
+        model: asked.model,
+        usage: {
+          prompt_tokens: inputs.join(' ').split(/\s+/).length,
+          total_tokens: inputs.join(' ').split(/\s+/).length,
+        },
       });
       return;
     }
@@ -174,6 +221,10 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    embeddings,
+    delayEmbeddings: (ms) => {
+      embeddingDelayMs = ms;
+    },
     authorizations,
     abandoned: () => abandoned,
     timings,

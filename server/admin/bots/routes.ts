@@ -18,6 +18,7 @@ const botFields = {
   temperature: { type: ['number', 'null'], minimum: 0, maximum: 2 },
   vision: { type: 'boolean' },
   contextTokens: { type: 'integer', minimum: 256, maximum: 10_000_000 },
+  knowledge: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 64 } },
   price: { type: 'number', minimum: 0, maximum: 1000 },
   categories: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 64 } },
   active: { type: 'boolean' },
@@ -120,6 +121,7 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
               temperature: before.temperature,
               vision: before.vision,
               contextTokens: before.contextTokens,
+              knowledge: before.knowledge,
             }),
       };
       const input: BotInput = { ...current, ...changes };

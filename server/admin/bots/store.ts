@@ -1,8 +1,17 @@
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import { reachOf } from '../../files/prompt';
+import { checkBases } from '../../knowledge/store';
 
-export const engines = ['eliza', 'calculator', 'translator'] as const;
+export const engines = ['eliza', 'calculator', 'translator', 'librarian'] as const;
+/** The built-in engine that reads knowledge bases (model bots all can). */
+const readingEngine = 'librarian';
+
+/** The knowledge bases a bot searches (`bots.config.knowledge`). */
+export const knowledgeOf = (config: Record<string, unknown>): string[] =>
+  Array.isArray(config.knowledge)
+    ? config.knowledge.filter((id): id is string => typeof id === 'string')
+    : [];
 
 export interface BotRow {
   id: string;
@@ -31,6 +40,8 @@ export interface AdminBot {
   vision: boolean;
   /** How much a model bot can read, in tokens: documents are given as far as they fit. */
   contextTokens: number;
+  /** The knowledge bases it searches: the organization's, by id. */
+  knowledge: string[];
   price: number;
   categories: { _id: string; name: string }[];
   active: boolean;
@@ -45,6 +56,7 @@ const configKeys = [
   'temperature',
   'vision',
   'contextTokens',
+  'knowledge',
 ] as const;
 
 export function toAdminBot(row: BotRow): AdminBot {
@@ -58,6 +70,7 @@ export function toAdminBot(row: BotRow): AdminBot {
     active: row.active,
     position: row.position,
     ...reachOf(row.config),
+    knowledge: knowledgeOf(row.config),
   };
   for (const key of configKeys) {
     const value = row.config[key];
@@ -103,6 +116,7 @@ export interface BotInput {
   temperature?: number | null;
   vision?: boolean;
   contextTokens?: number;
+  knowledge?: string[];
   price: number;
   categories: string[];
   active: boolean;
@@ -111,8 +125,9 @@ export interface BotInput {
 
 /**
  * The bot's `config` from the editor's fields, checked against the platform: a built-in bot names its
- * engine, a model bot may name a provider of the organization (404 for anyone else's). Other keys of
- * an existing config (an operator's baseUrl) are kept.
+ * engine, a model bot may name a provider of the organization (404 for anyone else's); model bots
+ * and the Librarian may read knowledge bases of the organization. Other keys of an existing config
+ * (an operator's baseUrl) are kept.
  */
 export async function configOf(
   db: Db,
@@ -123,6 +138,8 @@ export async function configOf(
   const kept = Object.fromEntries(
     Object.entries(previous).filter(([key]) => !(configKeys as readonly string[]).includes(key)),
   );
+  const knowledge = await checkBases(db, tenant, input.knowledge ?? []);
+  const reads = knowledge.length ? { knowledge } : {};
   if (input.platform === 'builtin') {
     if (!input.engine || !(engines as readonly string[]).includes(input.engine))
       throw new ApiError(
@@ -136,7 +153,14 @@ export async function configOf(
         throw new ApiError(400, `A built-in bot has no ${field}.`, 'INVALID_INPUT', field);
     }
     if (input.vision) throw new ApiError(400, 'A built-in bot cannot see images.', 'INVALID_INPUT', 'vision');
-    return { engine: input.engine };
+    if (knowledge.length && input.engine !== readingEngine)
+      throw new ApiError(
+        400,
+        'Of the built-in bots only the Librarian reads knowledge bases.',
+        'INVALID_INPUT',
+        'knowledge',
+      );
+    return { engine: input.engine, ...reads };
   }
   if (input.engine) throw new ApiError(400, 'A model bot has no engine.', 'INVALID_INPUT', 'engine');
   if (input.provider) {
@@ -146,7 +170,7 @@ export async function configOf(
     ]);
     if (!rows.length) throw new ApiError(404, 'Provider not found', 'NOT_FOUND', 'provider');
   }
-  const config: Record<string, unknown> = { ...kept };
+  const config: Record<string, unknown> = { ...kept, ...reads };
   if (input.provider) config.provider = input.provider;
   if (input.model?.trim()) config.model = input.model.trim();
   if (input.systemPrompt?.trim()) config.systemPrompt = input.systemPrompt;

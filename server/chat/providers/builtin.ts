@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Translator } from '../../translation/translator';
 import { calculatorReply } from './calculator';
 import { Eliza } from './eliza/eliza';
+import { librarianReply } from './librarian';
 import type { Provider, ReplyRequest } from './types';
 import { ProviderError } from './types';
 
@@ -88,7 +89,9 @@ export function builtinProvider(translator: Translator, pauseMs: number): Provid
           ? calculatorReply(request.text)
           : engine === 'translator'
             ? await translatorReply(translator, request)
-            : null;
+            : engine === 'librarian'
+              ? librarianReply(request)
+              : null;
     if (reply === null) throw new ProviderError('This bot is not set up correctly.', 'BOT_MISCONFIGURED');
     yield* stream(reply, request.signal, pauseMs);
   };

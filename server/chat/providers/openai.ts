@@ -1,9 +1,9 @@
 import { createParser } from 'eventsource-parser';
 import type { Config } from '../../config';
-import { textWithAttachments } from '../../files/prompt';
+import { textWithAttachments, textWithPassages } from '../../files/prompt';
 import { RefusedAddress } from '../../security/outbound';
 import type { TranslationProvider } from '../../translation/translator';
-import { type Attachment, type Provider, ProviderError } from './types';
+import { type Attachment, type Passage, type Provider, ProviderError } from './types';
 
 type Settings = Config['openai'];
 
@@ -43,11 +43,12 @@ const setting = (config: Record<string, unknown>, name: string) =>
   typeof config[name] === 'string' && config[name] ? (config[name] as string) : undefined;
 
 /**
- * A user's turn in OpenAI's wire format: its text with the documents it carried, and its images as
- * `image_url` content parts (data URLs) after it, for a bot that sees images.
+ * A user's turn in OpenAI's wire format: its text with the documents it carried (and the passages
+ * found for it), and its images as `image_url` content parts (data URLs) after it, for a bot that
+ * sees images.
  */
-function userContent(text: string, attachments: Attachment[] = []) {
-  const body = textWithAttachments(text, attachments);
+function userContent(text: string, attachments: Attachment[] = [], passages: Passage[] = []) {
+  const body = textWithPassages(textWithAttachments(text, attachments), passages);
   const images = attachments.flatMap((file) => (file.dataUrl ? [file.dataUrl] : []));
   if (!images.length) return body;
   return [{ type: 'text', text: body }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))];
@@ -81,7 +82,7 @@ async function target(
  * One idle timeout covers waiting for the answer's headers and every pause between chunks.
  */
 export function openaiProvider(settings: Settings, resolve?: ProviderResolver): Provider {
-  return async function* ({ history, text, attachments, config, signal, tenant }) {
+  return async function* ({ history, text, attachments, knowledge, config, signal, tenant }) {
     if (signal.aborted) return;
     const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
     const temperature = typeof config.temperature === 'number' ? { temperature: config.temperature } : {};
@@ -94,7 +95,7 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
           ? { role: 'user', content: userContent(turn.text, turn.attachments) }
           : { role: 'assistant', content: turn.text },
       ),
-      { role: 'user', content: userContent(text, attachments) },
+      { role: 'user', content: userContent(text, attachments, knowledge?.passages) },
     ];
 
     // One controller for both the user's stop and the idle timeout; the reason tells them apart.

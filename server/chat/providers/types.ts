@@ -21,12 +21,36 @@ export interface Turn {
   attachments?: Attachment[];
 }
 
+/** A source a reply cites: `[n]` in its text. */
+export interface Citation {
+  n: number;
+  fileId: string;
+  name: string;
+  /** The PDF page the passage starts on. */
+  page?: number;
+  /** The words of the passage that match, as quoted. */
+  snippet: string;
+}
+
+/** A passage found for the question (in a knowledge base or an attached document), cited as `[n]`. */
+export interface Passage extends Citation {
+  text: string;
+}
+
+/** What searching the bot's documents found: the passages, best first, and how many sources were searched. */
+export interface Knowledge {
+  passages: Passage[];
+  sources: number;
+}
+
 export interface ReplyRequest {
   /** Earlier turns of the topic, without the new message. */
   history: Turn[];
   text: string;
   /** The files the new message carries. */
   attachments?: Attachment[];
+  /** The passages of the bot's knowledge bases and of long attached documents that answer the question. */
+  knowledge?: Knowledge;
   /** The bot's own settings (`bots.config`). */
   config: Record<string, unknown>;
   tenant: string;

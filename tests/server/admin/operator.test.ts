@@ -105,8 +105,12 @@ describe('the operator command on the embedded database', () => {
         body: { email: encrypt('boss@beta.example'), password: encrypt('beta-owner-password') },
       });
       expect(refused.status).toBe(403);
-      const { rows } = await server.app.db.query('select 1 from categories where tenant = $1', ['beta']);
-      expect(rows).toHaveLength(1);
+      // Its data is kept: the category its owner made, and the Librarian's, seeded with the organization.
+      const { rows } = await server.app.db.query(
+        'select name from categories where tenant = $1 order by name',
+        ['beta'],
+      );
+      expect(rows).toEqual([{ name: 'Documents' }, { name: 'General' }]);
     } finally {
       await server.close();
     }

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import type { Owner } from '../auth/sessions';
+import type { Citation, Knowledge, Passage } from '../chat/providers/types';
+import { isImage } from '../files/kinds';
+import { embedderFor } from './embeddings';
+import { splitPassages } from './passages';
+import { queryTerms, searchPassages, snippetOf } from './search';
+
+/**
+ * Searches for the question: the organization's `bases` (their indexed passages) and the owner's
+ * `documents` (files attached to the conversation, split on the fly), at most `limit` passages,
+ * numbered from 1 as the reply cites them; with `room`, as many as fit in that many characters
+ * (at least the best, the last cut around its matching words).
+ */
+export async function retrieve(
+  app: FastifyInstance,
+  owner: Owner,
+  request: { question: string; bases: string[]; documents: string[]; limit: number; room?: number },
+): Promise<Knowledge> {
+  const { rows: bases } = await app.db.query<{ id: string }>(
+    'select id from knowledge_bases where tenant = $1 and id = any($2::text[])',
+    [owner.tenant, request.bases],
+  );
+  const { rows: documents } = await app.db.query<{
+    id: string;
+    name: string;
+    text: string;
+    page_starts: number[] | null;
+  }>(
+    `select f.id, f.name, b.text, b.page_starts
+     from files f join file_blobs b on b.tenant = f.tenant and b.sha256 = f.sha256
+     where f.tenant = $1 and f.user_id = $2 and f.id = any($3::text[]) and b.text is not null`,
+    [owner.tenant, owner.userId, request.documents],
+  );
+  const baseIds = bases.map((base) => base.id);
+  const found = await searchPassages(app.db, owner.tenant, {
+    question: request.question,
+    bases: baseIds,
+    documents: documents.map((document) => ({
+      fileId: document.id,
+      name: document.name,
+      pieces: splitPassages(document.text, document.page_starts),
+    })),
+    limit: request.limit,
+    embed: baseIds.length ? await embedderFor(app, owner.tenant) : null,
+  });
+  const terms = queryTerms(request.question);
+  const passages: Passage[] = [];
+  let left = request.room ?? Number.POSITIVE_INFINITY;
+  for (const passage of found) {
+    if (left <= 0 && passages.length) break;
+    const text =
+      passage.text.length > left ? snippetOf(passage.text, terms, Math.max(left, 300)) : passage.text;
+    left -= text.length;
+    passages.push({
+      n: passages.length + 1,
+      fileId: passage.fileId,
+      name: passage.name,
+      ...(passage.page === undefined ? {} : { page: passage.page }),
+      text,
+      snippet: snippetOf(passage.text, terms),
+    });
+  }
+  return { sources: baseIds.length + documents.length, passages };
+}
+
+/** The documents (not images) the owner's messages carried, still there, for the Librarian to search. */
+export async function documentsCarried(app: FastifyInstance, owner: Owner, messageIds: string[]) {
+  const { rows } = await app.db.query<{ file_id: string; type: string }>(
+    `select distinct mf.file_id, mf.type from message_files mf
+     join files f on f.id = mf.file_id and f.tenant = $1 and f.user_id = $2
+     where mf.message_id = any($3::text[])`,
+    [owner.tenant, owner.userId, messageIds],
+  );
+  return rows.filter((row) => !isImage(row.type)).map((row) => row.file_id);
+}
+
+export const citationOf = ({ text, ...citation }: Passage): Citation => citation;

@@ -1,0 +1,171 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { audit } from '../admin/audit/store';
+import { cleanName, idParams, objectOf, uniqueViolation } from '../admin/schemas';
+import { baseNameTaken, deleteBase, listBases, readBase, removeDocument, saveDocument } from './store';
+
+const documentSchema = {
+  type: 'object',
+  required: ['_id', 'name', 'status'],
+  properties: {
+    _id: { type: 'string', description: 'the id its upload answered' },
+    name: { type: 'string' },
+    status: { type: 'string', enum: ['queued', 'indexing', 'ready', 'failed'] },
+    error: { type: 'string', description: 'why a failed document could not be indexed' },
+  },
+} as const;
+const baseSchema = {
+  type: 'object',
+  required: ['_id', 'name', 'description', 'documents'],
+  properties: {
+    _id: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    documents: { type: 'array', items: documentSchema },
+  },
+} as const;
+const baseFields = {
+  name: { type: 'string', minLength: 1, maxLength: 80 },
+  description: { type: 'string', maxLength: 2000 },
+};
+const fileParams = {
+  type: 'object',
+  required: ['id', 'fileId'],
+  properties: {
+    id: { type: 'string', minLength: 1, maxLength: 64 },
+    fileId: { type: 'string', minLength: 1, maxLength: 64 },
+  },
+} as const;
+
+/**
+ * Knowledge bases in the admin area (`/api/v1/admin/knowledge`): documents the organization's bots
+ * search. Uploads take the files' pipeline (sniffing, extraction worker, quota); each document is
+ * then indexed by the job loop of whichever node claims it (./indexer.ts).
+ */
+export const knowledgeAdminPlugin: FastifyPluginAsync = async (app) => {
+  await app.uploads.register(app);
+
+  app.get('/knowledge', { schema: { response: { 200: { type: 'array', items: baseSchema } } } }, (request) =>
+    listBases(app.db, request.tenant),
+  );
+
+  app.post<{ Body: { name: string; description?: string } }>(
+    '/knowledge',
+    { schema: { body: objectOf(baseFields, ['name']), response: { 201: baseSchema } } },
+    async (request, reply) => {
+      const name = cleanName(request.body.name);
+      const description = request.body.description?.trim() ?? '';
+      const base = await app.db
+        .transaction(async (tx) => {
+          const { rows } = await tx.query<{ id: string }>(
+            'insert into knowledge_bases (tenant, name, description) values ($1, $2, $3) returning id',
+            [request.tenant, name, description],
+          );
+          await audit(tx, request, {
+            action: 'knowledge.create',
+            target: rows[0].id,
+            before: null,
+            after: { name, description },
+          });
+          return readBase(tx, request.tenant, rows[0].id);
+        })
+        .catch((error) => {
+          throw uniqueViolation(error) ? baseNameTaken() : error;
+        });
+      return reply.code(201).send(base);
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/knowledge/:id',
+    { schema: { params: idParams, response: { 200: baseSchema } } },
+    (request) => readBase(app.db, request.tenant, request.params.id),
+  );
+
+  app.patch<{ Params: { id: string }; Body: { name?: string; description?: string } }>(
+    '/knowledge/:id',
+    { schema: { params: idParams, body: objectOf(baseFields, [], 1), response: { 200: baseSchema } } },
+    async (request) => {
+      const before = await readBase(app.db, request.tenant, request.params.id);
+      const name = request.body.name === undefined ? before.name : cleanName(request.body.name);
+      const description = request.body.description?.trim() ?? before.description;
+      return app.db
+        .transaction(async (tx) => {
+          await tx.query(
+            'update knowledge_bases set name = $3, description = $4 where id = $1 and tenant = $2',
+            [before._id, request.tenant, name, description],
+          );
+          await audit(tx, request, {
+            action: 'knowledge.update',
+            target: before._id,
+            before: { name: before.name, description: before.description },
+            after: { name, description },
+          });
+          return readBase(tx, request.tenant, before._id);
+        })
+        .catch((error) => {
+          throw uniqueViolation(error) ? baseNameTaken() : error;
+        });
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/knowledge/:id',
+    { schema: { params: idParams } },
+    async (request) => {
+      const before = await readBase(app.db, request.tenant, request.params.id);
+      await app.db.transaction(async (tx) => {
+        await deleteBase(tx, request.tenant, before._id);
+        await audit(tx, request, {
+          action: 'knowledge.delete',
+          target: before._id,
+          before: { name: before.name, documents: before.documents.map((document) => document.name) },
+          after: null,
+        });
+      });
+      await app.botCatalogue.forget(request.tenant);
+      return { success: true };
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/knowledge/:id/file',
+    { schema: { params: idParams, response: { 201: documentSchema } } },
+    async (request, reply) => {
+      const { tenant } = request;
+      // Checked before the bytes are read: another organization's base costs no reading.
+      const base = await readBase(app.db, tenant, request.params.id);
+      const document = await app.uploads.receive(request, tenant, (upload) =>
+        app.db.transaction(async (tx) => {
+          const saved = await saveDocument(tx, tenant, base._id, upload);
+          await audit(tx, request, {
+            action: 'knowledge.upload',
+            target: base._id,
+            before: null,
+            after: { document: saved._id, name: saved.name },
+          });
+          return saved;
+        }),
+      );
+      return reply.code(201).send(document);
+    },
+  );
+
+  app.delete<{ Params: { id: string; fileId: string } }>(
+    '/knowledge/:id/file/:fileId',
+    { schema: { params: fileParams } },
+    async (request) => {
+      const { tenant } = request;
+      const base = await readBase(app.db, tenant, request.params.id);
+      await app.db.transaction(async (tx) => {
+        const removed = await removeDocument(tx, tenant, base._id, request.params.fileId);
+        await audit(tx, request, {
+          action: 'knowledge.remove',
+          target: base._id,
+          before: { document: request.params.fileId, name: removed.name },
+          after: null,
+        });
+      });
+      return { success: true };
+    },
+  );
+};

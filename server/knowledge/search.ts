@@ -1,0 +1,219 @@
+import type { Db } from '../db/database';
+import { cosine, type Embed } from './embeddings';
+import type { Piece } from './passages';
+
+/**
+ * Words that say nothing about what is asked: a question made only of them matches nothing, and
+ * they never make an unrelated passage look relevant (the 'simple' configuration keeps every word).
+ */
+const stopwords = new Set(
+  `a about above after again against all am an and any are as at be because been before being below
+  between both but by can could did do does doing down during each few for from further had has have
+  having he her here hers him his how i if in into is it its itself just me more most my no nor not
+  now of off on once only or other our ours out over own same she should so some such than that the
+  their theirs them then there these they this those through to too under until up very was we were
+  what when where which while who whom why will with would you your yours tell say says said please
+  know find show give get got document documents file files page pages text passage anything something
+  le la les un une des du de et ou est sont der die das und ist ein eine el los las y es en`.split(/\s+/),
+);
+
+const fold = (value: string) => value.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** The question's words worth searching for, folded; long words also match their other endings. */
+export function queryTerms(question: string): string[] {
+  const words = fold(question).match(/[\p{L}\p{N}]+/gu) ?? [];
+  const terms = words.filter((word) => word.length > 1 && !stopwords.has(word));
+  return [...new Set(terms)].slice(0, 32);
+}
+
+/** The text search query: any of the terms, words of six letters or more by their stem as a prefix. */
+function tsQuery(terms: string[]): string {
+  return terms.map((term) => (term.length >= 6 ? `'${term.slice(0, -2)}':*` : `'${term}'`)).join(' | ');
+}
+
+/** What a citation quotes of its passage. */
+const snippetChars = 300;
+
+/** The part of a passage around its first matching word, about `length` characters, cut at words. */
+export function snippetOf(text: string, terms: string[], length = snippetChars): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= length) return flat;
+  const folded = fold(flat);
+  const stems = terms.map((term) => (term.length >= 6 ? term.slice(0, -2) : term));
+  const hits = stems.map((stem) => folded.indexOf(stem)).filter((index) => index >= 0);
+  // Folding keeps most offsets (accents drop, letters stay): near enough to centre a snippet.
+  const hit = hits.length ? Math.min(...hits) : 0;
+  let start = Math.max(0, hit - Math.floor(length / 3));
+  let end = Math.min(flat.length, start + length);
+  start = Math.max(0, end - length);
+  if (start > 0) start = flat.indexOf(' ', start) + 1 || start;
+  if (end < flat.length && flat.lastIndexOf(' ', end) > start) end = flat.lastIndexOf(' ', end);
+  return `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
+}
+
+/** A document searched as it is, without stored passages (a file attached to a conversation). */
+export interface LooseDocument {
+  fileId: string;
+  name: string;
+  pieces: Piece[];
+}
+
+export interface Found {
+  fileId: string;
+  name: string;
+  position: number;
+  page?: number;
+  text: string;
+}
+
+/** Reciprocal rank fusion's constant: a passage high in either ranking rises, none dominates. */
+const fusionK = 60;
+/** Candidates taken from each ranking before fusing. */
+const candidates = 20;
+/** Below this a vector neighbour is not a match: something is always nearest, even for nonsense. */
+const minSimilarity = 0.35;
+
+interface Row {
+  file_id: string;
+  name: string;
+  position: number;
+  page: number | null;
+  text: string;
+}
+const toFound = (row: Row): Found => ({
+  fileId: row.file_id,
+  name: row.name,
+  position: row.position,
+  text: row.text,
+  ...(row.page === null ? {} : { page: row.page }),
+});
+const key = (found: { fileId: string; position: number }) => `${found.fileId}:${found.position}`;
+
+/**
+ * The passages that best answer the question, best first: from the organization's `bases` (indexed
+ * passages) and from `documents` split on the fly. Full-text search ranks them all (accent-folded,
+ * as conversation search does); when the bases have vectors and `embed` answers, the nearest
+ * passages by cosine are fused with it by reciprocal rank. Nothing when nothing matches.
+ */
+export async function searchPassages(
+  db: Db,
+  tenant: string,
+  request: {
+    question: string;
+    bases: string[];
+    documents: LooseDocument[];
+    limit: number;
+    embed?: Embed | null;
+  },
+): Promise<Found[]> {
+  const terms = queryTerms(request.question);
+  const loose = request.documents.flatMap((document) =>
+    document.pieces.map((piece) => ({ file_id: document.fileId, name: document.name, ...piece })),
+  );
+  const rankings: Found[][] = [];
+  if (terms.length && (request.bases.length || loose.length)) {
+    const { rows } = await db.query<Row>(
+      `with q as (select to_tsquery('simple', parley_fold($1)) as query),
+       found as (
+         select p.file_id, f.name, p.position, p.page, p.text, p.search
+         from knowledge_passages p join files f on f.id = p.file_id
+         where p.tenant = $2 and p.base_id = any($3::text[]) and p.search @@ (select query from q)
+         union all
+         select d.file_id, d.name, d.position, d.page, d.text, to_tsvector('simple', parley_fold(d.text))
+         from jsonb_to_recordset($4::jsonb) as d (file_id text, name text, position integer, page integer, text text))
+       select found.file_id, found.name, found.position, found.page, found.text
+       from found, q where found.search @@ q.query
+       order by ts_rank_cd(found.search, q.query) desc, found.file_id, found.position limit $5`,
+      [tsQuery(terms), tenant, request.bases, JSON.stringify(loose), candidates],
+    );
+    rankings.push(rows.map(toFound));
+  }
+  if (request.embed && request.bases.length) rankings.push(await nearest(db, tenant, request));
+  return fuse(rankings).slice(0, request.limit);
+}
+
+interface Vector {
+  file_id: string;
+  position: number;
+  embedding: Float32Array;
+}
+/**
+ * The bases' vectors, kept by this node while a base's set of ready documents stays the same (a
+ * ready document's passages never change): reading 10,000 vectors for every question cost seconds.
+ */
+const vectorCache = new Map<string, { stamp: string; vectors: Vector[] }>();
+const cachedBases = 32;
+
+async function vectorsOf(db: Db, tenant: string, bases: string[]): Promise<Vector[]> {
+  const { rows: stamps } = await db.query<{ id: string; stamp: string }>(
+    `select b.id, coalesce(string_agg(d.file_id, ',' order by d.file_id), '') as stamp
+     from unnest($2::text[]) as b (id)
+     left join knowledge_documents d on d.base_id = b.id and d.tenant = $1 and d.status = 'ready'
+     group by b.id`,
+    [tenant, bases],
+  );
+  const stale = stamps.filter((base) => vectorCache.get(base.id)?.stamp !== base.stamp);
+  if (stale.length) {
+    const { rows } = await db.query<{
+      base_id: string;
+      file_id: string;
+      position: number;
+      embedding: number[];
+    }>(
+      `select base_id, file_id, position, embedding from knowledge_passages
+       where tenant = $1 and base_id = any($2::text[]) and embedding is not null`,
+      [tenant, stale.map((base) => base.id)],
+    );
+    for (const base of stale) {
+      vectorCache.delete(base.id);
+      if (vectorCache.size >= cachedBases) vectorCache.delete(vectorCache.keys().next().value as string);
+      const vectors = rows
+        .filter((row) => row.base_id === base.id)
+        .map((row) => ({
+          file_id: row.file_id,
+          position: row.position,
+          embedding: Float32Array.from(row.embedding),
+        }));
+      vectorCache.set(base.id, { stamp: base.stamp, vectors });
+    }
+  }
+  return stamps.flatMap((base) => vectorCache.get(base.id)?.vectors ?? []);
+}
+
+/** The bases' passages nearest the question by their vectors (ranked here: no pgvector). */
+async function nearest(
+  db: Db,
+  tenant: string,
+  request: { question: string; bases: string[]; embed?: Embed | null },
+): Promise<Found[]> {
+  const rows = await vectorsOf(db, tenant, request.bases);
+  if (!rows.length || !request.embed) return [];
+  const [question] = (await request.embed([request.question])) ?? [];
+  if (!question) return [];
+  const best = rows
+    .map((row) => ({ row, similarity: cosine(question, row.embedding) }))
+    .filter((scored) => scored.similarity >= minSimilarity)
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, candidates);
+  if (!best.length) return [];
+  const { rows: passages } = await db.query<Row>(
+    `select p.file_id, f.name, p.position, p.page, p.text
+     from knowledge_passages p join files f on f.id = p.file_id
+     where p.tenant = $1 and (p.file_id, p.position) in (select * from unnest($2::text[], $3::integer[]))`,
+    [tenant, best.map((scored) => scored.row.file_id), best.map((scored) => scored.row.position)],
+  );
+  const byKey = new Map(passages.map((row) => [key(toFound(row)), toFound(row)]));
+  return best.flatMap(({ row }) => byKey.get(`${row.file_id}:${row.position}`) ?? []);
+}
+
+/** Reciprocal rank fusion of the rankings: each passage scores 1/(k + rank) in each it appears in. */
+function fuse(rankings: Found[][]): Found[] {
+  const scores = new Map<string, { found: Found; score: number }>();
+  for (const ranking of rankings)
+    for (const [rank, found] of ranking.entries()) {
+      const entry = scores.get(key(found)) ?? { found, score: 0 };
+      entry.score += 1 / (fusionK + rank + 1);
+      scores.set(key(found), entry);
+    }
+  return [...scores.values()].sort((a, b) => b.score - a.score).map((entry) => entry.found);
+}
