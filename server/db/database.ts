@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { pgliteWorkerFile, startWorker } from '../paths';
 import { lockDataDir } from './lock';
+import { migrationFiles } from './migrate';
 import type { WorkerMemory, WorkerMessage, WorkerRequest } from './pgliteWorker';
 
 export interface QueryResult<T> {
@@ -42,26 +43,39 @@ type Runner = Omit<Db, 'transaction' | 'close' | 'listen' | 'memory'>;
 // NUMERIC arrives as text from both drivers; money is read with Number() where it is used.
 
 /**
- * PGlite in a worker thread (pgliteWorker.ts): every statement is a message there and back. `prepare`
- * (migrations, seeding) runs on a first thread, which is then ended: a WebAssembly memory never
- * shrinks, and creating the database, migrating and seeding grow it (and leave initdb's instance for
- * the garbage collector) far beyond what serving needs. The second thread starts from the files.
+ * PGlite in a worker thread (pgliteWorker.ts): every statement is a message there and back. A new
+ * database, or one with migrations to apply, is prepared (migrations, seeding) on a first thread, which
+ * is then ended: a WebAssembly memory never shrinks, and creating the database, migrating and seeding
+ * grow it (and leave initdb's instance for the garbage collector) far beyond what serving needs. The
+ * second thread starts from the files. A database prepared by this version already (the file
+ * `prepared` lists its migrations) is prepared on the serving thread: checking costs little, and a
+ * restart saves starting PostgreSQL twice (about 2 s of CPU).
  */
 async function openPglite(dataDir: string, prepare?: (db: Db) => Promise<void>): Promise<Db> {
   const directory = join(dataDir, 'pgdata');
   mkdirSync(directory, { recursive: true });
   // One process at a time: a second one is refused with a plain sentence (server/db/lock.ts).
   const unlock = await lockDataDir(dataDir);
+  const marker = join(dataDir, 'prepared');
+  const version = migrationFiles().join('\n');
+  const current = existsSync(marker) && readFileSync(marker, 'utf8') === version;
   try {
-    if (prepare) {
+    if (prepare && !current) {
       const first = await startPglite(directory, () => {});
       try {
         await prepare(first);
       } finally {
         await first.close();
       }
+      writeFileSync(marker, version);
     }
-    return await startPglite(directory, unlock);
+    const db = await startPglite(directory, unlock);
+    if (prepare && current)
+      await prepare(db).catch(async (error) => {
+        await db.close();
+        throw error;
+      });
+    return db;
   } catch (error) {
     unlock();
     throw error;

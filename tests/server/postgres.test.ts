@@ -67,6 +67,7 @@ describe('the same schema and flow on a real PostgreSQL (DATABASE_URL)', () => {
       '500_cluster.sql',
       '600_admin.sql',
       '700_files.sql',
+      '800_knowledge.sql',
     ]);
   });
 });

@@ -21,8 +21,9 @@ import { seed } from '../../server/db/seed';
  * migration, the demo data); opening a database that is already there about 5. Test servers start on a
  * copy of one database made that way once per version of the database code (migrations, seed, PGlite),
  * through the server's own openDatabase, migrate and seed. Only pgdata is copied: each server makes its
- * own keys. The first start itself stays tested where it matters (seed, restart and operator tests
- * start on folders of their own).
+ * own keys, with `prepared` (which says the database needs no preparing thread of its own). The first
+ * start itself stays tested where it matters (seed, restart and operator tests start on folders of
+ * their own).
  */
 const sources = ['server/db', 'package-lock.json'];
 
@@ -78,5 +79,6 @@ export async function seededDataDir(prefix: string): Promise<string> {
   const pgdata = await template();
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   cpSync(pgdata, join(dataDir, 'pgdata'), { recursive: true });
+  cpSync(join(pgdata, '..', 'prepared'), join(dataDir, 'prepared'));
   return dataDir;
 }
