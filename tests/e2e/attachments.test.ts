@@ -25,7 +25,10 @@ describe('attachments in the composer and in messages, in Chromium against npm s
 
   beforeAll(async () => {
     model = await startOpenAiDouble();
-    server = await startServer({ OPENAI_BASE_URL: model.url, BUILTIN_TOKEN_DELAY_MS: '5' });
+    server = await startServer(
+      { OPENAI_BASE_URL: model.url, BUILTIN_TOKEN_DELAY_MS: '5' },
+      { compiled: true },
+    );
     const api = server as unknown as TestServer;
     // The Assistant (answered by the OpenAI double) can see images; ELIZA, built in, cannot.
     const owner = await loginOwner(api, 'app');
