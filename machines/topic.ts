@@ -3,6 +3,15 @@ import { assertEvent, assign, type EventObject, fromCallback, fromPromise, setup
 /** complete, or still being written, or ended early: by the user, by a crash of its writer, or by an error. */
 export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'interrupted' | 'failed';
 
+/** A file a user's message carries (as the server keeps it); `removed` once its owner deleted it. */
+export interface MessageFile {
+  _id: string;
+  name: string;
+  type: string;
+  size: number;
+  removed?: boolean;
+}
+
 export interface ChatMessage {
   _id: string;
   /** The message this one follows; null for the first. Messages form a tree of branches. */
@@ -18,6 +27,8 @@ export interface ChatMessage {
   citations?: { n: number; fileId: string; name: string; page?: number; snippet: string }[];
   /** The id it had on screen before the server stored it: the screen keeps showing the same message. */
   key?: string;
+  /** The files a user's message carries. */
+  files?: MessageFile[];
 }
 
 export interface TopicRecord {
@@ -106,7 +117,7 @@ export interface ChatError {
 
 /** What a reply answers: a message sent (after `parent`, or the first with null), or a reply asked for again. */
 export type ReplyRequest =
-  | { kind: 'send'; text: string; parent: string | null }
+  | { kind: 'send'; text: string; parent: string | null; files?: string[] }
   | { kind: 'regenerate'; messageId: string };
 
 /** What a reply stream tells the machine: stored, tokens, then done or failed, unless the connection is lost. */
@@ -123,7 +134,8 @@ export type ReplyEvent =
 
 export type TopicEvent =
   | ReplyEvent
-  | { type: 'SEND'; text: string }
+  /** A message, with the files uploaded for it (at most 10). */
+  | { type: 'SEND'; text: string; files?: MessageFile[] }
   /** Sends a new text in place of one of the user's messages: a new branch, the old one kept. */
   | { type: 'EDIT'; messageId: string; text: string }
   /** Asks for another reply in place of a reply: a new sibling of it. */
@@ -150,6 +162,8 @@ export interface TopicContext {
   error: ChatError | null;
   /** Attempts to follow the reply again since the connection was lost. */
   reattempts: number;
+  /** A message the server refused before storing anything: back to the composer, text and files. */
+  returned: { text: string; files: MessageFile[] } | null;
 }
 
 export const insufficientBalanceCode = 'INSUFFICIENT_BALANCE';
@@ -157,6 +171,8 @@ export const insufficientBalanceCode = 'INSUFFICIENT_BALANCE';
 export const botUnavailableCodes = ['BOT_NOT_FOUND', 'BOT_INACTIVE'];
 /** The ending of a reply someone stopped: not a failure. */
 export const stoppedCode = 'STOPPED';
+/** What the server refuses in a message before storing anything: the message goes back to the composer. */
+export const refusedMessageCodes = ['VISION_UNSUPPORTED'];
 const interruptedCode = 'INTERRUPTED';
 
 const toChatError = (error: unknown): ChatError => ({
@@ -173,6 +189,7 @@ const conversationOf = (input: { botId: string | null; topicId: string | null })
   request: null,
   error: null,
   reattempts: 0,
+  returned: null,
 });
 
 /** The topic with its messages changed, and the branch on screen that follows from it. */
@@ -190,13 +207,27 @@ const storedHead = (context: TopicContext) => {
 };
 
 /** A user's message waiting for the server to store it. */
-const pendingMessage = (context: TopicContext, text: string, parent: string | null): ChatMessage => ({
+const pendingMessage = (
+  context: TopicContext,
+  text: string,
+  parent: string | null,
+  files: MessageFile[] = [],
+): ChatMessage => ({
   _id: `pending-${context.topic?.messages.length ?? 0}`,
   key: `pending-${context.topic?.messages.length ?? 0}`,
   parent,
   role: 'user',
   text,
   status: 'complete',
+  ...(files.length ? { files } : {}),
+});
+
+/** What sending a message asks of the server: its text, what it follows, and its files' ids if any. */
+const sendRequest = (text: string, parent: string | null, files: MessageFile[] = []): ReplyRequest => ({
+  kind: 'send',
+  text,
+  parent,
+  ...(files.length ? { files: files.map((file) => file._id) } : {}),
 });
 
 /** The output of the invoked actor whose done event this is. */
@@ -264,6 +295,11 @@ export const topicMachine = setup({
     isInsufficientBalance: ({ event }) =>
       event.type === 'FAILED' && event.error.code === insufficientBalanceCode,
     isStopped: ({ event }) => event.type === 'FAILED' && event.error.code === stoppedCode,
+    /** The server refused a message it has not stored (only a message on its way can be). */
+    isRefusedMessage: ({ context, event }) =>
+      event.type === 'FAILED' &&
+      refusedMessageCodes.includes(event.error.code) &&
+      context.messages.some((message) => isPending(message._id)),
     isBotUnavailable: ({ event }) => botUnavailableCodes.includes(toChatError(errorOf(event)).code),
     /** The topic this chat just created keeps its chat when the address catches up with it. */
     isAnotherConversation: ({ context, event }) => {
@@ -330,12 +366,13 @@ export const topicMachine = setup({
     /** Before the topic exists, its first message is the only one on screen (a new one replaces it). */
     addFirstMessage: assign(({ context, event }) => {
       assertEvent(event, 'SEND');
-      const message = pendingMessage(context, event.text, null);
+      const message = pendingMessage(context, event.text, null, event.files);
       return {
         messages: [message],
-        request: { kind: 'send' as const, text: event.text, parent: null },
+        request: sendRequest(event.text, null, event.files),
         draft: '',
         error: null,
+        returned: null,
       };
     }),
     /** A message after the branch on screen (SEND), or in place of an edited one (EDIT). */
@@ -343,13 +380,15 @@ export const topicMachine = setup({
       assertEvent(event, ['SEND', 'EDIT']);
       const parent =
         event.type === 'SEND' ? storedHead(context) : (messageIn(context, event.messageId)?.parent ?? null);
-      const message = pendingMessage(context, event.text, parent);
+      const files = event.type === 'SEND' ? event.files : undefined;
+      const message = pendingMessage(context, event.text, parent, files);
       const topic = context.topic as TopicRecord;
       return {
         ...showing(topic, withMessage(topic.messages, message), message._id),
-        request: { kind: 'send' as const, text: event.text, parent },
+        request: sendRequest(event.text, parent, files),
         draft: '',
         error: null,
+        returned: null,
       };
     }),
     /** Another reply to the message a reply answers: the branch ends at that message until it comes. */
@@ -448,6 +487,22 @@ export const topicMachine = setup({
       return { ...showing(topic, messages, context.draft ? reply._id : known.parent), draft: '' };
     }),
     countReattempt: assign({ reattempts: ({ context }) => context.reattempts + 1 }),
+    /**
+     * The server refused the message before storing anything (an image for a bot that cannot see):
+     * it leaves the conversation and goes back to the composer with its files, the reason shown.
+     */
+    returnMessage: assign(({ context, event }) => {
+      assertEvent(event, 'FAILED');
+      const pending = context.messages.find((message) => isPending(message._id));
+      const topic = context.topic as TopicRecord;
+      const messages = topic.messages.filter((message) => message !== pending);
+      return {
+        ...showing(topic, messages, pending ? pending.parent : topic.head),
+        draft: '',
+        error: event.error,
+        returned: { text: pending?.text ?? '', files: pending?.files ?? [] },
+      };
+    }),
   },
 }).createMachine({
   id: 'topic',
@@ -462,6 +517,7 @@ export const topicMachine = setup({
     request: null,
     error: null,
     reattempts: 0,
+    returned: null,
   }),
   initial: 'starting',
   on: {
@@ -619,6 +675,11 @@ export const topicMachine = setup({
         },
         STOP: '#stopping',
         FAILED: [
+          {
+            guard: 'isRefusedMessage',
+            target: '#ready',
+            actions: 'returnMessage',
+          },
           {
             guard: 'isInsufficientBalance',
             target: '#insufficientBalance',

@@ -24,7 +24,7 @@ function reloadWithoutLanguageParameter() {
   else window.location.replace(address);
 }
 
-function saveFile(name: string, contents: string, type: string) {
+function saveFile(name: string, contents: string | Blob, type: string) {
   const url = URL.createObjectURL(new Blob([contents], { type }));
   const link = document.createElement('a');
   link.href = url;

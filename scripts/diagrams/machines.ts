@@ -1,5 +1,7 @@
 import { accountMachine } from '../../machines/account';
 import { adminListMachine } from '../../machines/adminList';
+import { attachmentMachine } from '../../machines/attachment';
+import { attachmentsMachine } from '../../machines/attachments';
 import { botEditorMachine } from '../../machines/botEditor';
 import { botsMachine } from '../../machines/bots';
 import { conversationsMachine } from '../../machines/conversations';
@@ -27,6 +29,8 @@ export const machines = [
   { file: 'machines/language.ts', machine: languageMachine },
   { file: 'machines/worker.ts', machine: workerMachine },
   { file: 'machines/topic.ts', machine: topicMachine },
+  { file: 'machines/attachments.ts', machine: attachmentsMachine },
+  { file: 'machines/attachment.ts', machine: attachmentMachine },
   { file: 'machines/conversations.ts', machine: conversationsMachine },
   { file: 'machines/theme.ts', machine: themeMachine },
   { file: 'machines/resource.ts', machine: resourceMachine },

@@ -33,7 +33,12 @@ export interface HttpClientOptions {
   /** Loads the encryptor lazily: only bodies with sensitive fields pay for jsencrypt and the key. */
   loadEncrypt: () => Promise<Encrypt>;
   fetch?: typeof fetch;
+  /** Makes the request an upload uses (progress events need XMLHttpRequest); the browser's by default. */
+  createXhr?: () => XMLHttpRequest;
 }
+
+/** How far an upload got: `loaded` of `total` bytes of the request body. */
+export type UploadProgress = (loaded: number, total: number) => void;
 
 export interface PostOptions {
   /** Reject with the HttpError instead of answering `{ success: false }`. */
@@ -165,6 +170,45 @@ export function createHttpClient(options: HttpClientOptions) {
     },
 
     post,
+
+    /**
+     * POST of a multipart body with upload progress (fetch has none): the same headers and
+     * credentials, and the body goes through the same sensitive-field step, which leaves multipart
+     * bodies untouched but for a password. Rejects with the server's HttpError; aborting the signal
+     * stops the upload.
+     */
+    async upload<T>(
+      path: string,
+      body: FormData,
+      onProgress: UploadProgress,
+      signal: AbortSignal,
+    ): Promise<T> {
+      const data = await encryptSensitiveFields(body, options.loadEncrypt);
+      const request = options.createXhr?.() ?? new XMLHttpRequest();
+      return new Promise<T>((resolve, reject) => {
+        request.open('POST', `${baseURL}${path}`);
+        request.withCredentials = true;
+        for (const [name, value] of Object.entries(headers())) request.setRequestHeader(name, value);
+        request.responseType = 'text';
+        request.upload.onprogress = (event) =>
+          onProgress(event.loaded, event.lengthComputable ? event.total : 0);
+        request.onload = () => {
+          const answer = parseJson(request.responseText);
+          if (request.status >= 200 && request.status < 300) return resolve(answer as T);
+          reject(toHttpError({ status: request.status, statusText: request.statusText, data: answer }));
+        };
+        request.onerror = () => reject(new HttpError(0, networkMessage, 'NETWORK'));
+        request.onabort = () => reject(new HttpError(0, `The upload was stopped.`, 'ABORTED'));
+        signal.addEventListener('abort', () => request.abort(), { once: true });
+        request.send(data);
+      });
+    },
+
+    /** GET of a file's bytes, as a Blob (the content routes want the bearer token, so no plain link). */
+    async blob(path: string, params?: Query): Promise<Blob> {
+      return (await send<Blob>('GET', path, undefined, { params: definedOnly(params), responseType: 'blob' }))
+        .data;
+    },
 
     async put(path: string, body?: Body): Promise<{ success: boolean }> {
       try {

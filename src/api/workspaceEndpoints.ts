@@ -1,6 +1,14 @@
 import { createParser } from 'eventsource-parser';
-import type { HttpClient } from './http';
-import type { BillingInfo, Notification, StreamEvents, Topic, TopicPage, TopicSummary } from './types';
+import type { HttpClient, UploadProgress } from './http';
+import type {
+  BillingInfo,
+  FileRecord,
+  Notification,
+  StreamEvents,
+  Topic,
+  TopicPage,
+  TopicSummary,
+} from './types';
 
 /** One server-sent event; a token's `id` is the length of the reply's text up to and including it. */
 export type StreamEvent = {
@@ -41,9 +49,31 @@ export function createWorkspaceEndpoints(http: HttpClient) {
     /** The branch on screen, kept for the next visit. */
     saveHead: (id: string, head: string) =>
       http.patch<TopicSummary>(`/api/v1/topic/${encodeURIComponent(id)}`, { head }),
-    /** Sends a message after `parent` (null: a new first message) and yields the reply's events. */
-    sendMessage: (topicId: string, text: string, parent: string | null, signal: AbortSignal) =>
-      events(http.stream(`/api/v1/topic/${encodeURIComponent(topicId)}/message`, { text, parent }, signal)),
+    /** Sends a message after `parent` (null: a new first message), with its files, and yields the reply's events. */
+    sendMessage: (
+      topicId: string,
+      text: string,
+      parent: string | null,
+      signal: AbortSignal,
+      files?: string[],
+    ) =>
+      events(
+        http.stream(
+          `/api/v1/topic/${encodeURIComponent(topicId)}/message`,
+          files?.length ? { text, parent, files } : { text, parent },
+          signal,
+        ),
+      ),
+    /** Uploads a file (multipart, field `file`) with its progress. */
+    uploadFile: (file: Blob, name: string, onProgress: UploadProgress, signal: AbortSignal) => {
+      const body = new FormData();
+      body.append('file', file, name);
+      return http.upload<FileRecord>('/api/v1/file', body, onProgress, signal);
+    },
+    deleteFile: (id: string) => http.delete<unknown>(`/api/v1/file/${encodeURIComponent(id)}`),
+    /** A file's bytes, or an image's thumbnail. */
+    fileContent: (id: string, thumbnail = false) =>
+      http.blob(`/api/v1/file/${encodeURIComponent(id)}/content`, thumbnail ? { thumbnail: 1 } : undefined),
     /** Asks for another reply in place of `messageId` and yields its events. */
     regenerate: (topicId: string, messageId: string, signal: AbortSignal) =>
       events(

@@ -32,7 +32,7 @@ export interface AppEnvironment {
   /** Takes an unusable `language` query parameter out of the address, without a reload. */
   dropLanguageParameter: () => void;
   /** Hands a file to the browser to save ("Download my data", a conversation's export). */
-  saveFile: (name: string, contents: string, type: string) => void;
+  saveFile: (name: string, contents: string | Blob, type: string) => void;
   /** Shows the page in the colour scheme chosen (none: the system's). */
   applyTheme: (choice: ThemeChoice) => void;
   /** Makes the organization's brand colour the app's accent (none: Parley's own). */

@@ -8,6 +8,7 @@ import { themeMachine } from '../../machines/theme';
 import { topicMachine } from '../../machines/topic';
 import type { HttpClient } from '../api/http';
 import { createWorkspaceEndpoints } from '../api/workspaceEndpoints';
+import { createAttachments, createFileAccess } from './attachmentActors';
 import type { AppEnvironment } from './createAppActors';
 import type { StoredValues } from './storedValues';
 import { createFollowReply, createStreamReply, stopReply, watchNetwork } from './streamReply';
@@ -138,9 +139,13 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
     },
   });
 
+  /** The composer's files (each chat screen runs its own actor) and the files messages carry. */
+  const attachments = createAttachments(api);
+  const files = createFileAccess(api, env.saveFile);
+
   for (const actor of [sidePanel, billing, notifications, conversations, theme]) actor.start();
   // The chat screen's actors are inspected too (`inspect`: the Stately inspector in development, or none).
-  return { sidePanel, billing, notifications, conversations, theme, chat, inspect };
+  return { sidePanel, billing, notifications, conversations, theme, chat, attachments, files, inspect };
 }
 
 export type Workspace = ReturnType<typeof createWorkspaceActors>;

@@ -61,7 +61,7 @@ export function createStreamReply(api: WorkspaceEndpoints) {
     const { topicId, request } = input;
     const events =
       request.kind === 'send'
-        ? api.sendMessage(topicId, request.text, request.parent, controller.signal)
+        ? api.sendMessage(topicId, request.text, request.parent, controller.signal, request.files)
         : api.regenerate(topicId, request.messageId, controller.signal);
     relay(events, sendBack, controller.signal, false);
     return () => controller.abort();

@@ -3,9 +3,11 @@ import { useEffect, useState } from 'react';
 import { useSearch } from 'wouter';
 import { useWorkspace } from '../app/useWorkspace';
 import { Loading } from '../components/Loading';
+import { T } from '../i18n/T';
+import { useFileDrop } from './attachments/useFileDrop';
 import { ChatBar } from './ChatBar';
 import { ChatProblem } from './ChatProblem';
-import { Composer } from './Composer';
+import { Composer, picked } from './Composer';
 import { DraftIntro } from './DraftIntro';
 import { MessageList } from './MessageList';
 
@@ -13,10 +15,12 @@ const loadingStates = ['starting', 'checkingBot', 'loading'] as const;
 
 /** The chat screen: `topics/new?bot=ID` shows the bot's empty chat, `topics/:id` resumes a conversation. */
 export default function ChatArea({ topicId }: { topicId: string }) {
-  const { chat: chatMachine, conversations, inspect } = useWorkspace();
+  const { chat: chatMachine, attachments: attachmentsMachine, conversations, inspect } = useWorkspace();
   const botId = new URLSearchParams(useSearch()).get('bot');
   const address = topicId === 'new' ? { botId, topicId: null } : { botId: null, topicId };
   const chat = useActorRef(chatMachine, { input: address, inspect });
+  // The files of the message being written: one set per chat screen.
+  const attachments = useActorRef(attachmentsMachine, { inspect });
 
   // Another conversation chosen in the sidebar starts afresh; the one this chat just created goes on.
   useEffect(() => {
@@ -43,19 +47,38 @@ export default function ChatArea({ topicId }: { topicId: string }) {
   );
   const [translateAll, setTranslateAll] = useState(false);
   const broke = useSelector(chat, (snapshot) => snapshot.matches('insufficientBalance'));
+  const returned = useSelector(chat, (snapshot) => snapshot.context.returned);
+  const refusal = useSelector(chat, (snapshot) =>
+    snapshot.matches('ready') && snapshot.context.returned ? (snapshot.context.error?.message ?? null) : null,
+  );
+  const composing = view === 'draft' || view === 'conversation';
+  const drop = useFileDrop(
+    (files) => attachments.send({ type: 'ADD', files: files.map(picked) }),
+    composing && !broke,
+  );
 
   return (
-    <div className="chat">
+    <div className={`chat${drop.over ? ' dropping' : ''}`} {...drop.handlers}>
       <ChatBar chat={chat} translateAll={translateAll} onTranslateAll={setTranslateAll} />
       {view === 'loading' && <Loading />}
       {view === 'problem' && <ChatProblem chat={chat} />}
       {view === 'draft' && <DraftIntro chat={chat} />}
       {view === 'conversation' && <MessageList chat={chat} translateAll={translateAll} />}
-      {(view === 'draft' || view === 'conversation') && (
+      {drop.over && (
+        <p className="drop-target" aria-hidden="true">
+          <T>Drop files to attach them</T>
+        </p>
+      )}
+      {composing && (
         <Composer
           streaming={replying}
           disabled={broke}
-          onSend={(text) => chat.send({ type: 'SEND', text })}
+          attachments={attachments}
+          returned={returned}
+          problem={refusal}
+          onSend={(text, files) =>
+            chat.send(files.length ? { type: 'SEND', text, files } : { type: 'SEND', text })
+          }
           onStop={() => chat.send({ type: 'STOP' })}
         />
       )}

@@ -1,24 +1,68 @@
-import { type FormEvent, type KeyboardEvent, useId, useLayoutEffect, useRef, useState } from 'react';
+import { useSelector } from '@xstate/react';
+import {
+  type ClipboardEvent,
+  type FormEvent,
+  type KeyboardEvent,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
+import type { ActorRefFrom } from 'xstate';
+import type { attachmentsMachine } from '../../machines/attachments';
+import type { MessageFile } from '../../machines/topic';
 import { focusIsLost } from '../components/focusMainHeading';
 import { T } from '../i18n/T';
 import { useT } from '../i18n/useT';
+import { AttachButton } from './attachments/AttachButton';
+import { AttachmentList } from './attachments/AttachmentList';
+
+type Attachments = ActorRefFrom<typeof attachmentsMachine>;
 
 interface ComposerProps {
   streaming: boolean;
   disabled: boolean;
-  onSend: (text: string) => void;
+  attachments: Attachments;
+  /** A message the server refused before storing it: its text and files come back here. */
+  returned: { text: string; files: MessageFile[] } | null;
+  /** Why the server refused it, shown above the message box. */
+  problem: string | null;
+  onSend: (text: string, files: MessageFile[]) => void;
   onStop: () => void;
 }
 
+/** What Send waits for, in words, by the state of the files. */
+const waitReasons = {
+  uploading: 'Send waits until the files are uploaded.',
+  needsAttention: 'Retry or remove the file that could not be uploaded.',
+} as const;
+
 /**
  * The message box: Enter sends, Shift+Enter starts a new line; Stop while a reply streams. It grows
- * with its text up to a limit (set in CSS), then scrolls.
+ * with its text up to a limit (set in CSS), then scrolls. Files come by the paperclip, by pasting
+ * and by dropping them on the chat; Send waits until every one is uploaded.
  */
-export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps) {
+export function Composer({
+  streaming,
+  disabled,
+  attachments,
+  returned,
+  problem,
+  onSend,
+  onStop,
+}: ComposerProps) {
   const t = useT();
   const id = useId();
   const box = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState('');
+  const waiting = useSelector(attachments, (snapshot) =>
+    snapshot.matches('uploading')
+      ? 'uploading'
+      : snapshot.matches('needsAttention')
+        ? 'needsAttention'
+        : null,
+  );
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the text is the trigger, the height its measure
   useLayoutEffect(() => {
@@ -28,9 +72,19 @@ export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps)
     element.style.height = `${element.scrollHeight}px`;
   }, [text]);
 
+  // A refused message comes back whole: its text, and its files (still on the server).
+  useEffect(() => {
+    if (!returned) return;
+    setText(returned.text);
+    if (returned.files.length) attachments.send({ type: 'RESTORE', files: returned.files });
+  }, [returned, attachments]);
+
   const send = () => {
-    if (!text.trim() || disabled || streaming) return;
-    onSend(text.trim());
+    if (!text.trim() || disabled || streaming || waiting) return;
+    const snapshot = attachments.getSnapshot();
+    const files = snapshot.context.files.flatMap((entry) => (entry.file ? [entry.file] : []));
+    onSend(text.trim(), files);
+    attachments.send({ type: 'CLEAR' });
     setText('');
   };
   const submit = (event: FormEvent) => {
@@ -57,12 +111,29 @@ export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps)
       send();
     }
   };
+  // Pictures pasted from the clipboard are attached; pasted text goes in the box as usual.
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...event.clipboardData.files];
+    if (!files.length) return;
+    event.preventDefault();
+    attachments.send({ type: 'ADD', files: files.map(picked) });
+  };
 
   return (
     <form className="composer" onSubmit={submit}>
       <label htmlFor={id} className="composer-label">
         <T>Message</T>
       </label>
+      {problem && (
+        <p className="error-box composer-problem" role="alert">
+          {t(problem)}
+        </p>
+      )}
+      <AttachmentList attachments={attachments} />
+      <AttachButton
+        disabled={disabled}
+        onFiles={(files) => attachments.send({ type: 'ADD', files: files.map(picked) })}
+      />
       <textarea
         ref={box}
         id={id}
@@ -73,6 +144,7 @@ export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps)
         aria-describedby={`${id}-keys`}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         disabled={disabled}
       />
       <span id={`${id}-keys`} className="visually-hidden">
@@ -83,10 +155,24 @@ export function Composer({ streaming, disabled, onSend, onStop }: ComposerProps)
           <T>Stop</T>
         </button>
       ) : (
-        <button ref={button} type="submit" className="button primary" disabled={disabled || !text.trim()}>
+        <button
+          ref={button}
+          type="submit"
+          className="button primary"
+          disabled={disabled || !text.trim() || waiting !== null}
+          aria-describedby={waiting ? `${id}-waiting` : undefined}
+        >
           <T>Send</T>
         </button>
+      )}
+      {waiting && (
+        <p id={`${id}-waiting`} className="composer-waiting">
+          {t(waitReasons[waiting])}
+        </p>
       )}
     </form>
   );
 }
+
+/** A browser File as the attachments machine takes it: its name, type, size and bytes. */
+export const picked = (file: File) => ({ name: file.name, type: file.type, size: file.size, source: file });

@@ -12,6 +12,10 @@ interface DialogProps {
   returnFocus?: RefObject<HTMLElement | null>;
   /** `alertdialog` (the default) needs an answer now: an error, a destructive confirmation; a form is a `dialog`. */
   role?: 'alertdialog' | 'dialog';
+  /** The title is UI text to translate (the default), or a name shown as it is (a file's). */
+  titleIsName?: boolean;
+  /** A class for the box beside `dialog`, e.g. a wider one for a picture. */
+  className?: string;
   children: ReactNode;
 }
 
@@ -25,6 +29,8 @@ export function Dialog({
   onClose,
   returnFocus,
   role = 'alertdialog',
+  titleIsName = false,
+  className,
   children,
 }: DialogProps) {
   const t = useT();
@@ -38,14 +44,14 @@ export function Dialog({
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: both of its roles are modal */}
       <div
         ref={box}
-        className="dialog"
+        className={className ? `dialog ${className}` : 'dialog'}
         role={role}
         aria-modal="true"
         aria-labelledby={titleId}
         aria-describedby={describedBy}
         onKeyDown={onKeyDown}
       >
-        <h2 id={titleId}>{t(title)}</h2>
+        <h2 id={titleId}>{titleIsName ? title : t(title)}</h2>
         {children}
       </div>
     </div>

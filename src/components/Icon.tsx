@@ -7,6 +7,10 @@ const paths = {
   sidebar: 'M4 4h16v16H4zM10 4v16',
   panel: 'M4 4h16v16H4zM14 4v16',
   more: 'M5 12h.01M12 12h.01M19 12h.01',
+  paperclip: 'M21 11l-8.5 8.5a5 5 0 0 1-7-7L14 4a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7',
+  image: 'M4 4h16v16H4zM4 16l5-5 4 4 3-3 4 4M15.5 8.5h.01',
+  document: 'M6 3h8l4 4v14H6zM14 3v4h4M9 12h6M9 16h6',
+  text: 'M6 3h8l4 4v14H6zM14 3v4h4M9 11h6M9 14h6M9 17h4',
 } as const;
 
 /** A small line icon, decorative: the button around it carries the name. */

@@ -14,6 +14,26 @@ export function formatMoney(amount: number, currency: string, language: string):
 export const formatNumber = (value: number, language: string) =>
   new Intl.NumberFormat(language).format(value);
 
+/** A file's size, e.g. `12 kB` or `1.4 MB`, in the display language's units. */
+export function formatBytes(bytes: number, language: string): string {
+  const [unit, divisor] =
+    bytes >= 1_000_000
+      ? (['megabyte', 1_000_000] as const)
+      : bytes >= 1000
+        ? (['kilobyte', 1000] as const)
+        : (['byte', 1] as const);
+  return new Intl.NumberFormat(language, {
+    style: 'unit',
+    unit,
+    unitDisplay: 'short',
+    maximumFractionDigits: unit === 'megabyte' ? 1 : 0,
+  }).format(bytes / divisor);
+}
+
+/** A share from 0 to 1 as a percentage, e.g. `45 %`. */
+export const formatPercent = (share: number, language: string) =>
+  new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0 }).format(share);
+
 const units: [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
   ['month', 30 * 24 * 3600],

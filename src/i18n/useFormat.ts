@@ -1,7 +1,14 @@
 import { useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import { useActors } from '../app/ActorsContext';
-import { formatDateTime, formatMoney, formatNumber, formatRelativeTime } from './format';
+import {
+  formatBytes,
+  formatDateTime,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  formatRelativeTime,
+} from './format';
 
 /** The Intl formats bound to the display language. */
 export function useFormat() {
@@ -11,6 +18,8 @@ export function useFormat() {
     () => ({
       money: (amount: number, currency: string) => formatMoney(amount, currency, code),
       number: (value: number) => formatNumber(value, code),
+      bytes: (value: number) => formatBytes(value, code),
+      percent: (share: number) => formatPercent(share, code),
       relativeTime: (date: Date, now: number) => formatRelativeTime(date, now, code),
       dateTime: (date: Date) => formatDateTime(date, code),
     }),

@@ -7,6 +7,7 @@ import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
 import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
+import { MessageFiles } from './MessageFiles';
 import { SiblingSwitcher } from './SiblingSwitcher';
 import { useTranslatedText } from './useTranslatedText';
 import './message.css';
@@ -78,6 +79,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
       ) : (
         <Markdown text={translation.shown} streaming={false} t={t} />
       )}
+      {message.files?.length ? <MessageFiles files={message.files} /> : null}
       {translation.state === 'translating' && (
         <p className="message-note" role="status">
           <T>Translating…</T>

@@ -1,5 +1,7 @@
 import { accountModel } from './account';
 import { adminListModel } from './adminList';
+import { attachmentModel } from './attachment';
+import { attachmentsModel } from './attachments';
 import { botEditorModel } from './botEditor';
 import { botsModel } from './bots';
 import { conversationsModel } from './conversations';
@@ -27,6 +29,8 @@ export const models = [
   languageModel,
   workerModel,
   topicModel,
+  attachmentsModel,
+  attachmentModel,
   conversationsModel,
   themeModel,
   resourceModel,

@@ -34,8 +34,16 @@ const unknownBot = (id: string): ModelEvent => ({
   type: `xstate.error.actor.${id}`,
   error: Object.assign(new Error('This bot does not exist.'), { code: 'BOT_NOT_FOUND' }),
 });
+const picture = { _id: 'f1', name: 'picture.png', type: 'image/png', size: 300 };
 const afterReattachDelay = 'xstate.after.reattachDelay.detached';
-type ScreenMessage = { _id: string; parent: string | null; role: string; text: string; status: string };
+type ScreenMessage = {
+  _id: string;
+  parent: string | null;
+  role: string;
+  text: string;
+  status: string;
+  files?: unknown[];
+};
 
 export const topicModel: MachineModel = {
   name: 'topic',
@@ -88,6 +96,7 @@ export const topicModel: MachineModel = {
       { type: 'RETRY' },
       { type: 'SEND', text: 'Men are all alike.' },
       { type: 'SEND', text: '   ' },
+      { type: 'SEND', text: 'What is in this picture?', files: [picture] },
       { type: 'EDIT', messageId: 'm4', text: 'And you?' },
       { type: 'EDIT', messageId: 'm3', text: 'A bot reply is not mine to edit' },
       { type: 'REGENERATE', messageId: 'm3' },
@@ -103,6 +112,7 @@ export const topicModel: MachineModel = {
       { type: 'DONE', botMessageId: writing ?? `r${count}`, cost: 0.01, balance: 9.99, createdAt: stamp },
       { type: 'STOP' },
       { type: 'FAILED', error: { message: 'Insufficient balance', code: 'INSUFFICIENT_BALANCE' } },
+      { type: 'FAILED', error: { message: 'ELIZA cannot see images.', code: 'VISION_UNSUPPORTED' } },
       {
         type: 'FAILED',
         error: { message: 'The model server cannot be reached.', code: 'PROVIDER_UNREACHABLE' },
@@ -160,7 +170,8 @@ export const topicModel: MachineModel = {
     if (!world.sent.some((step) => step.type === 'SEND')) expect(calls('createTopic')).toEqual([]);
     if (snapshot.matches('creating')) {
       expect(calls('createTopic').at(-1)).toBe('createTopic {"botId":"b1"}');
-      expect(screen.map((message) => message.text)).toEqual(['Men are all alike.']);
+      const first = world.sent.filter((step) => step.type === 'SEND' && String(step.text).trim()).at(-1);
+      expect(screen.map((message) => message.text)).toEqual([first?.text]);
     }
     if (snapshot.matches('botUnavailable')) expect(snapshot.can({ type: 'RETRY' })).toBe(false);
     if (event?.type === 'xstate.done.actor.createTopic') {
@@ -174,7 +185,7 @@ export const topicModel: MachineModel = {
     if (event?.type === 'xstate.done.actor.loadTopic' && context.topic?.head === 'm4')
       expect(screen.map((message) => message._id)).toEqual(['m1', 'm3', 'm4']);
     // A message sent goes to the server with what it follows; a reply asked again names the one it replaces.
-    if (event?.type === 'SEND' && snapshot.matches('live')) {
+    if (event?.type === 'SEND' && sent?.text === 'Men are all alike.' && snapshot.matches('live')) {
       expect(screen.at(-1)).toMatchObject({ text: 'Men are all alike.', role: 'user' });
       expect(calls('streamReply').at(-1)).toBe(
         `streamReply ${JSON.stringify({ kind: 'send', text: 'Men are all alike.', parent: screen.at(-1)?.parent ?? null })}`,
@@ -250,6 +261,24 @@ export const topicModel: MachineModel = {
       expect(screen.find((message) => message._id === sent.botMessageId)?.status ?? 'failed').toBe('failed');
     if (snapshot.matches('ready') || snapshot.matches('replyFailed'))
       expect(screen.some((message) => message.status === 'streaming')).toBe(false);
+    // A message with files names their ids; the message on screen shows them.
+    if (event?.type === 'SEND' && sent?.text === 'What is in this picture?' && snapshot.matches('live')) {
+      expect(screen.at(-1)?.files).toEqual([picture]);
+      expect(calls('streamReply').at(-1)).toContain('"files":["f1"]');
+    }
+    // A message the server refused before storing it goes back to the composer, files and all.
+    if (
+      event?.type === 'FAILED' &&
+      (event as unknown as { error: { code: string } }).error.code === 'VISION_UNSUPPORTED' &&
+      context.returned
+    ) {
+      expect(snapshot.matches('ready')).toBe(true);
+      expect(context.error.code).toBe('VISION_UNSUPPORTED');
+      expect(screen.some((message) => message._id.startsWith('pending'))).toBe(false);
+      const last = world.sent.filter((step) => step.type === 'SEND' || step.type === 'EDIT').at(-1);
+      expect(context.returned.text).toBe(last?.text);
+    }
+    if (event?.type === 'SEND' || event?.type === 'EDIT') expect(context.returned ?? null).toBeNull();
     if (event?.type === 'SEND' && sent?.text.trim() === '')
       expect(snapshot.matches('live') || snapshot.matches('creating')).toBe(false);
     // Another conversation starts afresh; the one this chat created keeps its chat.

@@ -2,6 +2,7 @@ import type { OpenAiDouble } from '../../../support/openai-double';
 import type { BrowserModel } from '../runner';
 import { accountBrowserModel } from './account';
 import { adminListBrowserModel } from './adminList';
+import { attachmentsBrowserModel } from './attachments';
 import { botEditorBrowserModel } from './botEditor';
 import { botsBrowserModel } from './bots';
 import { conversationsBrowserModel } from './conversations';
@@ -31,6 +32,7 @@ export const browserModels: BrowserModel[] = [
   sidePanelBrowserModel,
   conversationsBrowserModel({ double: noDouble }),
   topicBrowserModel({ double: noDouble, broke: noServer }),
+  attachmentsBrowserModel,
   adminListBrowserModel,
   botEditorBrowserModel,
   membersBrowserModel,

@@ -1,0 +1,4 @@
+import { attachmentsBrowserModel } from './models/attachments';
+import { runInBrowser } from './runner';
+
+runInBrowser(attachmentsBrowserModel);
