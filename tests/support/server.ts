@@ -94,7 +94,11 @@ export async function startServer(
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start within 60 s:\n${log}`);
+    if (Date.now() > deadline) {
+      // A server that never answered is not left running after the test that gave up on it.
+      child.kill('SIGKILL');
+      throw new Error(`server did not start within 60 s:\n${log}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const end = async (signal: NodeJS.Signals) => {
