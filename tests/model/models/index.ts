@@ -3,6 +3,7 @@ import { adminListModel } from './adminList';
 import { botEditorModel } from './botEditor';
 import { botsModel } from './bots';
 import { conversationsModel } from './conversations';
+import { knowledgeBaseModel } from './knowledgeBase';
 import { languageModel } from './language';
 import { membersModel } from './members';
 import { organizationModel } from './organization';
@@ -33,7 +34,14 @@ export const models = [
 ];
 
 /** The admin area's machines, as adminMachines.test.ts walks them. */
-export const adminModels = [adminListModel, botEditorModel, membersModel, orgSettingsModel, usageModel];
+export const adminModels = [
+  adminListModel,
+  botEditorModel,
+  knowledgeBaseModel,
+  membersModel,
+  orgSettingsModel,
+  usageModel,
+];
 
 // The event helpers, for models elsewhere (the browser's) that import them from here.
 export { done, failed, failedOn, recording } from './shared';

@@ -106,10 +106,10 @@ describe('the Stately inspector in development', () => {
     });
     const workspace = await actors.workspace();
     const admin = await createAdminActors({ ...actors.services, session: actors.session });
-    // The screens' own actors (a chat, a bot editor, a provider's models) take the observer they hand out.
+    // The screens' own actors (a chat, a bot editor, a knowledge base, a provider's models) take the observer they hand out.
     expect(workspace.inspect).toBe(inspect);
     expect(admin.inspect).toBe(inspect);
-    const screens = new Set(['topic', 'botEditor']);
+    const screens = new Set(['topic', 'botEditor', 'knowledgeBase']);
     const expected = machines.map(({ machine }) => machine.id).filter((id) => !screens.has(id));
     expect(expected.filter((id) => !names.has(id))).toEqual([]);
   });
