@@ -1,8 +1,14 @@
 import { assertEvent, assign, type EventObject, fromCallback, fromPromise, setup } from 'xstate';
 
 export type BotPlatform = 'builtin' | 'openai';
-export type BotEngine = 'eliza' | 'calculator' | 'translator';
-export const botEngines: BotEngine[] = ['eliza', 'calculator', 'translator'];
+export type BotEngine = 'eliza' | 'calculator' | 'translator' | 'librarian';
+export const botEngines: BotEngine[] = ['eliza', 'calculator', 'translator', 'librarian'];
+/** The built-in engine that reads knowledge bases (model bots all can). */
+export const readingEngine: BotEngine = 'librarian';
+/** How much a model bot reads when nobody says otherwise, in tokens. */
+export const defaultContextTokens = 8000;
+/** The context sizes the server takes, in tokens. */
+export const contextTokenRange = { min: 256, max: 10_000_000 } as const;
 
 /** A bot as the admin area edits it (`/api/v1/admin/bot`): its categories by id. */
 export interface AdminBot {
@@ -16,6 +22,12 @@ export interface AdminBot {
   model?: string | null;
   systemPrompt?: string | null;
   temperature?: number | null;
+  /** A model bot that is sent the images of a conversation. */
+  vision?: boolean;
+  /** How much a model bot reads, in tokens. */
+  contextTokens?: number;
+  /** The knowledge bases it searches, by id (model bots and the Librarian). */
+  knowledge?: string[];
   price: number;
   categories: string[];
   active: boolean;
@@ -32,13 +44,16 @@ export interface BotDraft {
   model: string;
   systemPrompt: string;
   temperature: string;
+  vision: boolean;
+  contextTokens: string;
+  knowledge: string[];
   price: string;
   categories: string[];
   active: boolean;
   position: string;
 }
 
-/** What a bot's form offers to choose from: the organization's providers and categories. */
+/** What a bot's form offers to choose from: the organization's providers, categories and knowledge bases. */
 export interface BotChoice {
   _id: string;
   name: string;
@@ -48,6 +63,7 @@ export interface BotEditorData {
   bot: AdminBot | null;
   providers: BotChoice[];
   categories: BotChoice[];
+  knowledgeBases: BotChoice[];
 }
 
 /** What the bot's create or change call sends: the contract's body, numbers as numbers. */
@@ -68,6 +84,7 @@ export interface BotEditorContext {
   draft: BotDraft;
   providers: BotChoice[];
   categories: BotChoice[];
+  knowledgeBases: BotChoice[];
   /** The form's problems, each next to its field (null: about the whole form). */
   problems: FieldProblem[];
   loadError: string | null;
@@ -100,6 +117,9 @@ export const emptyDraft: BotDraft = {
   model: '',
   systemPrompt: '',
   temperature: '',
+  vision: false,
+  contextTokens: String(defaultContextTokens),
+  knowledge: [],
   price: '0',
   categories: [],
   active: true,
@@ -118,6 +138,9 @@ export function draftOf(bot: AdminBot | null): BotDraft {
     model: bot.model ?? '',
     systemPrompt: bot.systemPrompt ?? '',
     temperature: bot.temperature === null || bot.temperature === undefined ? '' : String(bot.temperature),
+    vision: bot.vision ?? false,
+    contextTokens: String(bot.contextTokens ?? defaultContextTokens),
+    knowledge: bot.knowledge ?? [],
     price: String(bot.price),
     categories: bot.categories,
     active: bot.active,
@@ -144,6 +167,24 @@ export function draftProblems(draft: BotDraft): FieldProblem[] {
   )
     problems.push({ field: 'temperature', message: 'Enter a temperature from 0 to 2.' });
   if (
+    draft.platform === 'openai' &&
+    !(
+      Number.isInteger(Number(draft.contextTokens)) &&
+      draft.contextTokens.trim() !== '' &&
+      Number(draft.contextTokens) >= contextTokenRange.min &&
+      Number(draft.contextTokens) <= contextTokenRange.max
+    )
+  )
+    problems.push({
+      field: 'contextTokens',
+      message: 'Enter a whole number of tokens from 256 to 10,000,000.',
+    });
+  if (draft.platform === 'builtin' && draft.knowledge.length > 0 && draft.engine !== readingEngine)
+    problems.push({
+      field: 'knowledge',
+      message: 'Of the built-in bots only the Librarian reads knowledge bases.',
+    });
+  if (
     draft.position.trim() !== '' &&
     !(Number.isInteger(Number(draft.position)) && Number(draft.position) >= 0)
   )
@@ -162,7 +203,12 @@ export function botRequest(draft: BotDraft): BotRequest {
     ...(draft.position.trim() !== '' ? { position: Number(draft.position) } : {}),
   };
   if (draft.platform === 'builtin')
-    return { ...common, platform: 'builtin', engine: (draft.engine || 'eliza') as BotEngine };
+    return {
+      ...common,
+      platform: 'builtin',
+      engine: (draft.engine || 'eliza') as BotEngine,
+      knowledge: draft.engine === readingEngine ? draft.knowledge : [],
+    };
   return {
     ...common,
     platform: 'openai',
@@ -170,6 +216,9 @@ export function botRequest(draft: BotDraft): BotRequest {
     model: draft.model.trim(),
     systemPrompt: draft.systemPrompt,
     ...(draft.temperature.trim() !== '' ? { temperature: Number(draft.temperature) } : {}),
+    vision: draft.vision,
+    contextTokens: Number(draft.contextTokens),
+    knowledge: draft.knowledge,
   };
 }
 
@@ -229,6 +278,7 @@ export const botEditorMachine = setup({
         draft: draftOf(data.bot),
         providers: data.providers,
         categories: data.categories,
+        knowledgeBases: data.knowledgeBases,
         loadError: null,
       };
     }),
@@ -303,6 +353,7 @@ export const botEditorMachine = setup({
     draft: emptyDraft,
     providers: [],
     categories: [],
+    knowledgeBases: [],
     problems: [],
     loadError: null,
     models: [],

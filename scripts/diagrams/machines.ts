@@ -5,6 +5,7 @@ import { attachmentsMachine } from '../../machines/attachments';
 import { botEditorMachine } from '../../machines/botEditor';
 import { botsMachine } from '../../machines/bots';
 import { conversationsMachine } from '../../machines/conversations';
+import { knowledgeBaseMachine } from '../../machines/knowledgeBase';
 import { languageMachine } from '../../machines/language';
 import { membersMachine } from '../../machines/members';
 import { organizationMachine } from '../../machines/organization';
@@ -36,6 +37,7 @@ export const machines = [
   { file: 'machines/resource.ts', machine: resourceMachine },
   { file: 'machines/adminList.ts', machine: adminListMachine },
   { file: 'machines/botEditor.ts', machine: botEditorMachine },
+  { file: 'machines/knowledgeBase.ts', machine: knowledgeBaseMachine },
   { file: 'machines/members.ts', machine: membersMachine },
   { file: 'machines/orgSettings.ts', machine: orgSettingsMachine },
   { file: 'machines/usage.ts', machine: usageMachine },

@@ -14,6 +14,8 @@ import { BotEditorRoute } from './bots/BotEditorRoute';
 import { BotsScreen } from './bots/BotsScreen';
 import { CategoriesScreen } from './CategoriesScreen';
 import { isAdmin } from './isAdmin';
+import { KnowledgeBaseScreen } from './knowledge/KnowledgeBaseScreen';
+import { KnowledgeScreen } from './knowledge/KnowledgeScreen';
 import { MembersScreen } from './members/MembersScreen';
 import { ProvidersScreen } from './ProvidersScreen';
 import { SettingsScreen } from './SettingsScreen';
@@ -28,6 +30,10 @@ function AdminSections() {
       <Route path="/admin/bots/:id">{(params) => <BotEditorRoute id={params.id} />}</Route>
       <Route path="/admin/providers" component={ProvidersScreen} />
       <Route path="/admin/categories" component={CategoriesScreen} />
+      <Route path="/admin/knowledge/:id">
+        {(params) => <KnowledgeBaseScreen key={params.id} baseId={params.id} />}
+      </Route>
+      <Route path="/admin/knowledge" component={KnowledgeScreen} />
       <Route path="/admin/members" component={MembersScreen} />
       <Route path="/admin/settings" component={SettingsScreen} />
       <Route path="/admin/usage" component={UsageScreen} />

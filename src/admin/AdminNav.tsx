@@ -5,6 +5,7 @@ const sections = [
   { href: '/admin', label: 'Bots' },
   { href: '/admin/providers', label: 'Providers' },
   { href: '/admin/categories', label: 'Categories' },
+  { href: '/admin/knowledge', label: 'Knowledge' },
   { href: '/admin/members', label: 'Members' },
   { href: '/admin/settings', label: 'Settings' },
   { href: '/admin/usage', label: 'Usage' },

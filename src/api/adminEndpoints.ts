@@ -7,6 +7,7 @@ import type {
   ProviderRecord,
 } from '../../machines/adminList';
 import type { AdminBot, BotRequest, TryLine } from '../../machines/botEditor';
+import type { KnowledgeBaseRecord, KnowledgeDocument } from '../../machines/knowledgeBase';
 import type { MemberChange, MemberPage, MemberRecord, MemberRole } from '../../machines/members';
 import type { OrganizationSettings, SettingsRequest } from '../../machines/orgSettings';
 import type { UsageReport } from '../../machines/usage';
@@ -77,6 +78,25 @@ export function createAdminEndpoints(http: HttpClient) {
       if ('models' in answer) return answer.models;
       return answer.data.map((model) => model.id);
     },
+
+    knowledgeBases: async () =>
+      pageOf(await http.get<KnowledgeBaseRecord[] | AdminPage<KnowledgeBaseRecord>>(`${admin}/knowledge`)),
+    knowledgeBase: (id: string) => http.get<KnowledgeBaseRecord>(at('knowledge', id)),
+    /** `name` travels encrypted, like every name. */
+    createKnowledgeBase: (values: { name: string; description: string }) =>
+      http.post<KnowledgeBaseRecord>(`${admin}/knowledge`, { ...values }, { returnError: true }),
+    updateKnowledgeBase: (id: string, values: Partial<{ name: string; description: string }>) =>
+      http.patch<KnowledgeBaseRecord>(at('knowledge', id), { ...values }),
+    /** Deletes the base with its documents; the bots that searched it no longer do. */
+    deleteKnowledgeBase: (id: string) => http.delete<unknown>(at('knowledge', id)),
+    /** Uploads one document (multipart `file`); answers it queued for indexing. */
+    uploadKnowledgeDocument: (id: string, file: File) => {
+      const body = new FormData();
+      body.append('file', file, file.name);
+      return http.post<KnowledgeDocument>(`${at('knowledge', id)}/file`, body, { returnError: true });
+    },
+    removeKnowledgeDocument: (id: string, documentId: string) =>
+      http.delete<unknown>(`${at('knowledge', id)}/file/${encodeURIComponent(documentId)}`),
 
     members: (query: string, cursor: string, signal?: AbortSignal) =>
       http.get<MemberPage>(`${admin}/member`, { q: query || undefined, cursor: cursor || undefined }, signal),

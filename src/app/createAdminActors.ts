@@ -13,6 +13,7 @@ import {
   createAdminListMachine,
 } from '../../machines/adminList';
 import { type BotEditorEvent, botEditorMachine, type TryLine } from '../../machines/botEditor';
+import { knowledgeBaseMachine } from '../../machines/knowledgeBase';
 import { membersMachine } from '../../machines/members';
 import { orgSettingsMachine } from '../../machines/orgSettings';
 import { createResourceMachine } from '../../machines/resource';
@@ -136,6 +137,25 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     remove: (id) => api.deleteProvider(id),
   });
   const audit = list({ fetchPage: (cursor) => api.audit(cursor) });
+  const knowledge = list({
+    fetchPage: () => api.knowledgeBases(),
+    create: (values) =>
+      api.createKnowledgeBase({
+        name: String(values.name ?? ''),
+        description: String(values.description ?? ''),
+      }),
+    update: (id, values) => api.updateKnowledgeBase(id, values),
+    remove: (id) => api.deleteKnowledgeBase(id),
+  });
+
+  /** One knowledge base's page with its effects: each page runs its own actor of it. */
+  const knowledgeBase = knowledgeBaseMachine.provide({
+    actors: {
+      fetchBase: fromPromise(({ input }) => api.knowledgeBase(input.baseId)),
+      uploadDocument: fromPromise(({ input }) => api.uploadKnowledgeDocument(input.baseId, input.file)),
+      removeDocument: fromPromise(({ input }) => api.removeKnowledgeDocument(input.baseId, input.documentId)),
+    },
+  });
 
   const members = createActor(
     membersMachine.provide({
@@ -177,14 +197,20 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
   const botEditor = botEditorMachine.provide({
     actors: {
       loadEditor: fromPromise(async ({ input }) => {
-        const [botPage, providerPage, categoryPage] = await Promise.all([
+        const [botPage, providerPage, categoryPage, knowledgePage] = await Promise.all([
           input.botId ? api.bots() : null,
           api.providers(),
           api.categories(),
+          api.knowledgeBases(),
         ]);
         const bot = botPage?.items.find((item) => item._id === input.botId) ?? null;
         if (input.botId && !bot) throw new Error('Bot not found');
-        return { bot, providers: providerPage.items, categories: categoryPage.items };
+        return {
+          bot,
+          providers: providerPage.items,
+          categories: categoryPage.items,
+          knowledgeBases: knowledgePage.items.map(({ _id, name }) => ({ _id, name })),
+        };
       }),
       saveBot: fromPromise(({ input }) =>
         input.botId ? api.updateBot(input.botId, input.request) : api.createBot(input.request),
@@ -206,8 +232,8 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
       actors: { fetch: fromPromise(() => api.providerModels(providerId)) },
     });
 
-  // Listed as what they share (a union of seven actor types is too complex for the compiler).
-  const running: Forgetful[] = [bots, categories, providers, audit, members, settings, usage];
+  // Listed as what they share (a union of eight actor types is too complex for the compiler).
+  const running: Forgetful[] = [bots, categories, providers, audit, knowledge, members, settings, usage];
   // The next user must not see this organization's members, settings or figures.
   session.subscribe((snapshot) => {
     if (!snapshot.matches({ auth: 'loggedOut' })) return;
@@ -216,7 +242,20 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
 
   for (const actor of running) actor.start();
   // The editor's and the model lists' actors, created by their screens, are inspected too.
-  return { bots, categories, providers, audit, members, settings, usage, botEditor, providerModels, inspect };
+  return {
+    bots,
+    categories,
+    providers,
+    audit,
+    knowledge,
+    members,
+    settings,
+    usage,
+    botEditor,
+    knowledgeBase,
+    providerModels,
+    inspect,
+  };
 }
 
 export type AdminActors = Awaited<ReturnType<typeof createAdminActors>>;

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { type FormEvent, useRef, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { type BotDraft, type botEditorMachine, botEngines } from '../../../machines/botEditor';
+import { type BotDraft, type botEditorMachine, botEngines, readingEngine } from '../../../machines/botEditor';
 import { FormError } from '../../components/FormError';
 import { Status } from '../../components/Status';
 import { TextField } from '../../components/TextField';
@@ -14,12 +14,17 @@ import { useFocusFirstProblem } from '../useFocusFirstProblem';
 
 type Editor = ActorRefFrom<typeof botEditorMachine>;
 
-const engineLabels = { eliza: 'ELIZA', calculator: 'Calculator', translator: 'Translator' } as const;
+const engineLabels = {
+  eliza: 'ELIZA',
+  calculator: 'Calculator',
+  translator: 'Translator',
+  librarian: 'Librarian',
+} as const;
 
 /** The bot's fields, each with its problem next to it; Save checks them, then the server does. */
 export function BotForm({ editor }: { editor: Editor }) {
   const t = useT();
-  const { draft, problems, providers, categories, models, modelsError } = useSelector(
+  const { draft, problems, providers, categories, knowledgeBases, models, modelsError } = useSelector(
     editor,
     (snapshot) => snapshot.context,
   );
@@ -29,7 +34,8 @@ export function BotForm({ editor }: { editor: Editor }) {
   const change = (values: Partial<BotDraft>) => editor.send({ type: 'CHANGE', values });
   const problemOf = (field: keyof BotDraft) => problems.find((problem) => problem.field === field)?.message;
   const formProblem = problems.find((problem) => problem.field === null)?.message ?? null;
-  const text = (field: 'name' | 'model' | 'temperature' | 'price' | 'position') => ({
+  const knowledgeProblem = problemOf('knowledge');
+  const text = (field: 'name' | 'model' | 'temperature' | 'contextTokens' | 'price' | 'position') => ({
     name: field,
     value: draft[field],
     error: problemOf(field),
@@ -130,7 +136,54 @@ export function BotForm({ editor }: { editor: Editor }) {
               hint="From 0 to 2; empty for the model's own."
               {...text('temperature')}
             />
+            <TextField
+              label="Context size (tokens)"
+              inputMode="numeric"
+              hint="How much the model reads at once: documents and passages are given as far as they fit."
+              {...text('contextTokens')}
+            />
+            <CheckboxField
+              label="Sees images"
+              hint="Images people attach are sent to the model; choose a model that reads them."
+              checked={draft.vision}
+              onChange={(event) => change({ vision: event.target.checked })}
+            />
           </>
+        )}
+        {(draft.platform === 'openai' || draft.engine === readingEngine || draft.knowledge.length > 0) && (
+          <fieldset
+            className="choices"
+            aria-describedby={knowledgeProblem ? 'bot-knowledge-error' : undefined}
+            aria-invalid={knowledgeProblem ? true : undefined}
+            tabIndex={knowledgeProblem ? -1 : undefined}
+          >
+            <legend>{t('Knowledge bases')}</legend>
+            {knowledgeBases.length === 0 && (
+              <p className="field-hint">
+                <T>No knowledge bases yet. Add them under Knowledge.</T>
+              </p>
+            )}
+            {knowledgeBases.map((base) => (
+              <CheckboxField
+                key={base._id}
+                label={base.name}
+                raw
+                checked={draft.knowledge.includes(base._id)}
+                onChange={(event) =>
+                  change({
+                    knowledge: event.target.checked
+                      ? [...draft.knowledge, base._id]
+                      : draft.knowledge.filter((id) => id !== base._id),
+                  })
+                }
+              />
+            ))}
+            {knowledgeProblem && (
+              <p id="bot-knowledge-error" className="field-error">
+                {t(knowledgeProblem)}
+              </p>
+            )}
+          </fieldset>
         )}
         <TextField label="Price per reply" inputMode="decimal" {...text('price')} />
         <fieldset className="choices">

@@ -56,7 +56,7 @@ export function MessageFiles({ files }: { files: MessageFile[] }) {
             ) : (
               <button type="button" className="file-chip" onClick={() => download(file)}>
                 <Icon name={fileIcon(file.type)} />
-                {/* Its name says what it does and contains what it shows: "Download report.pdf 12 KB". */}
+                {/* Its name says what it does and contains what it shows: download, name, size. */}
                 <span className="visually-hidden">{t('Download')} </span>
                 <span className="attachment-name">
                   <Bdi text={file.name} />

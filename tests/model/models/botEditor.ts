@@ -13,6 +13,9 @@ const storedBot: AdminBot = {
   model: 'double-1',
   systemPrompt: 'Be brief.',
   temperature: 0.5,
+  vision: true,
+  contextTokens: 16000,
+  knowledge: ['kb1'],
   price: 0.25,
   categories: ['k1'],
   active: true,
@@ -22,6 +25,7 @@ const editorData = (bot: AdminBot | null) => ({
   bot,
   providers: [{ _id: 'p1', name: 'Double' }],
   categories: [category('k1')],
+  knowledgeBases: [{ _id: 'kb1', name: 'Handbook' }],
 });
 
 export const botEditorModel: MachineModel = {
@@ -63,9 +67,9 @@ export const botEditorModel: MachineModel = {
       return [done('saveBot', { ...storedBot, name: 'Sage' }), failedOn('saveBot', 'name')];
     return [
       { type: 'CHANGE', values: { name: 'Sage' } },
-      { type: 'CHANGE', values: { name: ' ', price: '-1' } },
+      { type: 'CHANGE', values: { name: ' ', price: '-1', contextTokens: '100' } },
       { type: 'CHANGE', values: { platform: 'builtin' } },
-      { type: 'CHANGE', values: { engine: 'eliza' } },
+      { type: 'CHANGE', values: { engine: 'librarian' } },
       { type: 'CHANGE', values: { platform: 'openai', provider: 'p1', model: 'double-1' } },
       { type: 'CHANGE', values: { provider: 'p2' } },
       { type: 'SAVE' },
@@ -80,7 +84,7 @@ export const botEditorModel: MachineModel = {
     return JSON.stringify([
       snapshot.value,
       botId,
-      draftProblems(draft).length,
+      draftProblems(draft).length > 0,
       draft.platform,
       draft.engine,
       draft.provider,
@@ -106,6 +110,29 @@ export const botEditorModel: MachineModel = {
     }
     if (event?.type === 'SAVE' && value.form === 'editing' && draftProblems(context.draft).length)
       expect(context.problems).toEqual(draftProblems(context.draft));
+    // What the server refuses is refused here first, with its words: a built-in bot other than the
+    // Librarian reads no knowledge base, a context is 256 tokens or more, a built-in bot sees no images.
+    if (value.form === 'saving') {
+      const request = JSON.parse(save?.slice(8) ?? '{}').request;
+      if (request.platform === 'builtin') {
+        expect(request.vision).toBeUndefined();
+        expect(request.contextTokens).toBeUndefined();
+        if (request.knowledge.length) expect(request.engine).toBe('librarian');
+      } else {
+        expect(request.contextTokens).toBeGreaterThanOrEqual(256);
+        expect(typeof request.vision).toBe('boolean');
+      }
+    }
+    if (
+      event?.type === 'SAVE' &&
+      context.draft.platform === 'builtin' &&
+      context.draft.knowledge.length &&
+      context.draft.engine !== 'librarian'
+    )
+      expect(context.problems).toContainEqual({
+        field: 'knowledge',
+        message: 'Of the built-in bots only the Librarian reads knowledge bases.',
+      });
     if (event?.type === 'xstate.done.actor.saveBot') {
       expect(value.form).toBe('saved');
       expect(context.botId).toBe('b1');

@@ -5,6 +5,7 @@ import { attachmentsModel } from './attachments';
 import { botEditorModel } from './botEditor';
 import { botsModel } from './bots';
 import { conversationsModel } from './conversations';
+import { knowledgeBaseModel } from './knowledgeBase';
 import { languageModel } from './language';
 import { membersModel } from './members';
 import { organizationModel } from './organization';
@@ -37,7 +38,14 @@ export const models = [
 ];
 
 /** The admin area's machines, as adminMachines.test.ts walks them. */
-export const adminModels = [adminListModel, botEditorModel, membersModel, orgSettingsModel, usageModel];
+export const adminModels = [
+  adminListModel,
+  botEditorModel,
+  knowledgeBaseModel,
+  membersModel,
+  orgSettingsModel,
+  usageModel,
+];
 
 // The event helpers, for models elsewhere (the browser's) that import them from here.
 export { done, failed, failedOn, recording } from './shared';
