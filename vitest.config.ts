@@ -28,7 +28,8 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 30_000,
+          // A restart or a corpus over every route takes ~10 s alone, several times that beside browsers.
+          testTimeout: 90_000,
           // Each file starts real servers and databases: slow on a loaded machine, never a hang.
           hookTimeout: 60_000,
         },
