@@ -5,6 +5,7 @@ import { adminListBrowserModel } from './adminList';
 import { botEditorBrowserModel } from './botEditor';
 import { botsBrowserModel } from './bots';
 import { conversationsBrowserModel } from './conversations';
+import { knowledgeBaseBrowserModel } from './knowledgeBase';
 import { languageBrowserModel } from './language';
 import { membersBrowserModel } from './members';
 import { organizationBrowserModel } from './organization';
@@ -33,6 +34,7 @@ export const browserModels: BrowserModel[] = [
   topicBrowserModel({ double: noDouble, broke: noServer }),
   adminListBrowserModel,
   botEditorBrowserModel,
+  knowledgeBaseBrowserModel,
   membersBrowserModel,
   orgSettingsBrowserModel,
   usageBrowserModel,
