@@ -6,6 +6,7 @@ import { attachmentsBrowserModel } from './attachments';
 import { botEditorBrowserModel } from './botEditor';
 import { botsBrowserModel } from './bots';
 import { conversationsBrowserModel } from './conversations';
+import { knowledgeBaseBrowserModel } from './knowledgeBase';
 import { languageBrowserModel } from './language';
 import { membersBrowserModel } from './members';
 import { organizationBrowserModel } from './organization';
@@ -35,6 +36,7 @@ export const browserModels: BrowserModel[] = [
   attachmentsBrowserModel,
   adminListBrowserModel,
   botEditorBrowserModel,
+  knowledgeBaseBrowserModel,
   membersBrowserModel,
   orgSettingsBrowserModel,
   usageBrowserModel,

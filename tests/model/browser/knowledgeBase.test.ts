@@ -1,0 +1,4 @@
+import { knowledgeBaseBrowserModel } from './models/knowledgeBase';
+import { runInBrowser } from './runner';
+
+runInBrowser(knowledgeBaseBrowserModel);
