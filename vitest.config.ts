@@ -60,6 +60,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // What a screen shows after a click comes in well under a second alone, in seconds on a busy
+          // machine: the default second would fail a right screen for being slow.
+          expect: { poll: { timeout: 15_000 } },
         },
       },
     ],

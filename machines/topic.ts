@@ -24,11 +24,20 @@ export interface ChatMessage {
   /** What a complete bot reply was charged. */
   cost?: number;
   /** The sources a bot reply was given, cited as `[n]` in its text. */
-  citations?: { n: number; fileId: string; name: string; page?: number; snippet: string }[];
+  citations?: Citation[];
   /** The id it had on screen before the server stored it: the screen keeps showing the same message. */
   key?: string;
   /** The files a user's message carries. */
   files?: MessageFile[];
+}
+
+/** A passage a reply was given: its number in the reply (`[n]`), its file and page, and what it says. */
+export interface Citation {
+  n: number;
+  fileId: string;
+  name: string;
+  page?: number;
+  snippet: string;
 }
 
 export interface TopicRecord {
@@ -125,7 +134,14 @@ export type ReplyEvent =
   | { type: 'STORED'; userMessageId: string; botMessageId: string; createdAt: string }
   /** `end`: the length of the reply's text up to and including this token, when the server says it. */
   | { type: 'TOKEN'; text: string; end?: number }
-  | { type: 'DONE'; botMessageId: string; cost: number; balance: number; createdAt: string }
+  | {
+      type: 'DONE';
+      botMessageId: string;
+      cost: number;
+      balance: number;
+      createdAt: string;
+      citations?: Citation[];
+    }
   | { type: 'FAILED'; error: ChatError; botMessageId?: string }
   /** The connection dropped after the server took the message: the reply goes on being written there. */
   | { type: 'DISCONNECTED' }
@@ -463,6 +479,7 @@ export const topicMachine = setup({
         status: 'complete',
         cost: event.cost,
         createdAt: known?.createdAt ?? event.createdAt,
+        ...(event.citations?.length ? { citations: event.citations } : {}),
       };
       return { ...showing(topic, withMessage(topic.messages, reply), reply._id), draft: '' };
     }),

@@ -4,6 +4,7 @@ import { attachmentMachine } from '../../machines/attachment';
 import { attachmentsMachine } from '../../machines/attachments';
 import { botEditorMachine } from '../../machines/botEditor';
 import { botsMachine } from '../../machines/bots';
+import { citationsMachine } from '../../machines/citations';
 import { conversationsMachine } from '../../machines/conversations';
 import { knowledgeBaseMachine } from '../../machines/knowledgeBase';
 import { languageMachine } from '../../machines/language';
@@ -32,6 +33,7 @@ export const machines = [
   { file: 'machines/topic.ts', machine: topicMachine },
   { file: 'machines/attachments.ts', machine: attachmentsMachine },
   { file: 'machines/attachment.ts', machine: attachmentMachine },
+  { file: 'machines/citations.ts', machine: citationsMachine },
   { file: 'machines/conversations.ts', machine: conversationsMachine },
   { file: 'machines/theme.ts', machine: themeMachine },
   { file: 'machines/resource.ts', machine: resourceMachine },

@@ -6,7 +6,7 @@ import type { BotCategory, BotRecord } from '../../machines/bots';
 import type { ConversationSummary } from '../../machines/conversations';
 import type { OrganizationRecord } from '../../machines/organization';
 import type { BillingRecord, NotificationRecord, TransactionRecord } from '../../machines/resource';
-import type { ChatMessage } from '../../machines/topic';
+import type { ChatMessage, Citation } from '../../machines/topic';
 
 /** Every error answer: `error` is a sentence the UI can show as it is. */
 export interface ApiError {
@@ -160,8 +160,14 @@ export interface StreamEvents {
   message: { userMessageId: string; botMessageId: string };
   /** A piece of the reply. */
   token: { text: string };
-  /** The reply is complete and stored; `cost` was charged to the balance. */
-  done: { userMessageId?: string; botMessageId: string; cost: number; balance: number };
+  /** The reply is complete and stored; `cost` was charged to the balance; `citations`: the passages it cites. */
+  done: {
+    userMessageId?: string;
+    botMessageId: string;
+    cost: number;
+    balance: number;
+    citations?: Citation[];
+  };
   /** The reply failed; anything generated so far is stored, marked failed (or interrupted). */
   error: { error: string; code: string; botMessageId?: string };
 }

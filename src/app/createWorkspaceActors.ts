@@ -1,5 +1,6 @@
 import { type ActorRefFrom, createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
 import { activeBots, type botsMachine } from '../../machines/bots';
+import { citationsMachine } from '../../machines/citations';
 import { conversationsMachine } from '../../machines/conversations';
 import { type BillingRecord, createResourceMachine, type NotificationRecord } from '../../machines/resource';
 import type { sessionMachine } from '../../machines/session';
@@ -145,7 +146,20 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
 
   for (const actor of [sidePanel, billing, notifications, conversations, theme]) actor.start();
   // The chat screen's actors are inspected too (`inspect`: the Stately inspector in development, or none).
-  return { sidePanel, billing, notifications, conversations, theme, chat, attachments, files, inspect };
+  // The cited passage a chat screen shows: no effects, so the machine as it is.
+  const citations = citationsMachine;
+  return {
+    sidePanel,
+    billing,
+    notifications,
+    conversations,
+    theme,
+    chat,
+    attachments,
+    citations,
+    files,
+    inspect,
+  };
 }
 
 export type Workspace = ReturnType<typeof createWorkspaceActors>;

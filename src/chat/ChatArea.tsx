@@ -15,12 +15,19 @@ const loadingStates = ['starting', 'checkingBot', 'loading'] as const;
 
 /** The chat screen: `topics/new?bot=ID` shows the bot's empty chat, `topics/:id` resumes a conversation. */
 export default function ChatArea({ topicId }: { topicId: string }) {
-  const { chat: chatMachine, attachments: attachmentsMachine, conversations, inspect } = useWorkspace();
+  const {
+    chat: chatMachine,
+    attachments: attachmentsMachine,
+    citations: citationsMachine,
+    conversations,
+    inspect,
+  } = useWorkspace();
   const botId = new URLSearchParams(useSearch()).get('bot');
   const address = topicId === 'new' ? { botId, topicId: null } : { botId: null, topicId };
   const chat = useActorRef(chatMachine, { input: address, inspect });
   // The files of the message being written: one set per chat screen.
   const attachments = useActorRef(attachmentsMachine, { inspect });
+  const citations = useActorRef(citationsMachine, { inspect });
 
   // Another conversation chosen in the sidebar starts afresh; the one this chat just created goes on.
   useEffect(() => {
@@ -63,7 +70,9 @@ export default function ChatArea({ topicId }: { topicId: string }) {
       {view === 'loading' && <Loading />}
       {view === 'problem' && <ChatProblem chat={chat} />}
       {view === 'draft' && <DraftIntro chat={chat} />}
-      {view === 'conversation' && <MessageList chat={chat} translateAll={translateAll} />}
+      {view === 'conversation' && (
+        <MessageList chat={chat} citations={citations} translateAll={translateAll} />
+      )}
       {drop.over && (
         <p className="drop-target" aria-hidden="true">
           <T>Drop files to attach them</T>

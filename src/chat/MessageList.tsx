@@ -1,11 +1,13 @@
 import { useSelector } from '@xstate/react';
 import { useMemo, useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
+import type { citationsMachine } from '../../machines/citations';
 import type { ChatMessage, topicMachine } from '../../machines/topic';
 import { T } from '../i18n/T';
 import { useNow } from '../i18n/useNow';
 import { useT } from '../i18n/useT';
 import { ChatProblem } from './ChatProblem';
+import { CitationDialog } from './message/CitationDialog';
 import { LiveReply } from './message/LiveReply';
 import { type MessageCommands, MessageItem } from './message/MessageItem';
 import { ReplyEndActions } from './message/ReplyEndActions';
@@ -25,9 +27,12 @@ const continueText = 'Continue';
  */
 export function MessageList({
   chat,
+  citations,
   translateAll,
 }: {
   chat: ActorRefFrom<typeof topicMachine>;
+  /** The panel that shows a cited passage. */
+  citations: ActorRefFrom<typeof citationsMachine>;
   translateAll: boolean;
 }) {
   const t = useT();
@@ -61,9 +66,11 @@ export function MessageList({
       edit: (messageId, text) => chat.send({ type: 'EDIT', messageId, text }),
       regenerate: (messageId) => chat.send({ type: 'REGENERATE', messageId }),
       showSibling: (messageId) => chat.send({ type: 'SHOW_SIBLING', messageId }),
+      showCitation: (messageId, citation) => citations.send({ type: 'SHOW_CITATION', messageId, citation }),
     }),
-    [chat],
+    [chat, citations],
   );
+  const shownCitation = useSelector(citations, (snapshot) => snapshot.context.shown);
   const last = messages.at(-1);
   const stoppedShort = ready && last?.role === 'bot' && endedEarly.has(last.status) ? last : null;
 
@@ -102,6 +109,9 @@ export function MessageList({
         )}
         {failed && <ChatProblem chat={chat} />}
       </div>
+      {shownCitation && (
+        <CitationDialog citation={shownCitation.citation} onClose={() => citations.send({ type: 'CLOSE' })} />
+      )}
       {live && !following && (
         <button type="button" className="button small jump-to-latest" onClick={jumpToLatest}>
           <T>Jump to latest</T>

@@ -33,8 +33,10 @@ describe('home and chat in Chromium against npm start', () => {
     await model?.close();
   });
 
+  // As a person would: once the previous reply has ended (Stop became Send again), Enter sends.
   const send = async (text: string) => {
     await page.getByLabel('Message').fill(text);
+    await page.getByRole('button', { name: 'Send', exact: true }).and(page.locator(':enabled')).waitFor();
     await page.getByLabel('Message').press('Enter');
   };
   const lastReply = () => page.locator('.message.bot').last();

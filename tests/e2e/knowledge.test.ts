@@ -142,4 +142,42 @@ describe('knowledge bases in Chromium against npm start: an admin builds one, th
     await expect.poll(() => reply.textContent(), { timeout: 30_000 }).toContain(passage);
     expect(await reply.textContent()).toContain('[1]');
   });
+
+  it('a member attaches a PDF and asks the Librarian; [1] opens the passage with its file and page', async () => {
+    const account = await signUp(server as unknown as TestServer);
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: `Hello, ${account.displayName}` }).waitFor();
+    await page.goto(`${server.url}/topics/new?bot=${encodeURIComponent(librarianId)}`);
+    await page.getByLabel('Attach files').setInputFiles({
+      name: 'commute.pdf',
+      mimeType: 'application/pdf',
+      buffer: await makePdf(),
+    });
+    await page.locator('.attachment-chip[data-status="ready"]').waitFor();
+    await page.getByLabel('Message').fill('Where are bicycles parked?');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const reply = page.locator('.message.bot').last();
+    await expect.poll(() => reply.textContent(), { timeout: 30_000 }).toContain(passage);
+
+    // The reply's [1] is a link; it opens the passage, titled with its number, naming the file and page.
+    const marker = reply.getByRole('link', { name: '[1]' }).first();
+    await marker.click();
+    const panel = page.getByRole('dialog', { name: 'Source [1]' });
+    await panel.waitFor();
+    expect(await panel.textContent()).toMatch(/(commute|handbook)\.pdf, page 2/);
+    expect(await panel.locator('blockquote').textContent()).toContain(passage);
+    // Escape closes it and focus goes back to the marker.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel.count()).toBe(0);
+    expect(await marker.evaluate((link) => link === document.activeElement)).toBe(true);
+    // The same passage from the sources listed under the reply.
+    await reply.getByRole('button', { name: /^\[1\] (commute|handbook)\.pdf, page 2$/ }).click();
+    await panel.waitFor();
+    await panel.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => panel.count()).toBe(0);
+  });
 });

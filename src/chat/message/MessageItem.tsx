@@ -1,10 +1,13 @@
-import { memo, useRef, useState } from 'react';
-import type { ChatMessage, MessageStatus, SiblingPosition } from '../../../machines/topic';
+import { type MouseEvent, memo, useRef, useState } from 'react';
+import type { ChatMessage, Citation, MessageStatus, SiblingPosition } from '../../../machines/topic';
 import { Markdown } from '../../components/markdown/Markdown';
+import { sourceLink } from '../../components/markdown/sanitize';
 import { RelativeTime } from '../../components/RelativeTime';
 import { textDir } from '../../i18n/bidi';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
+import { CitedSources } from './CitedSources';
+import { linkCitations } from './citationLinks';
 import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
 import { MessageFiles } from './MessageFiles';
@@ -25,6 +28,8 @@ export interface MessageCommands {
   edit: (messageId: string, text: string) => void;
   regenerate: (messageId: string) => void;
   showSibling: (messageId: string) => void;
+  /** Opens a passage the reply cites. */
+  showCitation: (messageId: string, citation: Citation) => void;
 }
 
 interface MessageItemProps {
@@ -54,6 +59,17 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const wanted = translate && translate.under === props.translateAll ? translate.on : props.translateAll;
   const translation = useTranslatedText(message.text, wanted);
 
+  const citations = message.citations ?? [];
+  const showCitation = (citation: Citation) => commands.showCitation(message._id, citation);
+  // A `[n]` marker is a link in the reply's markdown: its click (or Enter) opens the passage.
+  const openMarker = (event: MouseEvent) => {
+    const href = (event.target as Element).closest('a')?.getAttribute('href') ?? '';
+    const cited = sourceLink.test(href) && citations.find((citation) => `#cite-${citation.n}` === href);
+    if (!cited) return;
+    event.preventDefault();
+    showCitation(cited);
+  };
+
   const stopEditing = () => {
     setEditing(false);
     // Back to the Edit button the editor opened from.
@@ -76,9 +92,16 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
         <p className="user-text" dir={textDir(translation.shown)}>
           {translation.shown}
         </p>
+      ) : citations.length ? (
+        // biome-ignore lint/a11y/useKeyWithClickEvents: the markers are links; Enter on one is a click
+        // biome-ignore lint/a11y/noStaticElementInteractions: it only hears its markers' clicks
+        <div onClick={openMarker}>
+          <Markdown text={linkCitations(translation.shown, citations)} streaming={false} t={t} />
+        </div>
       ) : (
         <Markdown text={translation.shown} streaming={false} t={t} />
       )}
+      {citations.length && !editing ? <CitedSources citations={citations} onShow={showCitation} /> : null}
       {message.files?.length ? <MessageFiles files={message.files} /> : null}
       {translation.state === 'translating' && (
         <p className="message-note" role="status">

@@ -1,6 +1,8 @@
 import DOMPurify from 'dompurify';
 
 const allowedLink = /^(https?:|mailto:)/i;
+/** A reply's citation marker: it opens the passage on the page, never leaves it. */
+export const sourceLink = /^#cite-\d+$/;
 const mathNamespace = 'http://www.w3.org/1998/Math/MathML';
 
 // What marked produces, and nothing else: no images (tracking pixels), no styles, no forms, no
@@ -57,8 +59,9 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
     return;
   }
   if (node.nodeName !== 'A') return;
-  // Links only to the web or mail, opened apart from the app.
+  // Links only to the web or mail, opened apart from the app; a reply's `[n]` marks its own sources.
   const href = node.getAttribute('href') ?? '';
+  if (sourceLink.test(href)) return;
   if (!allowedLink.test(href.trim())) {
     node.removeAttribute('href');
     return;

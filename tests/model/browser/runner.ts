@@ -416,19 +416,60 @@ interface Walk {
 }
 
 /**
+ * What a path checks on its way: every state it passes (the screen is checked at every step) and every
+ * transition it takes, by the names the coverage uses.
+ */
+function stepsChecked(model: BrowserModel, path: ModelPath): string[] {
+  const serialize = serializeOf(model);
+  const events = path.steps.slice(1).map((step) => step.event);
+  const states = ownStates(model, events);
+  return [
+    ...states.map((state) => `state ${serialize(state)}`),
+    ...events.flatMap((event, index) => transitionsOf(model.machine, states[index], event)),
+  ];
+}
+
+/**
+ * The walks that check something no other walk does, longest first: a path that only retraces the start
+ * of a longer one (the way to a state on the way to another) adds nothing, since every step is checked.
+ */
+function withoutRetraced(model: BrowserModel, walks: Walk[]): Walk[] {
+  const seen = new Set<string>();
+  const kept = [...walks]
+    .sort((a, b) => b.path.steps.length - a.path.steps.length)
+    .filter(({ path }) => {
+      const checks = stepsChecked(model, path);
+      if (checks.every((check) => seen.has(check))) return false;
+      for (const check of checks) seen.add(check);
+      return true;
+    });
+  return walks.filter((walk) => kept.includes(walk));
+}
+
+/**
  * The walks of a machine: every path at desktop size, and at phone size the shortest path to every
- * state, so each state is checked at both sizes. With REPLAY (and VIEWPORT) set, only that path.
+ * state, so each state is checked at both sizes; of those, the ones that are not the start of a longer
+ * one (the gallery photographs every path's end, so it walks them all). With REPLAY (and VIEWPORT) set,
+ * only that path.
  */
 function walksOf(model: BrowserModel): Walk[] {
   const onPhone = browserPathsByKind(model, phone);
+  const atSize = (paths: ModelPath[], viewport: Viewport) => {
+    const walks = paths.map((path, index) => ({ path, index, viewport }));
+    return process.env.GALLERY ? walks : withoutRetraced(model, walks);
+  };
   const walks = [
-    ...browserPaths(model, desktop).map((path, index) => ({ path, index, viewport: desktop })),
-    ...onPhone.paths.slice(0, onPhone.toStates).map((path, index) => ({ path, index, viewport: phone })),
+    ...atSize(browserPaths(model, desktop), desktop),
+    ...atSize(onPhone.paths.slice(0, onPhone.toStates), phone),
   ];
   const replay = process.env.REPLAY;
   if (replay === undefined) return walks;
   const width = Number(process.env.VIEWPORT ?? desktop.width);
-  return walks.filter(
+  const all = [
+    ...browserPaths(model, desktop).map((path, index) => ({ path, index, viewport: desktop })),
+    ...onPhone.paths.map((path, index) => ({ path, index, viewport: phone })),
+  ];
+  return all.filter(
     ({ path, viewport }) =>
       viewport.width === width &&
       path.steps
@@ -441,11 +482,11 @@ function walksOf(model: BrowserModel): Walk[] {
 /**
  * Walks the shortest path to every state of the model's machine in Chromium against the real server,
  * at desktop and phone size, each in a context made at that size. At every step: the screen the state
- * means (retried until it holds), and a page that fits its width with every visible control on screen.
- * At each path's end: axe-core (no critical or serious violation; once per state and width), a visible
- * focus, no console error, CSP violation or 5xx. Prints, per machine, the states checked at each size,
- * the transitions walked (and any not walked) and axe's totals by impact. With GALLERY set, photographs the paths the gallery
- * shows (gallery.ts) for docs/gallery.
+ * means (retried until it holds), and a page that fits its width with every visible control on screen;
+ * at the first step in each state (per width), axe-core (no critical or serious violation) and a
+ * visible focus. At each path's end: no console error, CSP violation or 5xx. Prints, per machine, the
+ * states checked at each size, the transitions walked (and any not walked) and axe's totals by impact.
+ * With GALLERY set, photographs the paths the gallery shows (gallery.ts) for docs/gallery.
  */
 export function runInBrowser(model: BrowserModel) {
   // What a person can reach: parallel regions alone would multiply into states nobody can produce.
@@ -528,12 +569,21 @@ export function runInBrowser(model: BrowserModel) {
           }\n  replay: ${replayCommand(model, viewport, events)}`,
         );
       };
-      /** The state's screen, then a page that fits the viewport. */
+      /**
+       * The state's screen, then a page that fits the viewport; axe and a visible focus the first time a
+       * walk at this width is in the state.
+       */
       const check = async (at: number) => {
         await until(() => model.expectScreen(world, states[at])).catch((error: Error) => fail(error, at));
         await until(async () => expect(await layoutProblems(page)).toEqual([])).catch((error: Error) =>
           fail(error, at),
         );
+        const key = serialize(states[at]);
+        if (checked[viewport.name].has(key)) return;
+        const where = `${stateName(states[at])} in ${name}`;
+        expect(blocking(await runAxe(page, totals)), `axe in ${where}`).toEqual([]);
+        expect(await focusIsVisible(page), `focus in ${where}`).not.toMatch(/^hidden/);
+        checked[viewport.name].add(key);
       };
       try {
         await model.start(world);
@@ -544,15 +594,9 @@ export function runInBrowser(model: BrowserModel) {
           await model.perform(world, event, step);
           await check(step + 1);
         }
-        const key = serialize(path.state);
-        // axe once per state and width: a path that only adds a transition ends where another path did.
-        if (!checked[viewport.name].has(key))
-          expect(blocking(await runAxe(page, totals)), `axe in ${name}`).toEqual([]);
-        expect(await focusIsVisible(page), `focus in ${name}`).not.toMatch(/^hidden/);
         expect(problems, `problems in ${name}`).toEqual([]);
         if (shots[viewport.name].has(index))
           await photograph(page, (scheme) => galleryFile(model.name, index, viewport, scheme));
-        checked[viewport.name].add(key);
         walked += 1;
       } finally {
         await context.close();

@@ -4,6 +4,7 @@ import { attachmentModel } from './attachment';
 import { attachmentsModel } from './attachments';
 import { botEditorModel } from './botEditor';
 import { botsModel } from './bots';
+import { citationsModel } from './citations';
 import { conversationsModel } from './conversations';
 import { knowledgeBaseModel } from './knowledgeBase';
 import { languageModel } from './language';
@@ -32,6 +33,7 @@ export const models = [
   topicModel,
   attachmentsModel,
   attachmentModel,
+  citationsModel,
   conversationsModel,
   themeModel,
   resourceModel,

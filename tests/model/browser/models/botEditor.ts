@@ -187,9 +187,9 @@ export const botEditorBrowserModel: BrowserModel = {
         await page.getByRole('button', { name: 'Try again' }).click();
         break;
       case 'SEND_TRY':
-        // A network failure of the try-out, when the path says so.
-        // (held until then, so the reply under way is seen first).
-        if (events[index + 1]?.type === 'TRY_FAILED')
+        // A network failure of the try-out, or a Stop, when the path says so: the request is held until
+        // then, so the reply under way is seen first (and a fast reply cannot end before Stop).
+        if (['TRY_FAILED', 'STOP_TRY'].includes(events[index + 1]?.type ?? ''))
           await page.route(
             '**/api/v1/admin/bot/*/try',
             (route) => {
@@ -206,6 +206,8 @@ export const botEditorBrowserModel: BrowserModel = {
         break;
       case 'STOP_TRY':
         await page.getByRole('button', { name: 'Stop' }).click();
+        // The page gave up the request: the held one goes nowhere.
+        await (world.data.held as Route | undefined)?.abort('failed').catch(() => {});
         break;
       case 'CLEAR_TRY':
         await page.getByRole('button', { name: 'Clear' }).click();

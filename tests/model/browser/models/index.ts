@@ -5,6 +5,7 @@ import { adminListBrowserModel } from './adminList';
 import { attachmentsBrowserModel } from './attachments';
 import { botEditorBrowserModel } from './botEditor';
 import { botsBrowserModel } from './bots';
+import { citationsBrowserModel } from './citations';
 import { conversationsBrowserModel } from './conversations';
 import { knowledgeBaseBrowserModel } from './knowledgeBase';
 import { languageBrowserModel } from './language';
@@ -34,6 +35,7 @@ export const browserModels: BrowserModel[] = [
   conversationsBrowserModel({ double: noDouble }),
   topicBrowserModel({ double: noDouble, broke: noServer }),
   attachmentsBrowserModel,
+  citationsBrowserModel,
   adminListBrowserModel,
   botEditorBrowserModel,
   knowledgeBaseBrowserModel,

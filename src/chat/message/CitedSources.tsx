@@ -1,0 +1,41 @@
+import type { CitedPassage } from '../../../machines/citations';
+import type { Citation } from '../../../machines/topic';
+import { Bdi } from '../../components/Bdi';
+import { T } from '../../i18n/T';
+import { useFormat } from '../../i18n/useFormat';
+import { useT } from '../../i18n/useT';
+
+/** Where a passage is: its file, and its page when the file has pages. */
+export function useCitationPlace() {
+  const t = useT();
+  const format = useFormat();
+  return (citation: CitedPassage) => (citation.page ? `, ${t('page')} ${format.number(citation.page)}` : '');
+}
+
+/** The sources a reply cites, listed under it: each opens its passage. */
+export function CitedSources({
+  citations,
+  onShow,
+}: {
+  citations: Citation[];
+  onShow: (citation: Citation) => void;
+}) {
+  const place = useCitationPlace();
+  return (
+    <section className="cited-sources">
+      <h3>
+        <T>Sources</T>
+      </h3>
+      <ol>
+        {citations.map((citation) => (
+          <li key={citation.n}>
+            <button type="button" className="cited-source" onClick={() => onShow(citation)}>
+              [{citation.n}] <Bdi text={citation.name} />
+              {place(citation)}
+            </button>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,4 @@
+import { citationsBrowserModel } from './models/citations';
+import { runInBrowser } from './runner';
+
+runInBrowser(citationsBrowserModel);
