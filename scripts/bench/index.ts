@@ -1,6 +1,7 @@
 import { startPostgres } from '../../tests/support/postgres';
 import { printApiFigures } from './api';
 import { printBundleFigures } from './bundle';
+import { printFileFigures } from './files';
 import { printKnowledgeFigures } from './knowledge';
 import { printLighthouseFigures } from './lighthouse';
 import { printLongTopicFigures } from './longTopic';
@@ -29,6 +30,7 @@ const sections: [string, () => unknown][] = [
   ['ttft', () => printTtftFigures({ name: 'PGlite (embedded, in a worker thread)' })],
   ['search', () => printSearchFigures({ name: 'PGlite' })],
   ['knowledge', printKnowledgeFigures],
+  ['files', printFileFigures],
   ['postgres', postgresFigures],
   ['api', printApiFigures],
   ['lighthouse', printLighthouseFigures],

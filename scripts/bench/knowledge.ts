@@ -95,7 +95,9 @@ export async function printKnowledgeFigures(): Promise<void> {
     console.log(
       `retrieve, full text only (${text.length} questions): p50 ${ms(percentile(text, 50))}, p99 ${ms(percentile(text, 99))}`,
     );
-    console.log(`upload to ready, a ${pages}-page PDF (${pdf.length} bytes): ${ms(indexed)}`);
+    console.log(
+      `index time per ${pages} pages (a ${pages}-page PDF of ${pdf.length} bytes, upload to ready): ${ms(indexed)}`,
+    );
   } finally {
     await server.close();
     await model.close();
