@@ -550,6 +550,9 @@ export function runInBrowser(model: BrowserModel) {
         viewport: { width: viewport.width, height: viewport.height },
         locale: 'en-US',
         timezoneId: 'UTC',
+        // No machine walked here is the offline worker's: without it a fresh context does not fetch
+        // and cache the whole app again (18 requests a path), and every request reaches the routes.
+        serviceWorkers: 'block',
       });
       const page = await context.newPage();
       const problems: string[] = [];
