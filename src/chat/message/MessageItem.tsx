@@ -1,7 +1,6 @@
 import { type MouseEvent, memo, useRef, useState } from 'react';
 import type { ChatMessage, Citation, MessageStatus, SiblingPosition } from '../../../machines/topic';
 import { Markdown } from '../../components/markdown/Markdown';
-import { sourceLink } from '../../components/markdown/sanitize';
 import { RelativeTime } from '../../components/RelativeTime';
 import { textDir } from '../../i18n/bidi';
 import { T } from '../../i18n/T';
@@ -64,7 +63,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   // A `[n]` marker is a link in the reply's markdown: its click (or Enter) opens the passage.
   const openMarker = (event: MouseEvent) => {
     const href = (event.target as Element).closest('a')?.getAttribute('href') ?? '';
-    const cited = sourceLink.test(href) && citations.find((citation) => `#cite-${citation.n}` === href);
+    const cited = citations.find((citation) => `#cite-${citation.n}` === href);
     if (!cited) return;
     event.preventDefault();
     showCitation(cited);

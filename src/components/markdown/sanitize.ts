@@ -2,7 +2,7 @@ import DOMPurify from 'dompurify';
 
 const allowedLink = /^(https?:|mailto:)/i;
 /** A reply's citation marker: it opens the passage on the page, never leaves it. */
-export const sourceLink = /^#cite-\d+$/;
+const sourceLink = /^#cite-\d+$/;
 const mathNamespace = 'http://www.w3.org/1998/Math/MathML';
 
 // What marked produces, and nothing else: no images (tracking pixels), no styles, no forms, no
