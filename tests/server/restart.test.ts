@@ -1,8 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { existsSync, rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededDataDir } from '../support/dataTemplate';
 import { freePort } from '../support/server';
 
 const compiled = 'build/server/main.js';
@@ -38,7 +37,8 @@ function startUnreaped(dataDir: string, port: number) {
 }
 
 async function healthy(url: string, started: ReturnType<typeof startUnreaped>) {
-  const deadline = Date.now() + 20_000;
+  // A start takes ~5 s of CPU alone, several times that beside the browser tests on 2 cores.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (/DatabaseInUse|in use by a running Parley server/.test(started.output()))
       throw new Error(`refused:\n${started.output()}`);
@@ -53,7 +53,11 @@ async function healthy(url: string, started: ReturnType<typeof startUnreaped>) {
 }
 
 describe('restarting the embedded server right after kill -9', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'parley-restart-'));
+  // A database migrated and seeded already: every round is the restart this test is about.
+  let dataDir = '';
+  beforeAll(async () => {
+    dataDir = await seededDataDir('parley-restart-');
+  }, 180_000);
   const parents: ChildProcess[] = [];
   afterAll(() => {
     for (const parent of parents) parent.kill('SIGKILL');
