@@ -58,10 +58,18 @@ describe('restarting the embedded server right after kill -9', () => {
   beforeAll(async () => {
     dataDir = await seededDataDir('parley-restart-');
   }, 180_000);
-  const parents: ChildProcess[] = [];
-  afterAll(() => {
-    for (const parent of parents) parent.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
+  const started: ReturnType<typeof startUnreaped>[] = [];
+  afterAll(async () => {
+    // A server that never became healthy is still running (and writing): it goes before its folder.
+    for (const server of started) {
+      server.parent.kill('SIGKILL');
+      try {
+        process.kill(await server.pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
   it('is never refused, though the killed process still shows as a zombie', async () => {
@@ -71,10 +79,10 @@ describe('restarting the embedded server right after kill -9', () => {
       const port = await freePort();
       // At once: the next server starts in the same tick as the kill.
       if (previous) process.kill(previous, 'SIGKILL');
-      const started = startUnreaped(dataDir, port);
-      parents.push(started.parent);
-      await healthy(`http://127.0.0.1:${port}`, started);
-      previous = await started.pid;
+      const server = startUnreaped(dataDir, port);
+      started.push(server);
+      await healthy(`http://127.0.0.1:${port}`, server);
+      previous = await server.pid;
     }
     if (previous) process.kill(previous, 'SIGKILL');
   }, 300_000);
