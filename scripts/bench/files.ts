@@ -1,6 +1,5 @@
-import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
-import { upload } from '../../tests/server/files/support';
+import { pdfOf, upload } from '../../tests/server/files/support';
 import { filler, makePages } from '../../tests/server/knowledge/support';
 import { signUp, type TestServer } from '../../tests/support/app';
 import { startServer } from '../../tests/support/server';
@@ -28,18 +27,12 @@ async function heavyPdf(images: number, side: number): Promise<Buffer> {
         .toBuffer(),
     ),
   );
-  return new Promise((resolve, reject) => {
-    const document = new PDFDocument({ autoFirstPage: false });
-    const chunks: Buffer[] = [];
-    document.on('data', (chunk: Buffer) => chunks.push(chunk));
-    document.on('end', () => resolve(Buffer.concat(chunks)));
-    document.on('error', reject);
+  return pdfOf((document) => {
     for (const [n, picture] of pictures.entries()) {
       document.addPage({ margin: 20 });
       document.fontSize(8).text(`Plate ${n + 1}. ${filler(200, n)}`);
       document.image(picture, { fit: [500, 600] });
     }
-    document.end();
   });
 }
 

@@ -1,6 +1,6 @@
-import PDFDocument from 'pdfkit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfOf } from '../server/files/support';
 import { signUp, type TestServer } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { type RunningServer, startServer } from '../support/server';
@@ -9,20 +9,13 @@ import { type RunningServer, startServer } from '../support/server';
 const passage = 'Bicycles are parked in the courtyard behind building C';
 
 /** A real PDF made by pdfkit: a title page, then the page with the passage. */
-function makePdf(): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const document = new PDFDocument({ autoFirstPage: false });
-    const chunks: Buffer[] = [];
-    document.on('data', (chunk: Buffer) => chunks.push(chunk));
-    document.on('end', () => resolve(Buffer.concat(chunks)));
-    document.on('error', reject);
+const makePdf = () =>
+  pdfOf((document) => {
     document.addPage({ margin: 40 });
     document.fontSize(18).text('Office handbook');
     document.addPage({ margin: 40 });
     document.fontSize(11).text(`Commuting. ${passage}, next to the loading bay. Cars use the public garage.`);
-    document.end();
   });
-}
 
 describe('knowledge bases in Chromium against npm start: an admin builds one, the Librarian quotes it', () => {
   let server: RunningServer;
@@ -39,6 +32,19 @@ describe('knowledge bases in Chromium against npm start: an admin builds one, th
     await browser?.close();
     await server?.stop();
   });
+
+  /** A new member, logged in, in a new chat with the Librarian. */
+  const librarianChat = async () => {
+    const account = await signUp(server as unknown as TestServer);
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByRole('heading', { name: `Hello, ${account.displayName}` }).waitFor();
+    await page.goto(`${server.url}/topics/new?bot=${encodeURIComponent(librarianId)}`);
+    return page;
+  };
 
   const adminSection = async (name: string) => {
     await admin.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name, exact: true }).click();
@@ -127,14 +133,7 @@ describe('knowledge bases in Chromium against npm start: an admin builds one, th
   });
 
   it('a member asks the Librarian; the answer quotes the passage with [1]', async () => {
-    const account = await signUp(server as unknown as TestServer);
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: `Hello, ${account.displayName}` }).waitFor();
-    await page.goto(`${server.url}/topics/new?bot=${encodeURIComponent(librarianId)}`);
+    const page = await librarianChat();
     await page.getByLabel('Message').fill('Where are bicycles parked?');
     await page.getByLabel('Message').press('Enter');
     await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
@@ -144,14 +143,7 @@ describe('knowledge bases in Chromium against npm start: an admin builds one, th
   });
 
   it('a member attaches a PDF and asks the Librarian; [1] opens the passage with its file and page', async () => {
-    const account = await signUp(server as unknown as TestServer);
-    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password', { exact: true }).fill(account.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('heading', { name: `Hello, ${account.displayName}` }).waitFor();
-    await page.goto(`${server.url}/topics/new?bot=${encodeURIComponent(librarianId)}`);
+    const page = await librarianChat();
     await page.getByLabel('Attach files').setInputFiles({
       name: 'commute.pdf',
       mimeType: 'application/pdf',

@@ -42,23 +42,33 @@ export async function download(
   };
 }
 
-/** A real PDF made by pdfkit: `pages` pages each saying which it is (and `text` on the first). */
-export function makePdf(pages = 1, options: { text?: string; userPassword?: string } = {}): Promise<Buffer> {
+/** A real PDF made by pdfkit: `draw` adds its pages. */
+export function pdfOf(
+  draw: (document: InstanceType<typeof PDFDocument>) => void,
+  options: ConstructorParameters<typeof PDFDocument>[0] = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const document = new PDFDocument({
-      autoFirstPage: false,
-      ...(options.userPassword ? { userPassword: options.userPassword, pdfVersion: '1.7' as const } : {}),
-    });
+    const document = new PDFDocument({ autoFirstPage: false, ...options });
     const chunks: Buffer[] = [];
     document.on('data', (chunk: Buffer) => chunks.push(chunk));
     document.on('end', () => resolve(Buffer.concat(chunks)));
     document.on('error', reject);
-    for (let page = 1; page <= pages; page += 1) {
-      document.addPage();
-      document.text(page === 1 && options.text ? options.text : `Page ${page}`);
-    }
+    draw(document);
     document.end();
   });
+}
+
+/** A real PDF made by pdfkit: `pages` pages each saying which it is (and `text` on the first). */
+export function makePdf(pages = 1, options: { text?: string; userPassword?: string } = {}): Promise<Buffer> {
+  return pdfOf(
+    (document) => {
+      for (let page = 1; page <= pages; page += 1) {
+        document.addPage();
+        document.text(page === 1 && options.text ? options.text : `Page ${page}`);
+      }
+    },
+    options.userPassword ? { userPassword: options.userPassword, pdfVersion: '1.7' } : {},
+  );
 }
 
 /** A real DOCX made by the docx package, one paragraph per line. */

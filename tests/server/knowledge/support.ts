@@ -1,7 +1,7 @@
-import PDFDocument from 'pdfkit';
 import type { Json, TestServer } from '../../support/app';
 import { readEvents } from '../../support/sse';
 import { type Actor, admin } from '../admin/support';
+import { pdfOf } from '../files/support';
 
 /** Uploads a document to a base as the admin area does: multipart, field `file`. */
 export async function uploadDocument(
@@ -77,20 +77,13 @@ export async function ask(
 }
 
 /** A real PDF made by pdfkit with one page per text, in small print so a long page stays one page. */
-export function makePages(texts: string[]): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const document = new PDFDocument({ autoFirstPage: false });
-    const chunks: Buffer[] = [];
-    document.on('data', (chunk: Buffer) => chunks.push(chunk));
-    document.on('end', () => resolve(Buffer.concat(chunks)));
-    document.on('error', reject);
+export const makePages = (texts: string[]): Promise<Buffer> =>
+  pdfOf((document) => {
     for (const text of texts) {
       document.addPage({ margin: 20 });
       document.fontSize(6).text(text);
     }
-    document.end();
   });
-}
 
 /** Words that match no question of the tests, to fill pages as long documents are. */
 export const filler = (words: number, seed = 0) =>
