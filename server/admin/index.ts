@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { ssoAdminPlugin } from '../auth/oidc/admin';
 import { knowledgeAdminPlugin } from '../knowledge/routes';
 import { auditAdminPlugin } from './audit/routes';
 import { botsAdminPlugin } from './bots/routes';
@@ -24,4 +25,5 @@ export const adminPlugin: FastifyPluginAsync = async (app) => {
   await app.register(usageAdminPlugin);
   await app.register(auditAdminPlugin);
   await app.register(knowledgeAdminPlugin);
+  await app.register(ssoAdminPlugin);
 };

@@ -46,6 +46,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       brandColor: null,
       logo: null,
       defaultLanguage: 'en',
+      sso: null,
     });
   });
 
