@@ -1,6 +1,13 @@
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 
+/** A member of a group, as the admin area names them. */
+export interface GroupMember {
+  _id: string;
+  displayName: string;
+  username: string;
+}
+
 /** A group as the admin area shows it. */
 export interface Group {
   _id: string;
@@ -9,8 +16,8 @@ export interface Group {
   monthlyBudget: number | null;
   /** Names of the identity provider's groups whose members belong here (at each SSO login). */
   idpGroups: string[];
-  /** Its members' ids. */
-  members: string[];
+  /** Its members, by name. */
+  members: GroupMember[];
   /** The bots limited to it (and maybe other groups): their ids. */
   bots: string[];
 }
@@ -20,7 +27,7 @@ interface GroupRow {
   name: string;
   monthly_budget: string | null;
   idp_groups: string[];
-  members: string[];
+  members: GroupMember[];
   bots: string[];
 }
 
@@ -34,8 +41,9 @@ const toGroup = (row: GroupRow): Group => ({
 });
 
 const groupQuery = `select g.id, g.name, g.monthly_budget, g.idp_groups,
-    array(select gm.user_id from group_members gm join users u on u.id = gm.user_id
-          where gm.group_id = g.id order by lower(u.display_name), u.id) as members,
+    (select coalesce(json_agg(json_build_object('_id', u.id, 'displayName', u.display_name, 'username', u.username)
+              order by lower(u.display_name), u.id), '[]')
+     from group_members gm join users u on u.id = gm.user_id where gm.group_id = g.id) as members,
     array(select bg.bot_id from bot_groups bg join bots b on b.id = bg.bot_id
           where bg.group_id = g.id order by b.position, b.name) as bots
   from groups g`;

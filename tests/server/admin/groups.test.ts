@@ -220,13 +220,23 @@ describe('admin area: groups, the bots they may use and their monthly budgets', 
       method: 'PUT',
       body: { members: [first.id, second.id, first.id] },
     });
-    expect(set.status).toBe(200);
-    expect([...set.body.members].sort()).toEqual([first.id, second.id].sort());
+    // PUT answers 'OK', as the web app's HTTP helper expects of a PUT (seed-spec §7).
+    expect(set).toMatchObject({ status: 200, body: 'OK' });
+    const membersOf = async () =>
+      (await admin(server, owner, '/group')).body.find((group: Json) => group._id === groupId)
+        .members as Json[];
+    expect((await membersOf()).map((one: Json) => one._id).sort()).toEqual([first.id, second.id].sort());
+    expect(await membersOf()).toContainEqual({
+      _id: first.id,
+      displayName: first.displayName,
+      username: first.username,
+    });
     const fewer = await admin(server, owner, `/group/${groupId}/members`, {
       method: 'PUT',
       body: { members: [second.id] },
     });
-    expect(fewer.body.members).toEqual([second.id]);
+    expect(fewer.body).toBe('OK');
+    expect((await membersOf()).map((one: Json) => one._id)).toEqual([second.id]);
 
     const stranger = await signUp(server, 'app');
     const crossing = await admin(server, owner, `/group/${groupId}/members`, {
@@ -236,7 +246,7 @@ describe('admin area: groups, the bots they may use and their monthly budgets', 
     expect(crossing).toMatchObject({ status: 404, body: { error: 'Member not found', field: 'members' } });
     expect(
       (await admin(server, owner, '/group')).body.find((group: Json) => group._id === groupId).members,
-    ).toEqual([second.id]);
+    ).toEqual([expect.objectContaining({ _id: second.id })]);
     const audit = (await admin(server, owner, '/audit?limit=100')).body.items as Json[];
     expect(audit.find((entry) => entry.action === 'group.members' && entry.target === groupId)).toMatchObject(
       {
@@ -276,7 +286,10 @@ describe('admin area: groups, the bots they may use and their monthly budgets', 
       groupId,
     );
     const still = (await admin(server, owner, '/group')).body.find((group: Json) => group._id === groupId);
-    expect(still).toMatchObject({ monthlyBudget: 20, members: [expect.any(String)] });
+    expect(still).toMatchObject({
+      monthlyBudget: 20,
+      members: [expect.objectContaining({ _id: expect.any(String) })],
+    });
     // A bot limited to another organization's group: not found.
     const theirs = await admin(server, elsewhere, '/group', { body: { name: elsewhere.encrypt('Theirs') } });
     const bot = await admin(server, owner, '/bot', {
@@ -537,7 +550,9 @@ describe('admin area: groups, the bots they may use and their monthly budgets', 
     const listed = (await admin(server, owner, '/group')).body.find(
       (group: Json) => group._id === engineering,
     );
-    expect(listed.members).toEqual([user.id]);
+    expect(listed.members).toEqual([
+      { _id: user.id, displayName: user.displayName, username: user.username },
+    ]);
   });
 });
 
