@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncIdpGroups } from '../../../server/admin/groups/store';
-import { budgetResetDate } from '../../../server/chat/replyStore';
+import { budgetResetDate, interruptOrphans, release, startReply } from '../../../server/chat/replyStore';
 import { call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type RunningPostgres, startPostgres } from '../../support/postgres';
 import { readEvents } from '../../support/sse';
@@ -412,7 +412,7 @@ describe('admin area: groups, the bots they may use and their monthly budgets', 
     expect((await message(server, user, topic.body._id)).events.at(-1)?.event).toBe('done');
   }, 60_000);
 
-  it('the smallest budget of a member’s groups counts, a stopped reply gives its share back, and a free bot stops at the budget too', async () => {
+  it('the smallest budget of a member’s groups counts, a change counts at once, and a free bot stops at the budget too', async () => {
     const user = await signUp(server, 'acme');
     const roomy = await admin(server, owner, '/group', {
       body: { name: owner.encrypt('Roomy'), monthlyBudget: 100 },
@@ -454,7 +454,7 @@ describe('admin area: groups, the bots they may use and their monthly budgets', 
     expect(Number(rows[0].month_spent)).toBeCloseTo(1.2);
   });
 
-  it('a reply that fails or is stopped does not count against the budget', async () => {
+  it('a reply that fails, is stopped or is cut off gives its share of the month back', async () => {
     const user = await signUp(server, 'acme');
     const group = await admin(server, owner, '/group', {
       body: { name: owner.encrypt('One reply'), monthlyBudget: 1 },
@@ -464,35 +464,44 @@ describe('admin area: groups, the bots they may use and their monthly budgets', 
       body: { members: [user.id] },
     });
     const bot = await makeBot(server, owner, 'Costs one', 1);
-    const topicId = (await newTopic(server, user, bot._id)).body._id;
-    // Stopped as soon as it starts: nothing charged, nothing counted.
-    const response = await fetch(`${server.url}/api/v1/topic/${topicId}/message`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        authorization: `Bearer ${user.token}`,
-        organization: 'acme',
-      },
-      body: JSON.stringify({ text: 'Stop me' }),
+    const topicId = (await newTopic(server, user, bot._id)).body._id as string;
+    const db = server.app.db;
+    const who = { tenant: 'acme', userId: user.id };
+    const spent = async () =>
+      (
+        await db.query<{ month_spent: string; reserved: string }>(
+          'select month_spent, reserved from users where id = $1',
+          [user.id],
+        )
+      ).rows[0];
+    const start = () => startReply(db, who, { topicId, parent: null, text: 'Hello', price: 1 });
+
+    // Held: it counts at once, and the next one is refused by the budget.
+    const failed = await start();
+    expect(await spent()).toEqual({
+      month_spent: expect.stringMatching(/^1\.?0*$/),
+      reserved: expect.stringMatching(/^1\.?0*$/),
     });
-    await call(server, `/api/v1/topic/${topicId}/stop`, {
-      method: 'POST',
-      token: user.token,
-      tenant: 'acme',
-    });
-    const events = await readEvents(response);
-    const { rows } = await server.app.db.query<{ month_spent: string; reserved: string }>(
-      'select month_spent, reserved from users where id = $1',
-      [user.id],
-    );
-    if (events.at(-1)?.event === 'done') {
-      // Too quick to stop: then it was paid and counted.
-      expect(Number(rows[0].month_spent)).toBe(1);
-    } else {
-      expect(Number(rows[0].month_spent)).toBe(0);
-      expect(Number(rows[0].reserved)).toBe(0);
-      expect((await message(server, user, topicId)).events.at(-1)?.event).toBe('done');
-    }
+    await expect(start()).rejects.toMatchObject({ statusCode: 402, code: 'BUDGET_REACHED' });
+    await release(db, who, { messageId: failed.botMessageId, text: null, status: 'failed' });
+    expect(Number((await spent()).month_spent)).toBe(0);
+
+    const stopped = await start();
+    await release(db, who, { messageId: stopped.botMessageId, text: 'Half a re', status: 'stopped' });
+    expect(Number((await spent()).month_spent)).toBe(0);
+
+    // Cut off: its lease ran out, and the sweep that marks it interrupted gives it back.
+    const cutOff = await start();
+    await db.query(`update messages set lease_until = now() - interval '1 minute' where id = $1`, [
+      cutOff.botMessageId,
+    ]);
+    expect(await interruptOrphans(db)).toBeGreaterThanOrEqual(1);
+    expect(await spent()).toMatchObject({ reserved: expect.stringMatching(/^0\.?0*$/) });
+    expect(Number((await spent()).month_spent)).toBe(0);
+
+    // A reply that completes counts.
+    expect((await message(server, user, topicId)).events.at(-1)?.event).toBe('done');
+    expect(Number((await spent()).month_spent)).toBe(1);
   });
 
   it('the usage report shows spend per group', async () => {
