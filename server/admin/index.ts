@@ -4,6 +4,7 @@ import { knowledgeAdminPlugin } from '../knowledge/routes';
 import { auditAdminPlugin } from './audit/routes';
 import { botsAdminPlugin } from './bots/routes';
 import { categoriesAdminPlugin } from './categories/routes';
+import { groupsAdminPlugin } from './groups/routes';
 import { membersAdminPlugin } from './members/routes';
 import { providersPlugin } from './providers/routes';
 import { requireRole } from './requireRole';
@@ -19,6 +20,7 @@ export const adminPlugin: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', requireRole(app, 'admin'));
   await app.register(botsAdminPlugin);
   await app.register(categoriesAdminPlugin);
+  await app.register(groupsAdminPlugin);
   await app.register(providersPlugin);
   await app.register(membersAdminPlugin);
   await app.register(settingsAdminPlugin);
