@@ -346,6 +346,11 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
 
   it('signs a new person in: the member is made just in time with the starting balance and their groups', async () => {
     const unique = uniqueTag();
+    // The organization's group mapped to the IdP's "engineering" gets the member at the login.
+    const mapped = await server.app.db.query<{ id: string }>(
+      `insert into groups (tenant, name, idp_groups) values ($1, $2, '{engineering}') returning id`,
+      [tenant, `Engineers ${unique}`],
+    );
     const email = `ada${unique}@contoso.test`;
     await account(`ada${unique}`, {
       email,
@@ -371,6 +376,11 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
     const starting = organization.rows[0].starting_balance ?? String(server.config.startingBalance);
     expect(Number(billing.body.balance)).toBe(Number(starting));
     expect(await readIdpGroups(server.app.db, tenant, me.body._id)).toEqual(['engineering', 'ops']);
+    const memberships = await server.app.db.query(
+      'select 1 from group_members where group_id = $1 and user_id = $2',
+      [mapped.rows[0].id, me.body._id],
+    );
+    expect(memberships.rows).toHaveLength(1);
 
     // A hostile return target is not followed.
     const again = await signIn(`ada${unique}`, '//evil.example/steal');

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
+import { syncIdpGroups } from '../../admin/groups/store';
 import { ApiError } from '../../errors';
 import { readOrganization } from '../../organizations/store';
 import { repeat } from '../../repeat';
@@ -201,7 +202,11 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
           app.config.startingBalance,
         );
         if (member.status === 'suspended') throw suspendedMember();
-        if (sso.groups_claim) await setIdpGroups(tx, organization.subdomain, member.userId, groups);
+        if (sso.groups_claim) {
+          await setIdpGroups(tx, organization.subdomain, member.userId, groups);
+          // The organization's groups mapped to these IdP names get the member, the others lose them.
+          await syncIdpGroups(tx, organization.subdomain, member.userId, groups);
+        }
         await tx.query(
           `insert into oidc_codes (code_hash, tenant, user_id, expires_at)
            values ($1, $2, $3, now() + make_interval(secs => $4))`,
