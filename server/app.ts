@@ -26,6 +26,7 @@ import { createUploads } from './files/upload';
 import { startIndexer } from './knowledge/indexer';
 import { createMailer } from './mail/mailer';
 import { notificationsPlugin } from './notifications/routes';
+import { apiKeysPlugin, openaiApiPlugin } from './openai/routes';
 import { organizationsPlugin } from './organizations/routes';
 import { AccessLog } from './plugins/accessLog';
 import { decryptFieldsPlugin } from './plugins/decryptFields';
@@ -148,6 +149,8 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(filesPlugin);
   await app.register(chatPlugin);
   await app.register(repliesPlugin);
+  await app.register(apiKeysPlugin);
+  await app.register(openaiApiPlugin);
   await app.register(adminPlugin, { prefix: '/api/v1/admin' });
   if (config.staticDir) await app.register(staticPlugin, { root: config.staticDir });
   // Every node indexes knowledge documents: whichever claims a job first.

@@ -40,6 +40,8 @@ export interface Config {
     translatePerUserPerMinute: number;
     /** Requests per minute per IP on the other API routes. */
     apiPerMinute: number;
+    /** Requests per minute per personal API key on `/v1/…` (Parley's OpenAI-compatible API). */
+    apiKeyPerMinute: number;
   };
   openai: {
     baseUrl: string | undefined;
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginFailuresPerIp: number(env.RATE_LIMIT_LOGIN_FAILURES_PER_IP, 50),
       translatePerUserPerMinute: number(env.RATE_LIMIT_TRANSLATE_PER_USER_PER_MINUTE, 60),
       apiPerMinute: number(env.RATE_LIMIT_API_PER_MINUTE, 600),
+      apiKeyPerMinute: number(env.RATE_LIMIT_API_KEY_PER_MINUTE, 60),
     },
     openai: {
       baseUrl: optional(env.OPENAI_BASE_URL),

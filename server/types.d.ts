@@ -62,5 +62,7 @@ declare module 'fastify' {
     anyTenant?: boolean;
     /** What an undecryptable sensitive field answers: the same as the route's other bad input. */
     decryptFailure?: { status: number; error: string; code: string };
+    /** The body has no RSA-encrypted fields (Parley's OpenAI-compatible API: any OpenAI client calls it). */
+    plainBody?: boolean;
   }
 }

@@ -4,8 +4,8 @@ import { ApiError } from '../errors';
 import type { Citation, Turn } from './providers/types';
 
 /** Below this after a charge, the user is told their balance is low. */
-const lowBalance = 1;
-const lowBalanceNotice = {
+export const lowBalance = 1;
+export const lowBalanceNotice = {
   title: 'Your balance is low',
   body: 'Your balance is under 1.00. Replies from paid bots stop when it runs out.',
 };
@@ -58,7 +58,7 @@ const budgetOf = `(select min(g.monthly_budget) from group_members gm join group
  * reservations wait for its lock and check the balance and the month's spend again as they stand
  * then (on PostgreSQL too), so simultaneous messages can never overrun either.
  */
-const hold = `update users set reserved = reserved + $4,
+export const hold = `update users set reserved = reserved + $4,
            month_spent = ${spentThisMonth()} + $4, spent_month = ${thisMonth}
          where id = $2 and tenant = $3 and balance - reserved >= $4
            and (${budgetOf} is null or (${spentThisMonth()} < ${budgetOf} and ${spentThisMonth()} + $4 <= ${budgetOf}))
@@ -75,7 +75,7 @@ export async function overBudget(db: Db, owner: Owner, price: number): Promise<b
 }
 
 /** Why a reservation was refused: the budget, else the balance. */
-async function refusal(db: Db, owner: Owner, price: number) {
+export async function refusal(db: Db, owner: Owner, price: number) {
   return (await overBudget(db, owner, price)) ? budgetReached() : insufficientBalance();
 }
 
@@ -83,7 +83,7 @@ async function refusal(db: Db, owner: Owner, price: number) {
  * What a reply's end gives back to the month's spend: `amount`, when the counter still counts the
  * month the reply was reserved in (`reservedAt`, SQL).
  */
-const refund = (amount: string, reservedAt: string) =>
+export const refund = (amount: string, reservedAt: string) =>
   `month_spent = case when spent_month = (date_trunc('month', ${reservedAt} at time zone 'utc'))::date
                  then greatest(month_spent - ${amount}, 0) else month_spent end`;
 
@@ -93,7 +93,7 @@ export interface StartedReply {
   botMessageId: string;
 }
 
-const lease = `now() + make_interval(secs => ${leaseSeconds})`;
+export const lease = `now() + make_interval(secs => ${leaseSeconds})`;
 const conflicts = (error: unknown) => {
   if ((error as { code?: string }).code === '23505') return replyInProgress();
   return error;

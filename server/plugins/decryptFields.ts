@@ -23,6 +23,7 @@ export const decryptFieldsPlugin = fp(async (app) => {
   app.addHook('preValidation', async (request) => {
     // Multipart bodies (uploads) are never RSA-encrypted fields: left alone, and unread here.
     if (request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return;
+    if (request.routeOptions.config?.plainBody) return;
     const body = request.body;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return;
     const fields = body as Record<string, unknown>;

@@ -3,7 +3,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 
-const apiPrefixes = ['/api/', '/auth/', '/payment/'];
+const apiPrefixes = ['/api/', '/auth/', '/payment/', '/v1/'];
 export const isApiPath = (url: string) => apiPrefixes.some((prefix) => url.startsWith(prefix));
 
 /**

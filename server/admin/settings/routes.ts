@@ -29,6 +29,7 @@ interface SettingsBody {
   signup?: Signup;
   allowedDomains?: string[];
   storageQuotaMb?: number;
+  apiAccess?: boolean;
 }
 
 const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
@@ -41,6 +42,7 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
   signup: row.signup,
   allowedDomains: row.allowed_domains,
   storageQuotaMb: row.storage_quota_mb,
+  apiAccess: row.api_access,
 });
 
 /**
@@ -99,6 +101,7 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
               items: { type: 'string', minLength: 1, maxLength: 253 },
             },
             storageQuotaMb: { type: 'integer', minimum: 0, maximum: 100_000_000 },
+            apiAccess: { type: 'boolean' },
           },
           [],
           1,
@@ -140,7 +143,8 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
              currency = coalesce($10, currency),
              starting_balance = case when $11 then $12::numeric else starting_balance end,
              signup = $13, allowed_domains = $14::text[],
-             storage_quota_mb = coalesce($15, storage_quota_mb)
+             storage_quota_mb = coalesce($15, storage_quota_mb),
+             api_access = coalesce($16, api_access)
            where subdomain = $1`,
           [
             request.tenant,
@@ -158,6 +162,7 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
             signup,
             domains,
             body.storageQuotaMb ?? null,
+            body.apiAccess ?? null,
           ],
         );
         const after = await readOrganization(tx, request.tenant);

@@ -1,0 +1,299 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Owner } from '../auth/sessions';
+import { hold, lease, leaseSeconds, lowBalance, lowBalanceNotice, refund, refusal } from '../chat/replyStore';
+import type { Db } from '../db/database';
+
+/** What every key starts with, so a leaked one is recognisable (secret scanners, logs). */
+export const keyPrefix = 'pk-parley-';
+
+/** The SHA-256 (hex) a key is stored as: the key has 256 random bits, so no slow hash is needed. */
+export const hashKey = (key: string) => createHash('sha256').update(key, 'utf8').digest('hex');
+
+/** A key as its owner lists it: never the key itself. */
+export interface ApiKey {
+  _id: string;
+  name: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  last4: string;
+}
+
+interface KeyRow {
+  id: string;
+  name: string;
+  created_at: Date;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  last4: string;
+}
+
+const toKey = (row: KeyRow): ApiKey => ({
+  _id: row.id,
+  name: row.name,
+  createdAt: row.created_at.toISOString(),
+  expiresAt: row.expires_at?.toISOString() ?? null,
+  lastUsedAt: row.last_used_at?.toISOString() ?? null,
+  last4: row.last4,
+});
+
+/** A new key of the member: stored hashed, answered this once. */
+export async function createKey(
+  db: Db,
+  owner: Owner,
+  name: string,
+  expiresAt: Date | null,
+): Promise<{ _id: string; key: string }> {
+  const key = `${keyPrefix}${randomBytes(32).toString('base64url')}`;
+  const { rows } = await db.query<{ id: string }>(
+    `insert into api_keys (tenant, user_id, name, key_hash, last4, expires_at)
+     values ($1, $2, $3, $4, $5, $6) returning id`,
+    [owner.tenant, owner.userId, name, hashKey(key), key.slice(-4), expiresAt],
+  );
+  return { _id: rows[0].id, key };
+}
+
+/** The member's keys that are not revoked, newest first (expired ones too: their owner sees why). */
+export async function listKeys(db: Db, owner: Owner): Promise<ApiKey[]> {
+  const { rows } = await db.query<KeyRow>(
+    `select id, name, created_at, expires_at, last_used_at, last4 from api_keys
+     where tenant = $1 and user_id = $2 and revoked_at is null order by created_at desc, id`,
+    [owner.tenant, owner.userId],
+  );
+  return rows.map(toKey);
+}
+
+/** Revokes the member's key: false when it is not theirs (or already revoked). */
+export async function revokeKey(db: Db, owner: Owner, id: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `update api_keys set revoked_at = now()
+     where id = $1 and tenant = $2 and user_id = $3 and revoked_at is null returning id`,
+    [id, owner.tenant, owner.userId],
+  );
+  return rows.length > 0;
+}
+
+/** Whom a presented key speaks for, and whether it may be used now. */
+export interface KeyHolder {
+  keyId: string;
+  userId: string;
+  tenant: string;
+  /** The member is suspended. */
+  suspended: boolean;
+  /** The organization turned its API off (`apiAccess`), or was disabled. */
+  apiAccess: boolean;
+  disabled: boolean;
+}
+
+/**
+ * The holder of `key`, read from the database on every request (so a revocation, a suspension or an
+ * organization's switch holds at once on every node); null for an unknown, revoked or expired key.
+ * The same statement marks the key used, at most once a minute.
+ */
+export async function keyHolder(db: Db, key: string): Promise<KeyHolder | null> {
+  if (!key.startsWith(keyPrefix) || key.length > 200) return null;
+  const { rows } = await db.query<{
+    id: string;
+    user_id: string;
+    tenant: string;
+    suspended: boolean;
+    api_access: boolean;
+    disabled: boolean;
+  }>(
+    `with found as (
+       select k.id, k.user_id, k.tenant, u.status = 'suspended' as suspended, o.api_access, o.disabled,
+              k.last_used_at
+       from api_keys k join users u on u.id = k.user_id and u.tenant = k.tenant
+         join organizations o on o.subdomain = k.tenant
+       where k.key_hash = $1 and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())),
+     touched as (
+       update api_keys k set last_used_at = now() from found
+       where k.id = found.id and (found.last_used_at is null or found.last_used_at < now() - interval '1 minute'))
+     select id, user_id, tenant, suspended, api_access, disabled from found`,
+    [hashKey(key)],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    keyId: row.id,
+    userId: row.user_id,
+    tenant: row.tenant,
+    suspended: row.suspended,
+    apiAccess: row.api_access,
+    disabled: row.disabled,
+  };
+}
+
+/**
+ * Reserves `price` for a completion of `botId` through `keyId` exactly as a chat reply does (balance,
+ * and the groups' monthly budget, in one UPDATE of the member's row): answers the call's id, or throws
+ * the chat's 402 (INSUFFICIENT_BALANCE or BUDGET_REACHED).
+ */
+export async function reserveCall(
+  db: Db,
+  owner: Owner,
+  call: { keyId: string; botId: string; price: number },
+): Promise<string> {
+  const { rows } = await db.query<{ id: string | null }>(
+    `with hold as (${hold}),
+     started as (
+       insert into api_calls (id, tenant, user_id, key_id, bot_id, status, reserved, lease_until)
+       select $1, $3, $2, $5, $6, 'streaming', $4, ${lease} from hold returning id)
+     select (select id from started) as id`,
+    [randomUUID(), owner.userId, owner.tenant, call.price, call.keyId, call.botId],
+  );
+  if (!rows[0]?.id) throw await refusal(db, owner, call.price);
+  return rows[0].id;
+}
+
+/** Renews the call's lease while it runs; false when it was ended elsewhere (cut off). */
+export async function renewCall(db: Db, callId: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `update api_calls set lease_until = ${lease} where id = $1 and status = 'streaming' returning id`,
+    [callId],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * The completion is done: its reservation becomes a charge with its transaction (and a low-balance
+ * notice when it crosses the line), as a chat reply's; a `free` one gives its reservation back. Null
+ * when the call had already been ended (cut off): nothing charged.
+ */
+export async function settleCall(
+  db: Db,
+  owner: Owner,
+  call: {
+    callId: string;
+    description: string;
+    free: boolean;
+    promptTokens: number;
+    completionTokens: number;
+  },
+): Promise<{ cost: number; balance: number } | null> {
+  const { rows } = await db.query<{ cost: string | null; balance: string | null }>(
+    `with held as (select id, reserved, created_at from api_calls where id = $1 and status = 'streaming' for update),
+     done as (
+       update api_calls c set status = 'complete', reserved = 0, lease_until = null,
+              cost = case when $8 then 0 else held.reserved end, prompt_tokens = $9, completion_tokens = $10
+       from held where c.id = held.id returning c.cost, held.reserved, held.created_at),
+     paid as (
+       update users set balance = balance - (select cost from done), reserved = reserved - (select reserved from done),
+              ${refund('(select reserved - cost from done)', '(select created_at from done)')}
+       where id = $2 and tenant = $3 and exists (select 1 from done) returning balance),
+     recorded as (
+       insert into transactions (tenant, user_id, amount, description)
+       select $3, $2, -cost, $4 from done where cost > 0),
+     noticed as (
+       insert into notifications (tenant, user_id, title, body)
+       select $3, $2, $5, $6 from paid, done
+       where done.cost > 0 and paid.balance < $7 and paid.balance + done.cost >= $7)
+     select (select cost from done) as cost, (select balance from paid) as balance`,
+    [
+      call.callId,
+      owner.userId,
+      owner.tenant,
+      call.description,
+      lowBalanceNotice.title,
+      lowBalanceNotice.body,
+      lowBalance,
+      call.free,
+      call.promptTokens,
+      call.completionTokens,
+    ],
+  );
+  const { cost, balance } = rows[0];
+  return cost === null || balance === null ? null : { cost: Number(cost), balance: Number(balance) };
+}
+
+/** The call ended without completing (the client left, the bot failed): its reservation is given back. */
+export async function releaseCall(
+  db: Db,
+  owner: Owner,
+  call: { callId: string; status: 'stopped' | 'failed' },
+): Promise<void> {
+  await db.query(
+    `with held as (select id, reserved, created_at from api_calls where id = $1 and status = 'streaming' for update),
+     ended as (
+       update api_calls c set status = $2, reserved = 0, lease_until = null
+       from held where c.id = held.id returning held.reserved, held.created_at)
+     update users set reserved = reserved - (select reserved from ended),
+            ${refund('(select reserved from ended)', '(select created_at from ended)')}
+     where id = $3 and tenant = $4 and exists (select 1 from ended)`,
+    [call.callId, call.status, owner.userId, owner.tenant],
+  );
+}
+
+/**
+ * Calls whose node is gone (lease run out), or every running call when `all` (the embedded database's
+ * one process just started): marked interrupted, their reservations given back. Answers how many.
+ */
+export async function interruptCalls(db: Db, all = false): Promise<number> {
+  const { rows } = await db.query<{ count: string }>(
+    `with orphans as (
+       select id, user_id, reserved, created_at from api_calls
+       where status = 'streaming' and ($1 or lease_until < now())
+       for update skip locked),
+     ended as (
+       update api_calls c set status = 'interrupted', reserved = 0, lease_until = null
+       from orphans where c.id = orphans.id returning orphans.user_id, orphans.reserved, orphans.created_at),
+     freed as (
+       update users u set reserved = u.reserved - held.total,
+              month_spent = greatest(u.month_spent - held.this_month, 0)
+       from (select ended.user_id, sum(ended.reserved) as total,
+                    sum(case when (date_trunc('month', ended.created_at at time zone 'utc'))::date = users.spent_month
+                        then ended.reserved else 0 end) as this_month
+             from ended join users on users.id = ended.user_id group by ended.user_id) held
+       where u.id = held.user_id)
+     select count(*) from ended`,
+    [all],
+  );
+  return Number(rows[0].count);
+}
+
+/** How often a running call renews its lease: well within `leaseSeconds`. */
+export const renewMs = (leaseSeconds * 1000) / 3;
+/** How often a node looks for calls whose node is gone. */
+export const leaseCheckMs = (leaseSeconds * 1000) / 2;
+
+/**
+ * Stores a completed call as a conversation of the member (`store: true`): a topic of the bot with
+ * the request's turns and the answer as one branch, the answer its head, its messages marked as the
+ * call's (the usage report counts the call, not them twice). Answers the topic's id.
+ */
+export async function storeConversation(
+  db: Db,
+  owner: Owner,
+  conversation: {
+    callId: string;
+    botId: string;
+    turns: { role: 'user' | 'bot'; text: string }[];
+    answer: string;
+    cost: number;
+  },
+): Promise<string> {
+  return db.transaction(async (tx) => {
+    const firstUser = conversation.turns.find((turn) => turn.role === 'user')?.text ?? '';
+    const { rows } = await tx.query<{ id: string }>(
+      'insert into topics (tenant, user_id, bot_id, title) values ($1, $2, $3, $4) returning id',
+      [owner.tenant, owner.userId, conversation.botId, firstUser.replace(/\s+/g, ' ').trim().slice(0, 80)],
+    );
+    const topicId = rows[0].id;
+    let parent: string | null = null;
+    const all = [
+      ...conversation.turns.map((turn) => ({ ...turn, cost: null as number | null })),
+      { role: 'bot' as const, text: conversation.answer, cost: conversation.cost },
+    ];
+    for (const turn of all) {
+      const inserted: { rows: { id: string }[] } = await tx.query<{ id: string }>(
+        `insert into messages (topic_id, parent, role, text, status, cost, api_call_id)
+         values ($1, $2, $3, $4, 'complete', $5, $6) returning id`,
+        [topicId, parent, turn.role, turn.text, turn.cost, conversation.callId],
+      );
+      parent = inserted.rows[0].id;
+    }
+    await tx.query('update topics set head = $2 where id = $1', [topicId, parent]);
+    await tx.query('update api_calls set topic_id = $2 where id = $1', [conversation.callId, topicId]);
+    return topicId;
+  });
+}
