@@ -46,7 +46,7 @@ async function balanceOf(server: TestServer, user: User) {
 }
 
 async function topicsOf(server: TestServer, user: User) {
-  return (await call(server, '/api/v1/topic', { token: user.token, tenant: user.tenant })).body.items as Json[];
+  return (await call(server, '/api/v1/topic', { token: user.token, tenant: user.tenant })).body as Json[];
 }
 
 async function botId(server: TestServer, user: User, name: string): Promise<string> {
@@ -81,9 +81,10 @@ describe("Parley's OpenAI-compatible API with personal keys", () => {
       },
     ]);
     expect(JSON.stringify(list.body)).not.toContain(created.key.slice(10, 30));
-    const { rows } = await server.app.db.query<{ key_hash: string }>('select key_hash from api_keys where id = $1', [
-      created._id,
-    ]);
+    const { rows } = await server.app.db.query<{ key_hash: string }>(
+      'select key_hash from api_keys where id = $1',
+      [created._id],
+    );
     expect(rows[0].key_hash).not.toContain(created.key);
     // Used: the list says when.
     await client(server, created.key).models.list();
@@ -107,7 +108,9 @@ describe("Parley's OpenAI-compatible API with personal keys", () => {
   it("lists as models the bots the key's user may use, owned by the organization", async () => {
     const user = await signUp(server);
     const { key } = await newKey(server, user);
-    const group = await admin(server, owner, '/group', { body: { name: owner.encrypt(`Few ${Date.now()}`) } });
+    const group = await admin(server, owner, '/group', {
+      body: { name: owner.encrypt(`Few ${Date.now()}`) },
+    });
     expect(group.status).toBe(201);
     const limited = await admin(server, owner, '/bot', {
       body: {
@@ -142,7 +145,10 @@ describe("Parley's OpenAI-compatible API with personal keys", () => {
     );
     expect(refused).toEqual({ status: 403, error: openAiError('model_not_allowed') });
     const unknown = await failure(
-      client(server, key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] }),
+      client(server, key).chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'Hi' }],
+      }),
     );
     expect(unknown).toEqual({ status: 404, error: openAiError('model_not_found') });
   });
@@ -163,7 +169,9 @@ describe("Parley's OpenAI-compatible API with personal keys", () => {
     expect(completion).toMatchObject({
       object: 'chat.completion',
       model: eliza,
-      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: expect.any(String) } }],
+      choices: [
+        { index: 0, finish_reason: 'stop', message: { role: 'assistant', content: expect.any(String) } },
+      ],
     });
     expect(completion.choices[0].message.content?.length).toBeGreaterThan(3);
     const usage = completion.usage;
@@ -227,7 +235,10 @@ describe("Parley's OpenAI-compatible API with personal keys", () => {
     });
     const topics = await topicsOf(server, user);
     expect(topics).toHaveLength(1);
-    const topic = await call(server, `/api/v1/topic/${topics[0]._id}`, { token: user.token, tenant: user.tenant });
+    const topic = await call(server, `/api/v1/topic/${topics[0]._id}`, {
+      token: user.token,
+      tenant: user.tenant,
+    });
     const texts = (topic.body.messages as Json[]).map((message) => message.text);
     expect(texts).toEqual([
       'Hello',
