@@ -150,7 +150,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(chatPlugin);
   await app.register(repliesPlugin);
   await app.register(apiKeysPlugin);
-  await app.register(openaiApiPlugin);
+  await app.register(openaiApiPlugin, { prefix: '/v1' });
   await app.register(adminPlugin, { prefix: '/api/v1/admin' });
   if (config.staticDir) await app.register(staticPlugin, { root: config.staticDir });
   // Every node indexes knowledge documents: whichever claims a job first.

@@ -191,7 +191,8 @@ function turnsOf(messages: ChatMessage[]): { history: Turn[]; text: string } {
 /**
  * Parley's OpenAI-compatible API: `GET /v1/models` and `POST /v1/chat/completions` with a personal key
  * as the bearer. Every answer that is not a success is OpenAI's error JSON. A completion is reserved,
- * settled and limited like a chat reply; it is stored as a topic only with `store: true`.
+ * settled and limited like a chat reply; it is stored as a topic only with `store: true`. Registered
+ * under the prefix `/v1`: its not-found handler answers OpenAI's JSON there only.
  */
 export const openaiApiPlugin: FastifyPluginAsync = async (app) => {
   const perMinute = app.config.rateLimits.apiKeyPerMinute;
@@ -257,7 +258,7 @@ export const openaiApiPlugin: FastifyPluginAsync = async (app) => {
 
   const openRoute = { anyTenant: true, plainBody: true };
 
-  app.get('/v1/models', { config: openRoute }, async (request, reply) => {
+  app.get('/models', { config: openRoute }, async (request, reply) => {
     const holder = await holderOf(request, reply);
     const { rows } = await app.db.query<BotRow>(
       `select b.id, b.name, b.price, b.active, b.platform, b.config,
@@ -280,7 +281,7 @@ export const openaiApiPlugin: FastifyPluginAsync = async (app) => {
   });
 
   app.post<{ Body: CompletionBody }>(
-    '/v1/chat/completions',
+    '/chat/completions',
     {
       config: openRoute,
       bodyLimit: 1024 * 1024,

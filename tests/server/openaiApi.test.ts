@@ -280,6 +280,10 @@ describe("Parley's OpenAI-compatible API with personal keys", () => {
     const nowhere = await call(server, '/v1/embeddings', { headers: { authorization: `Bearer ${key}` } });
     expect(nowhere.status).toBe(404);
     expect(nowhere.body).toEqual({ error: openAiError('unknown_url') });
+    // The rest of Parley keeps its own error shape.
+    const elsewhere = await call(server, '/api/v1/nothing-here', { token: user.token });
+    expect(elsewhere.status).toBe(404);
+    expect(typeof elsewhere.body.error).toBe('string');
   });
 
   it('a revoked key stops at once; another member cannot revoke it (404)', async () => {
