@@ -71,11 +71,13 @@ export interface OrganizationRow {
   signup: 'open' | 'invite' | 'domains';
   allowed_domains: string[];
   storage_quota_mb: number;
+  /** Whether conversations may be shared with anyone (public links). */
+  public_sharing: boolean;
   created_at: Date;
 }
 
 export const organizationColumns = `id, subdomain, name, currency, disabled, brand_color, logo_type, logo_version,
-  default_language, starting_balance, signup, allowed_domains, storage_quota_mb, created_at`;
+  default_language, starting_balance, signup, allowed_domains, storage_quota_mb, public_sharing, created_at`;
 
 export async function readOrganization(db: Db, subdomain: string): Promise<OrganizationRow | null> {
   const { rows } = await db.query<OrganizationRow>(

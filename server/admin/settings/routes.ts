@@ -29,6 +29,7 @@ interface SettingsBody {
   signup?: Signup;
   allowedDomains?: string[];
   storageQuotaMb?: number;
+  publicSharing?: boolean;
 }
 
 const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
@@ -41,6 +42,7 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
   signup: row.signup,
   allowedDomains: row.allowed_domains,
   storageQuotaMb: row.storage_quota_mb,
+  publicSharing: row.public_sharing,
 });
 
 /**
@@ -99,6 +101,8 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
               items: { type: 'string', minLength: 1, maxLength: 253 },
             },
             storageQuotaMb: { type: 'integer', minimum: 0, maximum: 100_000_000 },
+            // Off: conversations cannot be shared with anyone, and existing public links answer 404.
+            publicSharing: { type: 'boolean' },
           },
           [],
           1,
@@ -140,7 +144,8 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
              currency = coalesce($10, currency),
              starting_balance = case when $11 then $12::numeric else starting_balance end,
              signup = $13, allowed_domains = $14::text[],
-             storage_quota_mb = coalesce($15, storage_quota_mb)
+             storage_quota_mb = coalesce($15, storage_quota_mb),
+             public_sharing = coalesce($16, public_sharing)
            where subdomain = $1`,
           [
             request.tenant,
@@ -158,6 +163,7 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
             signup,
             domains,
             body.storageQuotaMb ?? null,
+            body.publicSharing ?? null,
           ],
         );
         const after = await readOrganization(tx, request.tenant);

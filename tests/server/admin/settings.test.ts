@@ -35,6 +35,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       signup: 'open',
       allowedDomains: [],
       storageQuotaMb: 1024,
+      publicSharing: true,
       storageBytes: 0,
     });
     const lookup = await call(server, '/api/v1/organization/acme');
