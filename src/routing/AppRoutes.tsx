@@ -15,6 +15,7 @@ const Workspace = lazy(() => import('../workspace/Workspace'));
 const HomeArea = lazy(() => import('../home/HomeArea'));
 const ChatArea = lazy(() => import('../chat/ChatArea'));
 const AdminArea = lazy(() => import('../admin/AdminArea'));
+const SharedConversationScreen = lazy(() => import('../share/SharedConversationScreen'));
 
 /**
  * A logged-in screen, behind both checks, inside the workspace: the same element for home and chat,
@@ -59,6 +60,15 @@ export function AppRoutes() {
             </Suspense>
           </LoginCheck>
         </OrganizationCheck>
+      </Route>
+      <Route path="/s/:shareId">
+        {(params) => (
+          <OrganizationCheck>
+            <Suspense fallback={<Loading />}>
+              <SharedConversationScreen shareId={params.shareId} />
+            </Suspense>
+          </OrganizationCheck>
+        )}
       </Route>
       <Route path="/landing">
         <OrganizationCheck>
