@@ -1,4 +1,4 @@
-import { and, assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
 
 /** A shared conversation as its link shows it: a snapshot, read-only. */
 export interface SharedSnapshot {
@@ -10,6 +10,8 @@ export interface SharedSnapshot {
 }
 
 export interface SharedConversationContext {
+  /** Someone is logged in here (a token is kept): Continue forks at once, else it asks to log in. */
+  loggedIn: boolean;
   shareId: string | null;
   snapshot: SharedSnapshot | null;
   /** Back from the login "Continue this conversation" sent a visitor to: continue at once. */
@@ -34,12 +36,13 @@ const empty = {
   snapshot: null,
   resume: false,
   error: null,
-} satisfies SharedConversationContext;
+} satisfies Omit<SharedConversationContext, 'loggedIn'>;
 
 export const sharedConversationMachine = setup({
   types: {
     context: {} as SharedConversationContext,
     events: {} as SharedConversationEvent,
+    input: {} as { loggedIn: boolean },
   },
   actors: {
     /** The snapshot (GET /api/v1/share/:id): public ones for anyone, others for members only. */
@@ -52,9 +55,9 @@ export const sharedConversationMachine = setup({
     }),
   },
   guards: {
-    /** Whether someone is logged in here (a token is kept); the app tells. */
-    isLoggedIn: () => false,
-    wantsResume: ({ context }) => context.resume,
+    isLoggedIn: ({ context }) => context.loggedIn,
+    /** Back from the login to continue, and logged in now. */
+    resumesLoggedIn: ({ context }) => context.resume && context.loggedIn,
   },
   actions: {
     /** Effects the app provides: a visitor logs in first, coming back here to continue… */
@@ -78,7 +81,7 @@ export const sharedConversationMachine = setup({
   id: 'sharedConversation',
   description:
     'The page of a shared link (/s/:shareId): the read-only snapshot, and "Continue this conversation".',
-  context: empty,
+  context: ({ input }) => ({ ...empty, loggedIn: input?.loggedIn ?? false }),
   initial: 'idle',
   on: {
     LOAD: { target: '.loading', actions: 'assignShare' },
@@ -98,7 +101,7 @@ export const sharedConversationMachine = setup({
         input: ({ context }) => ({ shareId: context.shareId ?? '' }),
         onDone: [
           {
-            guard: and(['wantsResume', 'isLoggedIn']),
+            guard: 'resumesLoggedIn',
             target: 'continuing',
             actions: 'assignSnapshot',
           },

@@ -205,16 +205,13 @@ export function createAppActors(env: AppEnvironment) {
   };
 
   /**
-   * The page of a shared link (each such page runs its own actor): a visitor logs in first, and comes
-   * back to continue; a member's new conversation opens.
+   * The page of a shared link (each such page runs its own actor, told whether someone is logged in):
+   * a visitor logs in first, and comes back to continue; a member's new conversation opens.
    */
   const sharedConversation = sharedConversationMachine.provide({
     actors: {
       fetchShare: fromPromise(({ input }) => api.share(input.shareId)),
       continueShare: fromPromise(({ input }) => api.continueShare(input.shareId)),
-    },
-    guards: {
-      isLoggedIn: () => !session.getSnapshot().matches({ auth: 'loggedOut' }),
     },
     actions: {
       goToLogin: ({ context }) => {

@@ -30,8 +30,10 @@ function useNoIndex() {
  * and "Continue this conversation" (a visitor logs in first, then comes back and continues).
  */
 export default function SharedConversationScreen({ shareId }: { shareId: string }) {
-  const { sharedConversation, services } = useActors();
-  const page = useActorRef(sharedConversation, { inspect: services.inspect });
+  const { sharedConversation, services, session } = useActors();
+  // A kept token counts: the server says if it no longer holds when the conversation is continued.
+  const loggedIn = useSelector(session, (state) => !state.matches({ auth: 'loggedOut' }));
+  const page = useActorRef(sharedConversation, { input: { loggedIn }, inspect: services.inspect });
   const t = useT();
   const format = useFormat();
   const resume = new URLSearchParams(useSearch()).get('continue') === '1';
