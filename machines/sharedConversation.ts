@@ -21,8 +21,7 @@ export interface SharedConversationContext {
 
 export type SharedConversationEvent =
   | { type: 'LOAD'; shareId: string; resume?: boolean }
-  | { type: 'CONTINUE' }
-  | { type: 'RESET' };
+  | { type: 'CONTINUE' };
 
 /** The output of the invoked actor whose done event this is. */
 const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
@@ -75,7 +74,6 @@ export const sharedConversationMachine = setup({
     assignSnapshot: assign({ snapshot: ({ event }) => outputOf<SharedSnapshot>(event), error: null }),
     assignError: assign({ error: ({ event }) => messageOf(event), resume: false }),
     clearError: assign({ error: null, resume: false }),
-    forget: assign(empty),
   },
 }).createMachine({
   id: 'sharedConversation',
@@ -85,7 +83,6 @@ export const sharedConversationMachine = setup({
   initial: 'idle',
   on: {
     LOAD: { target: '.loading', actions: 'assignShare' },
-    RESET: { target: '.idle', actions: 'forget' },
   },
   states: {
     idle: {

@@ -52,7 +52,7 @@ export function ShareDialog() {
           <T>Who can open the link</T>
         </legend>
         {audiences.map((choice) => (
-          <label key={choice.value} className="radio">
+          <label key={choice.value} className="choice share-choice">
             <input
               type="radio"
               name="audience"
@@ -62,8 +62,7 @@ export function ShareDialog() {
             />
             <span>
               <T>{choice.label}</T>
-              <span className="hint">
-                {' '}
+              <span className="field-hint">
                 <T>{choice.hint}</T>
               </span>
             </span>
@@ -71,7 +70,7 @@ export function ShareDialog() {
         ))}
       </fieldset>
       {link && (
-        <div className="share-link">
+        <div className="field share-link">
           <label htmlFor={`${descriptionId}-link`}>
             <T>Link</T>
           </label>

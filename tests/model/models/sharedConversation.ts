@@ -36,7 +36,6 @@ export const sharedConversationModel: MachineModel = {
     { type: 'LOAD', shareId: 's1' },
     { type: 'LOAD', shareId: 's1', resume: true },
     { type: 'CONTINUE' },
-    { type: 'RESET' },
     done('fetchShare', snapshot),
     failed('fetchShare'),
     done('continueShare', { _id: 't9' }),
