@@ -61,9 +61,14 @@ export const shareBrowserModel: BrowserModel = {
       !!snapshot.context.error,
     ]),
   // The server answers a share for the audience chosen; logging out (RESET) is the session's path.
-  possible: (snapshot, event) =>
-    event.type !== 'xstate.done.actor.shareTopic' ||
-    (event.output as ShareLink).audience === snapshot.context.audience,
+  // Close is the dialog's: there is none to close while it is closed.
+  possible: (snapshot, event) => {
+    if (event.type === 'CLOSE') return !snapshot.matches('closed');
+    return (
+      event.type !== 'xstate.done.actor.shareTopic' ||
+      (event.output as ShareLink).audience === snapshot.context.audience
+    );
+  },
   requests: {
     findShare: { method: 'GET', path: /^\/api\/v1\/share\?topic=/ },
     shareTopic: { method: 'POST', path: /^\/api\/v1\/topic\/[^/]+\/share$/ },
