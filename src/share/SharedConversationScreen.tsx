@@ -67,7 +67,7 @@ export default function SharedConversationScreen({ shareId }: { shareId: string 
         <h1>
           <Bdi text={title} />
         </h1>
-        <p className="chat-bar-bot">
+        <p className="shared-meta">
           <Bdi text={snapshot.bot.name} /> · <T>Shared</T>{' '}
           <time dateTime={snapshot.sharedAt}>{format.dateTime(new Date(snapshot.sharedAt))}</time>
         </p>
