@@ -155,9 +155,11 @@ describe('shared conversations', () => {
     expect(seen.status).toBe(200);
     expect(seen.body.messages.map((message: Json) => message.text)).toContain('After');
     expect(new Date(second.body.sharedAt) >= new Date(first.body.sharedAt)).toBe(true);
-    // One share per conversation in the user's list.
+    // One share per conversation in the user's list, and in "Download my data".
     const mine = await call(server, '/api/v1/share', { token: sharer.token });
     expect(mine.body.map((item: Json) => item._id)).toEqual([first.body._id]);
+    const exported = await call(server, '/api/v1/user/me/export', { token: sharer.token });
+    expect(exported.body.shares).toEqual(mine.body);
     expect((await call(server, `/api/v1/share?topic=${topic}`, { token: sharer.token })).body).toHaveLength(
       1,
     );
