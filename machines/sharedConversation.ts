@@ -63,7 +63,10 @@ export const sharedConversationMachine = setup({
     goToLogin: () => {
       throw new Error('goToLogin is provided by the app');
     },
-    /** …and the new conversation opens once made. */
+    /**
+     * …and the new conversation opens once made; in place of the page when it came back from the
+     * login to continue (Back must not continue again).
+     */
     openConversation: () => {
       throw new Error('openConversation is provided by the app');
     },
@@ -73,7 +76,8 @@ export const sharedConversationMachine = setup({
     }),
     assignSnapshot: assign({ snapshot: ({ event }) => outputOf<SharedSnapshot>(event), error: null }),
     assignError: assign({ error: ({ event }) => messageOf(event), resume: false }),
-    clearError: assign({ error: null, resume: false }),
+    clearError: assign({ error: null }),
+    forgetResume: assign({ resume: false }),
   },
 }).createMachine({
   id: 'sharedConversation',
@@ -122,7 +126,7 @@ export const sharedConversationMachine = setup({
         id: 'continueShare',
         src: 'continueShare',
         input: ({ context }) => ({ shareId: context.shareId ?? '' }),
-        onDone: { target: 'shown', actions: 'openConversation' },
+        onDone: { target: 'shown', actions: ['openConversation', 'forgetResume'] },
         onError: { target: 'shown', actions: 'assignError' },
       },
     },

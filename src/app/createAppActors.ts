@@ -221,9 +221,9 @@ export function createAppActors(env: AppEnvironment) {
         // …and the visitor goes on to the login form itself.
         env.navigate(`/login?returnUrl=${encodeURIComponent(back)}`, {});
       },
-      openConversation: ({ event }) => {
+      openConversation: ({ context, event }) => {
         const created = (event as unknown as { output: { _id: string } }).output;
-        env.navigate(`/topics/${encodeURIComponent(created._id)}`, {});
+        env.navigate(`/topics/${encodeURIComponent(created._id)}`, { replace: context.resume });
       },
     },
   });
