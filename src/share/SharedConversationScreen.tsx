@@ -49,7 +49,12 @@ export default function SharedConversationScreen({ shareId }: { shareId: string 
   const title = snapshot ? snapshot.title || snapshot.bot.name : missing ? t('Link not found') : '';
   useDocumentTitle(title);
 
-  if (loading) return <Loading />;
+  if (loading)
+    return (
+      <PageLayout>
+        <Loading />
+      </PageLayout>
+    );
   if (missing || !snapshot)
     return (
       <PageLayout>
