@@ -1,6 +1,6 @@
 import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
 
-/** A record an admin list shows: the bots, categories, providers and audit entries of the organization. */
+/** A record an admin list shows: the bots, categories, providers, groups and audit entries of the organization. */
 export interface AdminRecord {
   _id: string;
 }
@@ -16,6 +16,27 @@ export interface ProviderRecord extends AdminRecord {
   baseUrl: string;
   /** The masked key. */
   apiKey: string;
+}
+
+/** A member of a group, by name. */
+export interface GroupMember {
+  _id: string;
+  displayName: string;
+  username: string;
+}
+
+/**
+ * A group of members: the bots limited to it are theirs, and each member may spend up to
+ * `monthlyBudget` a calendar month (UTC; null: no limit).
+ */
+export interface GroupRecord extends AdminRecord {
+  name: string;
+  monthlyBudget: number | null;
+  /** The identity provider's group names whose members belong here (at each SSO login). */
+  idpGroups: string[];
+  members: GroupMember[];
+  /** The bots limited to it (ids). */
+  bots: string[];
 }
 
 /** One admin action, as the audit log keeps it; `target` is the `_id` acted on. */
@@ -100,7 +121,7 @@ const forgotten = {
 } satisfies AdminListContext;
 
 /**
- * One list of the admin area (bots, categories, providers, the audit log): pages, and one change at
+ * One list of the admin area (bots, categories, providers, groups, the audit log): pages, and one change at
  * a time — create, edit, or remove after a confirmation — after which the list is read afresh. One
  * machine for every list, typed by its record `R`, so each screen reads its own records without a cast.
  */

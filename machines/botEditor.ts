@@ -30,6 +30,8 @@ export interface AdminBot {
   knowledge?: string[];
   price: number;
   categories: string[];
+  /** The groups whose members may use it, by id; none: everyone. */
+  groups?: string[];
   active: boolean;
   position?: number | null;
 }
@@ -49,11 +51,12 @@ export interface BotDraft {
   knowledge: string[];
   price: string;
   categories: string[];
+  groups: string[];
   active: boolean;
   position: string;
 }
 
-/** What a bot's form offers to choose from: the organization's providers, categories and knowledge bases. */
+/** What a bot's form offers to choose from: the organization's providers, categories, knowledge bases and groups. */
 export interface BotChoice {
   _id: string;
   name: string;
@@ -64,6 +67,7 @@ export interface BotEditorData {
   providers: BotChoice[];
   categories: BotChoice[];
   knowledgeBases: BotChoice[];
+  groups: BotChoice[];
 }
 
 /** What the bot's create or change call sends: the contract's body, numbers as numbers. */
@@ -85,6 +89,7 @@ export interface BotEditorContext {
   providers: BotChoice[];
   categories: BotChoice[];
   knowledgeBases: BotChoice[];
+  groups: BotChoice[];
   /** The form's problems, each next to its field (null: about the whole form). */
   problems: FieldProblem[];
   loadError: string | null;
@@ -122,6 +127,7 @@ export const emptyDraft: BotDraft = {
   knowledge: [],
   price: '0',
   categories: [],
+  groups: [],
   active: true,
   position: '',
 };
@@ -143,6 +149,7 @@ export function draftOf(bot: AdminBot | null): BotDraft {
     knowledge: bot.knowledge ?? [],
     price: String(bot.price),
     categories: bot.categories,
+    groups: bot.groups ?? [],
     active: bot.active,
     position: bot.position === null || bot.position === undefined ? '' : String(bot.position),
   };
@@ -199,6 +206,7 @@ export function botRequest(draft: BotDraft): BotRequest {
     description: draft.description.trim(),
     price: Number(draft.price),
     categories: draft.categories,
+    groups: draft.groups,
     active: draft.active,
     ...(draft.position.trim() !== '' ? { position: Number(draft.position) } : {}),
   };
@@ -279,6 +287,7 @@ export const botEditorMachine = setup({
         providers: data.providers,
         categories: data.categories,
         knowledgeBases: data.knowledgeBases,
+        groups: data.groups ?? [],
         loadError: null,
       };
     }),
@@ -354,6 +363,7 @@ export const botEditorMachine = setup({
     providers: [],
     categories: [],
     knowledgeBases: [],
+    groups: [],
     problems: [],
     loadError: null,
     models: [],

@@ -6,6 +6,8 @@ export interface OrganizationRecord {
   name: string;
   /** The accent its admins chose (#rrggbb); none: Parley's own. */
   brandColor?: string | null;
+  /** Its identity provider's button ("Continue with …"), when it signs in with one; none: null. */
+  sso?: { label: string } | null;
 }
 
 /** The label that means "no specific organization" (seed-spec §1, §9). */

@@ -41,6 +41,8 @@ export type SessionEvent =
   | { type: 'CHECK'; returnUrl: string }
   | ({ type: 'SIGNUP' } & SignupFields)
   | ({ type: 'LOGIN' } & LoginFields)
+  /** Back from the organization's identity provider with a single-use code (`?sso=`) and where to go. */
+  | { type: 'SSO_CODE'; code: string; returnUrl: string | null }
   | { type: 'REQUEST_OTP'; email: string }
   | { type: 'LOGOUT' }
   | { type: 'UNAUTHORIZED'; method: HttpMethod }
@@ -94,6 +96,10 @@ export const sessionMachine = setup({
     }),
     login: fromPromise<string, LoginFields>(async () => {
       throw new Error('login is provided by the app');
+    }),
+    /** `POST /auth/oidc/exchange`: the single-use code of an SSO sign-in for a token. */
+    exchangeSsoCode: fromPromise<string, { code: string }>(async () => {
+      throw new Error('exchangeSsoCode is provided by the app');
     }),
     requestOtp: fromPromise<unknown, { email: string }>(async () => {
       throw new Error('requestOtp is provided by the app');
@@ -149,6 +155,13 @@ export const sessionMachine = setup({
         return event.returnUrl;
       },
     }),
+    /** Where the SSO sign-in was going; the navigation after login checks it is a path of this site. */
+    assignSsoReturnUrl: assign({
+      returnUrl: ({ event }) => {
+        assertEvent(event, 'SSO_CODE');
+        return event.returnUrl;
+      },
+    }),
     assignCodeEmail: assign({
       codeEmail: ({ event }) => {
         assertEvent(event, 'REQUEST_OTP');
@@ -188,7 +201,8 @@ export const sessionMachine = setup({
   },
 }).createMachine({
   id: 'session',
-  description: 'Who the user is: the token, the login check, signup, login, logout and 401 handling.',
+  description:
+    'Who the user is: the token, the login check, signup, login (password or SSO), logout and 401 handling.',
   type: 'parallel',
   context: ({ input }) => ({
     token: input.token,
@@ -233,6 +247,7 @@ export const sessionMachine = setup({
               { target: 'signingUp' },
             ],
             LOGIN: { target: 'loggingIn' },
+            SSO_CODE: { target: 'exchangingSsoCode', actions: 'assignSsoReturnUrl' },
           },
         },
         unverified: {
@@ -251,6 +266,7 @@ export const sessionMachine = setup({
               { target: 'signingUp' },
             ],
             LOGIN: { target: 'loggingIn' },
+            SSO_CODE: { target: 'exchangingSsoCode', actions: 'assignSsoReturnUrl' },
           },
         },
         verifying: {
@@ -368,6 +384,27 @@ export const sessionMachine = setup({
             input: ({ event }) => {
               assertEvent(event, 'LOGIN');
               return { email: event.email, password: event.password };
+            },
+            onDone: {
+              target: 'loadingUser',
+              actions: ['assignToken', 'storeToken', 'clearCurrentUser', 'navigateAfterLogin'],
+            },
+            onError: {
+              target: 'loggedOut',
+              actions: 'alertFailure',
+            },
+          },
+        },
+        exchangingSsoCode: {
+          description:
+            "Back from the organization's identity provider: trades the single-use code for a token, as a login would give.",
+          tags: ['busy'],
+          invoke: {
+            id: 'exchangeSsoCode',
+            src: 'exchangeSsoCode',
+            input: ({ event }) => {
+              assertEvent(event, 'SSO_CODE');
+              return { code: event.code };
             },
             onDone: {
               target: 'loadingUser',

@@ -183,8 +183,10 @@ export interface TopicContext {
 }
 
 export const insufficientBalanceCode = 'INSUFFICIENT_BALANCE';
-/** What the server says of a bot nobody can chat with: unknown here, or switched off. */
-export const botUnavailableCodes = ['BOT_NOT_FOUND', 'BOT_INACTIVE'];
+/** The member's spend this month reached the budget of their groups: no reply until the next month. */
+export const budgetReachedCode = 'BUDGET_REACHED';
+/** What the server says of a bot nobody can chat with: unknown here, switched off, or for other groups. */
+export const botUnavailableCodes = ['BOT_NOT_FOUND', 'BOT_INACTIVE', 'BOT_NOT_ALLOWED'];
 /** The ending of a reply someone stopped: not a failure. */
 export const stoppedCode = 'STOPPED';
 /** What the server refuses in a message before storing anything: the message goes back to the composer. */
@@ -308,8 +310,10 @@ export const topicMachine = setup({
     isStreaming: ({ event }) => streamingReply(outputOf<TopicRecord>(event)) !== undefined,
     /** The server confirms a reply once: the first STORED of it. */
     awaitsStorage: ({ context }) => !context.topic || streamingReply(context.topic) === undefined,
+    /** The reply cannot be paid: the balance is short, or the monthly budget is reached. */
     isInsufficientBalance: ({ event }) =>
-      event.type === 'FAILED' && event.error.code === insufficientBalanceCode,
+      event.type === 'FAILED' &&
+      (event.error.code === insufficientBalanceCode || event.error.code === budgetReachedCode),
     isStopped: ({ event }) => event.type === 'FAILED' && event.error.code === stoppedCode,
     /** The server refused a message it has not stored (only a message on its way can be). */
     isRefusedMessage: ({ context, event }) =>
@@ -839,7 +843,8 @@ export const topicMachine = setup({
     },
     insufficientBalance: {
       id: 'insufficientBalance',
-      description: 'The balance cannot pay for a reply: nothing was generated.',
+      description:
+        'The balance, or the monthly budget of the member’s groups, cannot pay for a reply: nothing was generated.',
       on: { RETRY: { target: '#replying', actions: 'prepareRetry' } },
     },
   },

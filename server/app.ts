@@ -5,6 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { adminPlugin } from './admin';
 import { credentialsPlugin } from './auth/credentials';
+import { oidcPlugin } from './auth/oidc/routes';
 import { authPlugin } from './auth/routes';
 import { sessionsPlugin } from './auth/sessions';
 import { billingPlugin } from './billing/routes';
@@ -138,6 +139,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
 
   await app.register(healthPlugin);
   await app.register(authPlugin);
+  await app.register(oidcPlugin);
   await app.register(organizationsPlugin);
   await app.register(botsPlugin);
   await app.register(usersPlugin);

@@ -61,6 +61,8 @@ export interface Config {
    * in development and tests). Off by default: the server refuses them (SSRF).
    */
   allowPrivateProviderUrls: boolean;
+  /** How long a node keeps an identity provider's discovered metadata (OpenID Connect); 0: not kept. */
+  oidcMetadataTtlMs: number;
   /** Seals organizations' provider API keys (AES-256-GCM); absent: derived from the JWT secret. */
   providerKeySecret: string | undefined;
   /** Uploads (attachments): what one may be, and what reading it may cost. */
@@ -141,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     libreTranslateUrl: optional(env.LIBRETRANSLATE_URL),
     allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS?.trim().toLowerCase() === 'true',
     providerKeySecret: optional(env.PROVIDER_KEY_SECRET),
+    oidcMetadataTtlMs: number(env.OIDC_METADATA_TTL_SECONDS, 300) * 1000,
     files: {
       maxBytes: number(env.UPLOAD_MAX_BYTES, 20 * 1024 * 1024),
       maxPages: number(env.UPLOAD_MAX_PAGES, 1000),

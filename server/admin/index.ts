@@ -1,8 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { ssoAdminPlugin } from '../auth/oidc/admin';
 import { knowledgeAdminPlugin } from '../knowledge/routes';
 import { auditAdminPlugin } from './audit/routes';
 import { botsAdminPlugin } from './bots/routes';
 import { categoriesAdminPlugin } from './categories/routes';
+import { groupsAdminPlugin } from './groups/routes';
 import { membersAdminPlugin } from './members/routes';
 import { providersPlugin } from './providers/routes';
 import { requireRole } from './requireRole';
@@ -18,10 +20,12 @@ export const adminPlugin: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', requireRole(app, 'admin'));
   await app.register(botsAdminPlugin);
   await app.register(categoriesAdminPlugin);
+  await app.register(groupsAdminPlugin);
   await app.register(providersPlugin);
   await app.register(membersAdminPlugin);
   await app.register(settingsAdminPlugin);
   await app.register(usageAdminPlugin);
   await app.register(auditAdminPlugin);
   await app.register(knowledgeAdminPlugin);
+  await app.register(ssoAdminPlugin);
 };

@@ -5,6 +5,7 @@ import { readOrganization, signupAllowance, startingBalanceOf } from '../organiz
 import { checkPassword, hashPassword } from '../security/passwords';
 import { checkNewPassword, normalizeDisplayName, normalizeUsername } from '../users/names';
 import { invalidCode } from './codes';
+import { passwordRefused, readSso } from './oidc/store';
 import { suspendedMember } from './sessions';
 
 const email = { type: 'string', minLength: 1, maxLength: 254 } as const;
@@ -18,6 +19,15 @@ const bodyOf = (required: string[], properties: Record<string, unknown>) => ({
   additionalProperties: false,
   properties,
 });
+/** SSO required: this organization's members sign in through its identity provider, owners alone by password. */
+async function ssoRequired(db: Parameters<typeof readSso>[0], tenant: string) {
+  const sso = await readSso(db, tenant);
+  return new ApiError(
+    403,
+    `This organization signs in through its identity provider: use “${sso?.label ?? 'single sign-on'}” on the login screen.`,
+    'SSO_REQUIRED',
+  );
+}
 const checkEmail = (address: string) => {
   if (!emailPattern.test(address)) throw new ApiError(400, 'Invalid email address', 'INVALID_EMAIL', 'email');
 };
@@ -51,7 +61,9 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
     async (request) => {
       const address = request.body.email.trim();
       checkEmail(address);
-      await signupAllowance(app.db, request.tenant, address);
+      const { role } = await signupAllowance(app.db, request.tenant, address);
+      if (await passwordRefused(app.db, request.tenant, role))
+        throw await ssoRequired(app.db, request.tenant);
       if (await codesOverLimit(request.tenant, address)) {
         throw new ApiError(
           429,
@@ -86,6 +98,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
       checkEmail(address);
       checkNewPassword(request.body.password);
       const { role } = await signupAllowance(app.db, tenant, address);
+      if (await passwordRefused(app.db, tenant, role)) throw await ssoRequired(app.db, tenant);
       const codeId = await app.codes.check(tenant, address, 'signup', request.body.otp);
       const organization = await readOrganization(app.db, tenant);
       const startingBalance = organization
@@ -148,10 +161,15 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
     async (request) => {
       const address = request.body.email.trim().toLowerCase();
       const limit = await app.loginLimits.attempt(request.tenant, address, request.ip);
-      const { rows } = await app.db.query<{ id: string; password_hash: string; status: string }>(
-        'select id, password_hash, status from users where tenant = $1 and lower(email) = $2',
-        [request.tenant, address],
-      );
+      const { rows } = await app.db.query<{
+        id: string;
+        password_hash: string;
+        status: string;
+        role: string;
+      }>('select id, password_hash, status, role from users where tenant = $1 and lower(email) = $2', [
+        request.tenant,
+        address,
+      ]);
       const user = rows[0];
       if (!(await checkPassword(user?.password_hash ?? null, request.body.password)) || !user) {
         throw new ApiError(invalidLogin.status, invalidLogin.error, invalidLogin.code);
@@ -159,6 +177,9 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
       await app.loginLimits.succeeded(limit);
       // Told only to whoever knows the password.
       if (user.status === 'suspended') throw suspendedMember();
+      // SSO required: owners keep their password as the way in should the identity provider fail.
+      if (await passwordRefused(app.db, request.tenant, user.role))
+        throw await ssoRequired(app.db, request.tenant);
       return { token: await app.sessions.open({ userId: user.id, tenant: request.tenant }) };
     },
   );
@@ -210,12 +231,13 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
       const passwordHash = await hashPassword(request.body.password);
       const userId = await app.db.transaction(async (tx) => {
         await app.codes.claim(tx, codeId);
-        const { rows } = await tx.query<{ id: string; status: string }>(
-          'update users set password_hash = $3 where tenant = $1 and lower(email) = lower($2) returning id, status',
+        const { rows } = await tx.query<{ id: string; status: string; role: string }>(
+          'update users set password_hash = $3 where tenant = $1 and lower(email) = lower($2) returning id, status, role',
           [tenant, address, passwordHash],
         );
         if (!rows[0]) throw invalidCode();
         if (rows[0].status === 'suspended') throw suspendedMember();
+        if (await passwordRefused(tx, tenant, rows[0].role)) throw await ssoRequired(tx, tenant);
         return rows[0].id;
       });
       await app.sessions.revokeAll({ userId, tenant });

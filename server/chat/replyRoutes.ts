@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { knowledgeOf } from '../admin/bots/store';
+import { botNotForYou, mayUseBot } from '../admin/groups/store';
 import { canRun } from '../bots/availability';
 import { ApiError } from '../errors';
 import { isImage } from '../files/kinds';
@@ -41,6 +42,7 @@ interface TopicForReply {
   head: string | null;
   can_pay: boolean;
   busy: boolean;
+  may_use: boolean;
 }
 
 /**
@@ -91,13 +93,16 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     const { rows } = await app.db.query<TopicForReply>(
       `select b.id as bot_id, b.name, b.price, b.active, b.platform, b.config, t.head,
               u.balance - u.reserved >= b.price as can_pay,
-              exists (select 1 from messages m where m.topic_id = t.id and m.status = 'streaming') as busy
+              exists (select 1 from messages m where m.topic_id = t.id and m.status = 'streaming') as busy,
+              ${mayUseBot('b.id', 'u.id')} as may_use
        from topics t join bots b on b.id = t.bot_id join users u on u.id = t.user_id
        where t.id = $1 and t.tenant = $2 and t.user_id = $3`,
       [topicId, request.auth.tenant, request.auth.userId],
     );
     const topic = rows[0];
     if (!topic) throw topicNotFound();
+    // A bot limited to groups the user is not in (any more): refused before anything is reserved.
+    if (!topic.may_use) throw botNotForYou(topic.name);
     if (!live.accepting) {
       throw new ApiError(
         503,

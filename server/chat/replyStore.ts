@@ -24,6 +24,69 @@ export const replyInProgress = () =>
   );
 export const insufficientBalance = () => new ApiError(402, 'Insufficient balance', 'INSUFFICIENT_BALANCE');
 
+/** The first day of the next calendar month (UTC), as `1 September 2025`. */
+export function budgetResetDate(now = new Date()): string {
+  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(next);
+}
+export const budgetReached = (now = new Date()) =>
+  new ApiError(
+    402,
+    `You have reached your monthly budget. Replies start again on ${budgetResetDate(now)}.`,
+    'BUDGET_REACHED',
+  );
+
+/** The first day of this calendar month (UTC), in SQL. */
+const thisMonth = `(date_trunc('month', now() at time zone 'utc'))::date`;
+/** A member's spend this month so far (their row's counter, zero when it counts an earlier month). */
+const spentThisMonth = (users = 'users') =>
+  `(case when ${users}.spent_month = ${thisMonth} then ${users}.month_spent else 0 end)`;
+/**
+ * The smallest monthly budget of the member's groups (null: none limits them), for the member `$2`
+ * of the organization `$3`.
+ */
+const budgetOf = `(select min(g.monthly_budget) from group_members gm join groups g on g.id = gm.group_id
+   where gm.user_id = $2 and g.tenant = $3)`;
+/**
+ * Reserves `$4` of the member `$2` of `$3`: when their balance covers it and, with a budget,
+ * their spend this month is under it and stays within it. One UPDATE of their row: concurrent
+ * reservations wait for its lock and check the balance and the month's spend again as they stand
+ * then (on PostgreSQL too), so simultaneous messages can never overrun either.
+ */
+const hold = `update users set reserved = reserved + $4,
+           month_spent = ${spentThisMonth()} + $4, spent_month = ${thisMonth}
+         where id = $2 and tenant = $3 and balance - reserved >= $4
+           and (${budgetOf} is null or (${spentThisMonth()} < ${budgetOf} and ${spentThisMonth()} + $4 <= ${budgetOf}))
+         returning id`;
+
+/** Whether the member's spend this month leaves no room for `price` under their groups' budget. */
+export async function overBudget(db: Db, owner: Owner, price: number): Promise<boolean> {
+  const { rows } = await db.query<{ over: boolean | null }>(
+    `select ${budgetOf} is not null and (${spentThisMonth()} >= ${budgetOf} or ${spentThisMonth()} + $1 > ${budgetOf}) as over
+     from users where id = $2 and tenant = $3`,
+    [price, owner.userId, owner.tenant],
+  );
+  return rows[0]?.over === true;
+}
+
+/** Why a reservation was refused: the budget, else the balance. */
+async function refusal(db: Db, owner: Owner, price: number) {
+  return (await overBudget(db, owner, price)) ? budgetReached() : insufficientBalance();
+}
+
+/**
+ * What a reply's end gives back to the month's spend: `amount`, when the counter still counts the
+ * month the reply was reserved in (`reservedAt`, SQL).
+ */
+const refund = (amount: string, reservedAt: string) =>
+  `month_spent = case when spent_month = (date_trunc('month', ${reservedAt} at time zone 'utc'))::date
+                 then greatest(month_spent - ${amount}, 0) else month_spent end`;
+
 export interface StartedReply {
   /** The user's message the reply answers: stored just now, or earlier for a regenerated reply. */
   userMessageId: string;
@@ -65,9 +128,7 @@ export async function startReply(
          select id, parent, role, text, 0 as depth from messages where id = $7 and topic_id = $1
          union all
          select m.id, m.parent, m.role, m.text, b.depth + 1 from messages m join branch b on m.id = b.parent),
-       hold as (
-         update users set reserved = reserved + $4
-         where id = $2 and tenant = $3 and balance - reserved >= $4 returning id),
+       hold as (${hold}),
        asked as (
          insert into messages (topic_id, parent, role, text) select $1, $7, 'user', $5 from hold returning id),
        carried as (
@@ -98,7 +159,7 @@ export async function startReply(
       ],
     );
     const { user_message_id, bot_message_id, history, history_carries_files } = rows[0];
-    if (!user_message_id || !bot_message_id) throw insufficientBalance();
+    if (!user_message_id || !bot_message_id) throw await refusal(db, owner, reply.price);
     return {
       userMessageId: user_message_id,
       botMessageId: bot_message_id,
@@ -118,9 +179,7 @@ export async function startRegeneration(
 ): Promise<StartedReply> {
   try {
     const { rows } = await db.query<{ bot_message_id: string | null }>(
-      `with hold as (
-         update users set reserved = reserved + $4
-         where id = $2 and tenant = $3 and balance - reserved >= $4 returning id),
+      `with hold as (${hold}),
        answer as (
          insert into messages (topic_id, parent, role, text, status, reserved, lease_until)
          select $1, $5, 'bot', '', 'streaming', $4, ${lease} from hold returning id),
@@ -130,7 +189,7 @@ export async function startRegeneration(
        select (select id from answer) as bot_message_id`,
       [reply.topicId, owner.userId, owner.tenant, reply.price, reply.parent],
     );
-    if (!rows[0].bot_message_id) throw insufficientBalance();
+    if (!rows[0].bot_message_id) throw await refusal(db, owner, reply.price);
     return { userMessageId: reply.parent, botMessageId: rows[0].bot_message_id };
   } catch (error) {
     throw conflicts(error);
@@ -164,13 +223,14 @@ export async function settle(
   reply: { topicId: string; messageId: string; text: string; description: string; free: boolean },
 ): Promise<{ cost: number; balance: number } | null> {
   const { rows } = await db.query<{ cost: string | null; balance: string | null }>(
-    `with held as (select id, reserved from messages where id = $1 and status = 'streaming' for update),
+    `with held as (select id, reserved, created_at from messages where id = $1 and status = 'streaming' for update),
      done as (
        update messages m set text = $2, status = 'complete', reserved = 0, lease_until = null,
               cost = case when $10 then 0 else held.reserved end
-       from held where m.id = held.id returning m.cost, held.reserved),
+       from held where m.id = held.id returning m.cost, held.reserved, held.created_at),
      paid as (
-       update users set balance = balance - (select cost from done), reserved = reserved - (select reserved from done)
+       update users set balance = balance - (select cost from done), reserved = reserved - (select reserved from done),
+              ${refund('(select reserved - cost from done)', '(select created_at from done)')}
        where id = $3 and tenant = $4 and exists (select 1 from done) returning balance),
      recorded as (
        insert into transactions (tenant, user_id, amount, description)
@@ -211,12 +271,13 @@ export async function release(
   reply: { messageId: string; text: string | null; status: 'stopped' | 'failed' },
 ): Promise<boolean> {
   const { rows } = await db.query<{ text: string }>(
-    `with held as (select id, reserved from messages where id = $1 and status = 'streaming' for update),
+    `with held as (select id, reserved, created_at from messages where id = $1 and status = 'streaming' for update),
      ended as (
        update messages m set text = coalesce($2, m.text), status = $3, reserved = 0, lease_until = null
-       from held where m.id = held.id returning held.reserved, m.text),
+       from held where m.id = held.id returning held.reserved, held.created_at, m.text),
      freed as (
-       update users set reserved = reserved - (select reserved from ended)
+       update users set reserved = reserved - (select reserved from ended),
+              ${refund('(select reserved from ended)', '(select created_at from ended)')}
        where id = $4 and tenant = $5 and exists (select 1 from ended))
      select text, pg_notify('${replyChannel}', $1) from ended`,
     [reply.messageId, reply.text, reply.status, owner.userId, owner.tenant],
@@ -239,15 +300,20 @@ export async function release(
 export async function interruptOrphans(db: Db, all = false): Promise<number> {
   const { rows } = await db.query<{ count: string }>(
     `with orphans as (
-       select m.id, m.reserved, t.user_id from messages m join topics t on t.id = m.topic_id
+       select m.id, m.reserved, m.created_at, t.user_id from messages m join topics t on t.id = m.topic_id
        where m.status = 'streaming' and ($1 or m.lease_until < now())
        for update of m skip locked),
      ended as (
        update messages m set status = 'interrupted', reserved = 0, lease_until = null
-       from orphans where m.id = orphans.id returning m.id, orphans.user_id, orphans.reserved),
+       from orphans where m.id = orphans.id returning m.id, orphans.user_id, orphans.reserved, orphans.created_at),
      freed as (
-       update users u set reserved = u.reserved - held.total
-       from (select user_id, sum(reserved) as total from ended group by user_id) held where u.id = held.user_id)
+       update users u set reserved = u.reserved - held.total,
+              month_spent = greatest(u.month_spent - held.this_month, 0)
+       from (select ended.user_id, sum(ended.reserved) as total,
+                    sum(case when (date_trunc('month', ended.created_at at time zone 'utc'))::date = users.spent_month
+                        then ended.reserved else 0 end) as this_month
+             from ended join users on users.id = ended.user_id group by ended.user_id) held
+       where u.id = held.user_id)
      select count(*) from (select pg_notify('${replyChannel}', id) from ended) as announced`,
     [all],
   );

@@ -1,3 +1,4 @@
+import { botNotForYou, mayUseBot } from '../admin/groups/store';
 import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
@@ -243,11 +244,13 @@ export async function createTopic(
   botId: string,
   canRun: (bot: RunnableBot) => boolean,
 ) {
-  const { rows: bots } = await db.query<RunnableBot>(
-    'select active, platform, config from bots where id = $1 and tenant = $2',
-    [botId, owner.tenant],
+  const { rows: bots } = await db.query<RunnableBot & { name: string; may_use: boolean }>(
+    `select b.name, b.active, b.platform, b.config, ${mayUseBot('b.id', '$3')} as may_use
+     from bots b where b.id = $1 and b.tenant = $2`,
+    [botId, owner.tenant, owner.userId],
   );
   if (!bots[0]) throw new ApiError(404, 'This bot does not exist.', 'BOT_NOT_FOUND');
+  if (!bots[0].may_use) throw botNotForYou(bots[0].name);
   if (!canRun(bots[0])) throw new ApiError(409, 'This bot is not available right now.', 'BOT_INACTIVE');
   const { rows } = await db.query<{ id: string }>(
     'insert into topics (tenant, user_id, bot_id) values ($1, $2, $3) returning id',

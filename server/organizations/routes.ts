@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { readSso } from '../auth/oidc/store';
 import { ApiError } from '../errors';
 import { logoUrl, readOrganization } from './store';
 
@@ -19,6 +20,7 @@ export const organizationsPlugin: FastifyPluginAsync = async (app) => {
     async (request) => {
       const row = await readOrganization(app.db, request.params.subdomain.toLowerCase());
       if (!row || row.disabled) throw unknown();
+      const sso = await readSso(app.db, row.subdomain);
       return {
         _id: row.id,
         subdomain: row.subdomain,
@@ -27,6 +29,8 @@ export const organizationsPlugin: FastifyPluginAsync = async (app) => {
         brandColor: row.brand_color,
         logo: logoUrl(row),
         defaultLanguage: row.default_language,
+        // The login and register screens offer "Continue with …" when the organization has SSO.
+        sso: sso ? { label: sso.label } : null,
       };
     },
   );

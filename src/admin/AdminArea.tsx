@@ -13,6 +13,7 @@ import { AuditScreen } from './AuditScreen';
 import { BotEditorRoute } from './bots/BotEditorRoute';
 import { BotsScreen } from './bots/BotsScreen';
 import { CategoriesScreen } from './CategoriesScreen';
+import { GroupsScreen } from './groups/GroupsScreen';
 import { isAdmin } from './isAdmin';
 import { KnowledgeBaseScreen } from './knowledge/KnowledgeBaseScreen';
 import { KnowledgeScreen } from './knowledge/KnowledgeScreen';
@@ -35,6 +36,7 @@ function AdminSections() {
       </Route>
       <Route path="/admin/knowledge" component={KnowledgeScreen} />
       <Route path="/admin/members" component={MembersScreen} />
+      <Route path="/admin/groups" component={GroupsScreen} />
       <Route path="/admin/settings" component={SettingsScreen} />
       <Route path="/admin/usage" component={UsageScreen} />
       <Route path="/admin/audit" component={AuditScreen} />
@@ -44,7 +46,7 @@ function AdminSections() {
 }
 
 /**
- * The admin area (`/admin`): the organization's bots, providers, categories, members, settings,
+ * The admin area (`/admin`): the organization's bots, providers, categories, members, groups, settings,
  * usage and audit log, for its owners and admins. A member sees why they cannot enter.
  */
 export default function AdminArea() {

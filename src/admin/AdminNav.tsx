@@ -7,6 +7,7 @@ const sections = [
   { href: '/admin/categories', label: 'Categories' },
   { href: '/admin/knowledge', label: 'Knowledge' },
   { href: '/admin/members', label: 'Members' },
+  { href: '/admin/groups', label: 'Groups' },
   { href: '/admin/settings', label: 'Settings' },
   { href: '/admin/usage', label: 'Usage' },
   { href: '/admin/audit', label: 'Audit log' },

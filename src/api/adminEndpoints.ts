@@ -4,6 +4,7 @@ import type {
   AdminRecord,
   AuditEntry,
   CategoryRecord,
+  GroupRecord,
   ProviderRecord,
 } from '../../machines/adminList';
 import type { AdminBot, BotRequest, TryLine } from '../../machines/botEditor';
@@ -62,6 +63,22 @@ export function createAdminEndpoints(http: HttpClient) {
       http.post<CategoryRecord>(`${admin}/category`, { name }, { returnError: true }),
     renameCategory: (id: string, name: string) => http.patch<CategoryRecord>(at('category', id), { name }),
     deleteCategory: (id: string) => http.delete<unknown>(at('category', id)),
+
+    groups: async () => pageOf(await http.get<GroupRecord[] | AdminPage<GroupRecord>>(`${admin}/group`)),
+    /** `name` travels encrypted, like every name. */
+    createGroup: (values: { name: string; monthlyBudget?: number | null; idpGroups?: string[] }) =>
+      http.post<GroupRecord>(`${admin}/group`, { ...values }, { returnError: true }),
+    updateGroup: (
+      id: string,
+      values: Partial<{ name: string; monthlyBudget: number | null; idpGroups: string[] }>,
+    ) => http.patch<GroupRecord>(at('group', id), { ...values }),
+    /** Sets the group's members; PUT answers only whether it went through (seed-spec §7). */
+    setGroupMembers: async (id: string, members: string[]) => {
+      const answer = await http.put(`${at('group', id)}/members`, { members });
+      if (!answer.success) throw new Error('The members could not be saved. Please try again.');
+      return answer;
+    },
+    deleteGroup: (id: string) => http.delete<unknown>(at('group', id)),
 
     providers: async () =>
       pageOf(await http.get<ProviderRecord[] | AdminPage<ProviderRecord>>(`${admin}/provider`)),

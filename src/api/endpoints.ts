@@ -37,6 +37,9 @@ export function createEndpoints(http: HttpClient) {
       requireToken(await http.post<AuthResponse>('/auth/signup', { ...body }, { returnError: true })),
     login: async (body: LoginRequest) =>
       requireToken(await http.post<AuthResponse>('/auth/login', { ...body }, { returnError: true })),
+    /** The single-use code an SSO sign-in came back with, for the token a login gives. */
+    exchangeSsoCode: async (code: string) =>
+      requireToken(await http.post<AuthResponse>('/auth/oidc/exchange', { code }, { returnError: true })),
     verify: () => http.get<VerifyResponse>('/auth/verify'),
     /** Revokes this session's token on the server. */
     logout: () => http.post<SuccessResponse>('/auth/logout', undefined, { returnError: true }),

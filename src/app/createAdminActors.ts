@@ -136,6 +136,21 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     update: (id, values) => api.updateProvider(id, values),
     remove: (id) => api.deleteProvider(id),
   });
+  const groups = list({
+    fetchPage: () => api.groups(),
+    create: (values) =>
+      api.createGroup({
+        name: String(values.name ?? ''),
+        monthlyBudget: (values.monthlyBudget as number | null | undefined) ?? null,
+        idpGroups: (values.idpGroups as string[] | undefined) ?? [],
+      }),
+    // The members picker saves the members (PUT); the group's form its settings (PATCH).
+    update: (id, { members, ...settings }) =>
+      Array.isArray(members)
+        ? api.setGroupMembers(id, members as string[])
+        : api.updateGroup(id, settings as Parameters<typeof api.updateGroup>[1]),
+    remove: (id) => api.deleteGroup(id),
+  });
   const audit = list({ fetchPage: (cursor) => api.audit(cursor) });
   const knowledge = list({
     fetchPage: () => api.knowledgeBases(),
@@ -197,11 +212,12 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
   const botEditor = botEditorMachine.provide({
     actors: {
       loadEditor: fromPromise(async ({ input }) => {
-        const [botPage, providerPage, categoryPage, knowledgePage] = await Promise.all([
+        const [botPage, providerPage, categoryPage, knowledgePage, groupPage] = await Promise.all([
           input.botId ? api.bots() : null,
           api.providers(),
           api.categories(),
           api.knowledgeBases(),
+          api.groups(),
         ]);
         const bot = botPage?.items.find((item) => item._id === input.botId) ?? null;
         if (input.botId && !bot) throw new Error('Bot not found');
@@ -210,6 +226,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
           providers: providerPage.items,
           categories: categoryPage.items,
           knowledgeBases: knowledgePage.items.map(({ _id, name }) => ({ _id, name })),
+          groups: groupPage.items.map(({ _id, name }) => ({ _id, name })),
         };
       }),
       saveBot: fromPromise(({ input }) =>
@@ -233,7 +250,17 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     });
 
   // Listed as what they share (a union of eight actor types is too complex for the compiler).
-  const running: Forgetful[] = [bots, categories, providers, audit, knowledge, members, settings, usage];
+  const running: Forgetful[] = [
+    bots,
+    categories,
+    providers,
+    groups,
+    audit,
+    knowledge,
+    members,
+    settings,
+    usage,
+  ];
   // The next user must not see this organization's members, settings or figures.
   session.subscribe((snapshot) => {
     if (!snapshot.matches({ auth: 'loggedOut' })) return;
@@ -246,6 +273,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     bots,
     categories,
     providers,
+    groups,
     audit,
     knowledge,
     members,

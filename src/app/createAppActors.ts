@@ -73,6 +73,7 @@ export function createAppActors(env: AppEnvironment) {
         }),
         signup: fromPromise(({ input }) => api.signup(input)),
         login: fromPromise(({ input }) => api.login(input)),
+        exchangeSsoCode: fromPromise(({ input }) => api.exchangeSsoCode(input.code)),
         requestOtp: fromPromise(({ input }) => api.requestOtp(input.email)),
         logout: fromPromise(async () => {
           await api.logout();

@@ -1,15 +1,16 @@
 import { useSelector } from '@xstate/react';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
-import type { topicMachine } from '../../machines/topic';
+import { budgetReachedCode, insufficientBalanceCode, type topicMachine } from '../../machines/topic';
 import { useBilling } from '../home/useBilling';
+import { nextMonthStart } from '../i18n/format';
 import { T } from '../i18n/T';
 import { useFormat } from '../i18n/useFormat';
 import { useT } from '../i18n/useT';
 
 /**
  * What went wrong in the chat, in words, with the way forward: Retry when it can help, the balance
- * that is short, or the catalogue when the bot cannot be chatted with.
+ * that is short, the day a monthly budget starts again, or the catalogue when the bot cannot be chatted with.
  */
 export function ChatProblem({ chat }: { chat: ActorRefFrom<typeof topicMachine> }) {
   const t = useT();
@@ -21,8 +22,15 @@ export function ChatProblem({ chat }: { chat: ActorRefFrom<typeof topicMachine> 
   const { billing } = useBilling();
   return (
     <div className="error-box chat-error" role="alert">
-      <span>{t(error?.message ?? 'Something went wrong')}</span>
-      {insufficient && billing && (
+      {error?.code === budgetReachedCode ? (
+        <span>
+          {t('You have reached your monthly budget.')} {t('Replies start again on')}{' '}
+          <strong>{format.utcDay(nextMonthStart(new Date()))}</strong>.
+        </span>
+      ) : (
+        <span>{t(error?.message ?? 'Something went wrong')}</span>
+      )}
+      {insufficient && billing && error?.code === insufficientBalanceCode && (
         <span>
           <T>Your balance</T>: <strong>{format.money(billing.balance, billing.currency)}</strong>
         </span>

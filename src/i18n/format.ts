@@ -56,3 +56,13 @@ export function formatRelativeTime(date: Date, now: number, language: string): s
 /** The exact date and time, as in Friday, 2 January 2026 at 03:04. */
 export const formatDateTime = (date: Date, language: string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short' }).format(date);
+
+/** A calendar day of UTC, e.g. `1 September 2025`, in the display language. */
+export function formatUtcDay(date: Date, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+}
+
+/** The first day of the next calendar month (UTC): when a monthly budget starts again. */
+export function nextMonthStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}

@@ -1,4 +1,4 @@
-import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
 
 /** One cached translation (seed-spec §3: text, language, translation). */
 export interface TranslationRecord {
@@ -19,12 +19,15 @@ interface TranslationCacheSchema extends DBSchema {
 export function createTranslationCache() {
   let database: Promise<IDBPDatabase<TranslationCacheSchema>> | undefined;
   const open = () => {
-    database ??= openDB<TranslationCacheSchema>('TranslationCache', 1, {
-      upgrade(db) {
-        const store = db.createObjectStore('translations', { keyPath: ['text', 'language'] });
-        store.createIndex('language', 'language');
-      },
-    });
+    // idb loads with the first use: a visitor reading English never needs it, and the landing page is lighter.
+    database ??= import('idb').then(({ openDB }) =>
+      openDB<TranslationCacheSchema>('TranslationCache', 1, {
+        upgrade(db) {
+          const store = db.createObjectStore('translations', { keyPath: ['text', 'language'] });
+          store.createIndex('language', 'language');
+        },
+      }),
+    );
     // A failed open is retried on the next call rather than cached forever.
     database.catch(() => {
       database = undefined;

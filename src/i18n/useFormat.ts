@@ -8,6 +8,7 @@ import {
   formatNumber,
   formatPercent,
   formatRelativeTime,
+  formatUtcDay,
 } from './format';
 
 /** The Intl formats bound to the display language. */
@@ -22,6 +23,7 @@ export function useFormat() {
       percent: (share: number) => formatPercent(share, code),
       relativeTime: (date: Date, now: number) => formatRelativeTime(date, now, code),
       dateTime: (date: Date) => formatDateTime(date, code),
+      utcDay: (date: Date) => formatUtcDay(date, code),
     }),
     [code],
   );

@@ -1,7 +1,6 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Loading } from '../components/Loading';
-import { ForgotPasswordScreen } from '../screens/ForgotPasswordScreen';
 import { LandingScreen } from '../screens/LandingScreen';
 import { LoginScreen } from '../screens/LoginScreen';
 import { NotFoundScreen } from '../screens/NotFoundScreen';
@@ -16,6 +15,10 @@ const HomeArea = lazy(() => import('../home/HomeArea'));
 const ChatArea = lazy(() => import('../chat/ChatArea'));
 const AdminArea = lazy(() => import('../admin/AdminArea'));
 const SharedConversationScreen = lazy(() => import('../share/SharedConversationScreen'));
+// Few visitors need it: the landing page does not carry it.
+const ForgotPasswordScreen = lazy(() =>
+  import('../screens/ForgotPasswordScreen').then((module) => ({ default: module.ForgotPasswordScreen })),
+);
 
 /**
  * A logged-in screen, behind both checks, inside the workspace: the same element for home and chat,
@@ -87,7 +90,9 @@ export function AppRoutes() {
       </Route>
       <Route path="/forgot">
         <OrganizationCheck>
-          <ForgotPasswordScreen />
+          <Suspense fallback={<Loading />}>
+            <ForgotPasswordScreen />
+          </Suspense>
         </OrganizationCheck>
       </Route>
       <Route path="/welcome" component={WelcomeScreen} />

@@ -4,6 +4,7 @@ import { Link, Redirect } from 'wouter';
 import { useActors } from '../app/ActorsContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { PageLayout } from '../components/PageLayout';
+import { SsoButton } from '../components/SsoButton';
 import { TextField } from '../components/TextField';
 import { useFormFields } from '../forms/useFormFields';
 import { T } from '../i18n/T';
@@ -50,6 +51,7 @@ export function RegisterScreen() {
       <h1>
         <T>Create your account</T>
       </h1>
+      <SsoButton />
       <form className="form" noValidate onSubmit={submit}>
         <TextField label="Username" autoComplete="username" {...field('username')} />
         <TextField label="Display name" autoComplete="name" {...field('displayName')} />

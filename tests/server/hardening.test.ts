@@ -35,6 +35,17 @@ describe('bad input, tenancy and persistence', () => {
         body: (text) => ({ username: text, displayName: text, email: text, password: text, otp: text }),
       },
       { method: 'POST', path: () => '/auth/login', body: (text) => ({ email: text, password: text }) },
+      {
+        method: 'GET',
+        path: (text) =>
+          `/auth/oidc/start?organization=${encodeURIComponent(text)}&returnUrl=${encodeURIComponent(text)}`,
+      },
+      {
+        method: 'GET',
+        path: (text) =>
+          `/auth/oidc/callback?code=${encodeURIComponent(text)}&state=${encodeURIComponent(text)}`,
+      },
+      { method: 'POST', path: () => '/auth/oidc/exchange', body: (text) => ({ code: text }) },
       { method: 'POST', path: () => '/api/v1/translate', body: (text) => ({ text, language: text }) },
       { method: 'GET', path: (text) => `/api/v1/organization/${encodeURIComponent(text)}` },
       { method: 'GET', path: (text) => `/payment/billing-info/${encodeURIComponent(text)}`, token: true },

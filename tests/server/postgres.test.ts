@@ -68,6 +68,9 @@ describe('the same schema and flow on a real PostgreSQL (DATABASE_URL)', () => {
       '600_admin.sql',
       '700_files.sql',
       '800_knowledge.sql',
+      '900_sso.sql',
+      '910_groups.sql',
+      '920_shares.sql',
     ]);
   });
 });

@@ -4,6 +4,7 @@ import { openEventStream } from '../../chat/sse';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import { audit } from '../audit/store';
+import { checkGroups } from '../groups/store';
 import { cleanName, idParams, objectOf, uniqueViolation } from '../schemas';
 import { type AdminBot, type BotInput, checkCategories, configOf, engines, listBots, readBot } from './store';
 
@@ -21,6 +22,7 @@ const botFields = {
   knowledge: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 64 } },
   price: { type: 'number', minimum: 0, maximum: 1000 },
   categories: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 64 } },
+  groups: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 64 } },
   active: { type: 'boolean' },
   position: { type: 'integer', minimum: 0, maximum: 1_000_000 },
 };
@@ -46,6 +48,16 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
       ]);
   }
 
+  /** Who may use the bot: these groups' members, or everyone when none. */
+  async function writeGroups(tx: Db, botId: string, groups: string[]) {
+    await tx.query('delete from bot_groups where bot_id = $1', [botId]);
+    if (groups.length)
+      await tx.query('insert into bot_groups (bot_id, group_id) select $1, unnest($2::text[])', [
+        botId,
+        groups,
+      ]);
+  }
+
   app.post<{ Body: BotInput }>(
     '/bot',
     {
@@ -58,6 +70,7 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
       const input = { ...request.body, name: cleanName(request.body.name) };
       const config = await configOf(app.db, tenant, input);
       const categories = await checkCategories(app.db, tenant, input.categories);
+      const groups = await checkGroups(app.db, tenant, input.groups ?? []);
       const id = await app.db
         .transaction(async (tx) => {
           const { rows } = await tx.query<{ id: string }>(
@@ -77,6 +90,7 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
             ],
           );
           await writeCategories(tx, rows[0].id, categories);
+          await writeGroups(tx, rows[0].id, groups);
           const { bot } = await readBot(tx, tenant, rows[0].id);
           await audit(tx, request, {
             action: 'bot.create',
@@ -129,6 +143,7 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
       const config = await configOf(app.db, tenant, input, row.config);
       const categories =
         changes.categories === undefined ? null : await checkCategories(app.db, tenant, changes.categories);
+      const groups = changes.groups === undefined ? null : await checkGroups(app.db, tenant, changes.groups);
       await app.db
         .transaction(async (tx) => {
           await tx.query(
@@ -147,6 +162,7 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
             ],
           );
           if (categories) await writeCategories(tx, before._id, categories);
+          if (groups) await writeGroups(tx, before._id, groups);
           const { bot: after } = await readBot(tx, tenant, before._id);
           await audit(tx, request, {
             action: 'bot.update',

@@ -23,6 +23,7 @@ export interface BotRow {
   price: string;
   position: number;
   categories: { _id: string; name: string }[];
+  groups: string[];
 }
 
 /** What the admin area edits: the bot with its settings spelled out (the config's keys as fields). */
@@ -44,6 +45,8 @@ export interface AdminBot {
   knowledge: string[];
   price: number;
   categories: { _id: string; name: string }[];
+  /** The groups whose members may use it (ids); empty: everyone. */
+  groups: string[];
   active: boolean;
   position: number;
 }
@@ -67,6 +70,7 @@ export function toAdminBot(row: BotRow): AdminBot {
     platform: row.platform,
     price: Number(row.price),
     categories: row.categories,
+    groups: row.groups,
     active: row.active,
     position: row.position,
     ...reachOf(row.config),
@@ -81,7 +85,9 @@ export function toAdminBot(row: BotRow): AdminBot {
 
 const botQuery = `select b.id, b.name, b.description, b.active, b.platform, b.config, b.price, b.position,
     coalesce(json_agg(json_build_object('_id', c.id, 'name', c.name) order by c.name)
-      filter (where c.id is not null), '[]') as categories
+      filter (where c.id is not null), '[]') as categories,
+    array(select bg.group_id from bot_groups bg join groups g on g.id = bg.group_id
+          where bg.bot_id = b.id order by lower(g.name), g.id) as groups
   from bots b
   left join bot_categories bc on bc.bot_id = b.id
   left join categories c on c.id = bc.category_id`;
@@ -119,6 +125,7 @@ export interface BotInput {
   knowledge?: string[];
   price: number;
   categories: string[];
+  groups?: string[];
   active: boolean;
   position?: number;
 }

@@ -12,7 +12,10 @@ const row = (properties: Record<string, unknown>) => ({
   required: Object.keys(properties),
   properties,
 });
-/** The answer of GET /api/v1/admin/usage (JSON): totals, per UTC day (every day, oldest first), per bot, per member. */
+/**
+ * The answer of GET /api/v1/admin/usage (JSON): totals, per UTC day (every day, oldest first), per bot,
+ * per member, per group (what its members now used, over the same days).
+ */
 export const usageSchema = row({
   days: { type: 'integer' },
   since: { type: 'string', description: 'first day counted (UTC), YYYY-MM-DD' },
@@ -28,6 +31,16 @@ export const usageSchema = row({
       _id: { type: 'string' },
       displayName: { type: 'string' },
       username: { type: 'string' },
+      ...counts,
+    }),
+  },
+  perGroup: {
+    type: 'array',
+    items: row({
+      _id: { type: 'string' },
+      name: { type: 'string' },
+      monthlyBudget: { type: ['number', 'null'], description: 'per member and calendar month (UTC)' },
+      members: { type: 'integer', description: 'how many members it has now' },
       ...counts,
     }),
   },
@@ -53,7 +66,7 @@ function cell(value: string | number): string {
 
 /**
  * Usage of the organization over the last `days` days (UTC, today included): messages, completed
- * replies and spend per day, per bot and per member; `format=csv` downloads one table of all three.
+ * replies and spend per day, per bot, per member and per group; `format=csv` downloads one table of all four.
  */
 export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
   app.get<{ Querystring: { days?: string; format?: 'json' | 'csv' } }>(
@@ -81,7 +94,7 @@ export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
           where t.tenant = $1 and m.created_at >= since.at)`;
       const sums =
         'coalesce(sum(message), 0) as messages, coalesce(sum(reply), 0) as replies, coalesce(sum(cost), 0) as spend';
-      const [perDay, perBot, perMember, totals, currency, storage, quota] = await Promise.all([
+      const [perDay, perBot, perMember, totals, currency, storage, quota, perGroup] = await Promise.all([
         app.db.query<Counts & { date: string }>(
           `${counted}, days as (
              select generate_series(0, $2::int - 1) as back)
@@ -106,6 +119,15 @@ export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
         ]),
         storageBytes(app.db, request.tenant),
         storageQuotaMb(app.db, request.tenant),
+        app.db.query<Counts & { id: string; name: string; monthly_budget: string | null; members: string }>(
+          `${counted} select g.id, g.name, g.monthly_budget,
+             (select count(*) from group_members x where x.group_id = g.id) as members, ${sums}
+           from groups g left join group_members gm on gm.group_id = g.id
+             left join counted on counted.user_id = gm.user_id
+           where g.tenant = $1
+           group by g.id, g.name, g.monthly_budget order by spend desc, replies desc, lower(g.name)`,
+          params,
+        ),
       ]);
       const usage = {
         days,
@@ -122,6 +144,13 @@ export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
           username: member.username,
           ...numbers(member),
         })),
+        perGroup: perGroup.rows.map((group) => ({
+          _id: group.id,
+          name: group.name,
+          monthlyBudget: group.monthly_budget === null ? null : Number(group.monthly_budget),
+          members: Number(group.members),
+          ...numbers(group),
+        })),
       };
       if (request.query.format !== 'csv') return usage;
       const lines = [
@@ -136,6 +165,15 @@ export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
           member.messages,
           member.replies,
           member.spend,
+        ]),
+        ...usage.perGroup.map((group) => [
+          'group',
+          '',
+          group._id,
+          group.name,
+          group.messages,
+          group.replies,
+          group.spend,
         ]),
       ];
       return reply

@@ -24,7 +24,7 @@ const engineLabels = {
 /** The bot's fields, each with its problem next to it; Save checks them, then the server does. */
 export function BotForm({ editor }: { editor: Editor }) {
   const t = useT();
-  const { draft, problems, providers, categories, knowledgeBases, models, modelsError } = useSelector(
+  const { draft, problems, providers, categories, knowledgeBases, groups, models, modelsError } = useSelector(
     editor,
     (snapshot) => snapshot.context,
   );
@@ -204,6 +204,32 @@ export function BotForm({ editor }: { editor: Editor }) {
                   categories: event.target.checked
                     ? [...draft.categories, category._id]
                     : draft.categories.filter((id) => id !== category._id),
+                })
+              }
+            />
+          ))}
+        </fieldset>
+        <fieldset className="choices" aria-describedby="bot-groups-hint">
+          <legend>{t('Groups')}</legend>
+          <p id="bot-groups-hint" className="field-hint">
+            <T>Only members of the groups chosen can use this bot. None chosen: everyone can.</T>
+          </p>
+          {groups.length === 0 && (
+            <p className="field-hint">
+              <T>No groups yet. Add them under Groups.</T>
+            </p>
+          )}
+          {groups.map((group) => (
+            <CheckboxField
+              key={group._id}
+              label={group.name}
+              raw
+              checked={draft.groups.includes(group._id)}
+              onChange={(event) =>
+                change({
+                  groups: event.target.checked
+                    ? [...draft.groups, group._id]
+                    : draft.groups.filter((id) => id !== group._id),
                 })
               }
             />

@@ -408,6 +408,72 @@ const replayCommand = (model: BrowserModel, viewport: Viewport, events: ModelEve
   `REPLAY='${events.map((event) => event.type).join(' → ')}' VIEWPORT=${viewport.width} ` +
   `npx vitest run --project browser-model tests/model/browser/${model.name}.test.ts`;
 
+/**
+ * One browser context per screen size for all of a machine's walks, each walk in a page of its own:
+ * a fresh context per walk costs a new renderer process, and the app's code is fetched and compiled
+ * again. Between walks, what a walk leaves behind is removed: its storage (cookies, local and session
+ * storage, IndexedDB, caches) on every origin it visited, and the init scripts it added.
+ */
+class WarmContexts {
+  private contexts = new Map<string, Promise<BrowserContext>>();
+  constructor(private browser: Browser) {}
+
+  private contextAt(viewport: Viewport) {
+    let context = this.contexts.get(viewport.name);
+    if (!context) {
+      context = this.browser.newContext({
+        viewport: { width: viewport.width, height: viewport.height },
+        locale: 'en-US',
+        timezoneId: 'UTC',
+        // No machine walked here is the offline worker's: without it a fresh context does not fetch
+        // and cache the whole app again (18 requests a path), and every request reaches the routes.
+        serviceWorkers: 'block',
+      });
+      this.contexts.set(viewport.name, context);
+    }
+    return context;
+  }
+
+  async open(viewport: Viewport) {
+    const shared = await this.contextAt(viewport);
+    const added: { dispose: () => Promise<unknown> }[] = [];
+    // A walk's init scripts (a stored token, say) are its own: recorded so they can be removed.
+    const context = new Proxy(shared, {
+      get(target, property, receiver) {
+        if (property === 'addInitScript')
+          return async (...args: Parameters<BrowserContext['addInitScript']>) => {
+            const script = await target.addInitScript(...args);
+            added.push(script as unknown as { dispose: () => Promise<unknown> });
+            return script;
+          };
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const page = await shared.newPage();
+    const origins = new Set<string>();
+    page.on('request', (request) => {
+      const { protocol, origin } = new URL(request.url());
+      if (protocol.startsWith('http')) origins.add(origin);
+    });
+    const release = async () => {
+      const devtools = await shared.newCDPSession(page);
+      for (const origin of origins)
+        await devtools.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+      await devtools.detach();
+      await page.close();
+      await Promise.all(added.map((script) => script.dispose()));
+      await shared.clearCookies();
+      await shared.setOffline(false);
+    };
+    return { context, page, release };
+  }
+
+  close() {
+    return Promise.all([...this.contexts.values()].map(async (context) => (await context).close()));
+  }
+}
+
 /** One walk: a path at a screen size. */
 interface Walk {
   path: ModelPath;
@@ -505,6 +571,7 @@ export function runInBrowser(model: BrowserModel) {
   describe(`${model.name}: generated paths in Chromium against the real server`, () => {
     let server: RunningServer;
     let browser: Browser;
+    let contexts: WarmContexts;
     const totals: AxeTotals = noViolations();
     const checked = { desktop: new Set<string>(), phone: new Set<string>() };
     let walked = 0;
@@ -519,6 +586,7 @@ export function runInBrowser(model: BrowserModel) {
         }),
         launchBrowser(),
       ]);
+      contexts = new WarmContexts(browser);
     });
     afterAll(async () => {
       const { covered, all: transitions } = transitionCoverage(model);
@@ -546,15 +614,7 @@ export function runInBrowser(model: BrowserModel) {
     it.each(
       walks.map((walk) => [`${walk.viewport.width} px: ${describePath(model, walk.path)}`, walk] as const),
     )('%s', async (name, { path, index, viewport }) => {
-      const context = await browser.newContext({
-        viewport: { width: viewport.width, height: viewport.height },
-        locale: 'en-US',
-        timezoneId: 'UTC',
-        // No machine walked here is the offline worker's: without it a fresh context does not fetch
-        // and cache the whole app again (18 requests a path), and every request reaches the routes.
-        serviceWorkers: 'block',
-      });
-      const page = await context.newPage();
+      const { context, page, release } = await contexts.open(viewport);
       const problems: string[] = [];
       await watchProblems(page, problems);
       const held = new HeldRequests(model.requests ?? {});
@@ -602,7 +662,7 @@ export function runInBrowser(model: BrowserModel) {
           await photograph(page, (scheme) => galleryFile(model.name, index, viewport, scheme));
         walked += 1;
       } finally {
-        await context.close();
+        await release();
       }
     });
   });

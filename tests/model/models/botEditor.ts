@@ -18,6 +18,7 @@ const storedBot: AdminBot = {
   knowledge: ['kb1'],
   price: 0.25,
   categories: ['k1'],
+  groups: ['g1'],
   active: true,
   position: 3,
 };
@@ -26,6 +27,7 @@ const editorData = (bot: AdminBot | null) => ({
   providers: [{ _id: 'p1', name: 'Double' }],
   categories: [category('k1')],
   knowledgeBases: [{ _id: 'kb1', name: 'Handbook' }],
+  groups: [{ _id: 'g1', name: 'Research' }],
 });
 
 export const botEditorModel: MachineModel = {

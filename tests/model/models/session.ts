@@ -21,6 +21,7 @@ export const sessionModel: MachineModel = {
           return new Promise<never>(() => {});
         }) as never,
         login: pending(),
+        exchangeSsoCode: pending(),
         requestOtp: pending(),
         logout: recording(world, 'logout'),
       },
@@ -53,6 +54,9 @@ export const sessionModel: MachineModel = {
       otp: '123456',
     },
     { type: 'LOGIN', email: 'ada@example.org', password: 'secret-1' },
+    { type: 'SSO_CODE', code: 'sso-code', returnUrl: '/topics/new?bot=eliza' },
+    // A hostile return target from the address bar: never followed.
+    { type: 'SSO_CODE', code: 'sso-code', returnUrl: '//evil.example/steal' },
     { type: 'REQUEST_OTP', email: 'ada@example.org' },
     { type: 'REQUEST_OTP', email: 'not an email' },
     { type: 'LOGOUT' },
@@ -68,6 +72,8 @@ export const sessionModel: MachineModel = {
     failed('signup'),
     done('login', 'new-token'),
     failed('login'),
+    done('exchangeSsoCode', 'sso-token'),
+    failed('exchangeSsoCode'),
     failedOn('signup', 'username'),
     done('requestOtp', { sent: true }),
     failed('requestOtp'),
@@ -108,6 +114,10 @@ export const sessionModel: MachineModel = {
     // Signup and login are offered only to a visitor not known to be logged in.
     const signedOut = snapshot.matches({ auth: 'loggedOut' }) || snapshot.matches({ auth: 'unverified' });
     expect(snapshot.can({ type: 'LOGIN', email: 'ada@example.org', password: 'secret-1' })).toBe(signedOut);
+    // Back from the identity provider: the code is exchanged only by a visitor not known to be logged in.
+    expect(snapshot.can({ type: 'SSO_CODE', code: 'sso-code', returnUrl: null })).toBe(signedOut);
+    if (event?.type === 'SSO_CODE' && snapshot.matches({ auth: 'exchangingSsoCode' }))
+      expect(context.returnUrl).toBe((event as unknown as { returnUrl: string }).returnUrl);
     // At most one signup call per valid SIGNUP, and only for one: an invalid address makes no call.
     // (Blank fields never reach the session: the forms name each one in place.)
     const isValidSignup = (sent: ModelEvent) =>
@@ -159,7 +169,10 @@ export const sessionModel: MachineModel = {
     if (event?.type === 'SIGNED_IN') {
       expect(context.token).toBe('reset-token');
       expect(snapshot.matches({ auth: 'loadingUser' })).toBe(true);
-      expect(last).toMatchObject({ type: 'navigate', to: context.returnUrl ?? '/list' });
+      expect(last).toMatchObject({
+        type: 'navigate',
+        to: isSameSitePath(context.returnUrl) ? context.returnUrl : '/list',
+      });
     }
     if (event?.type === 'TOKEN_RENEWED') {
       expect(context.token).toBe('renewed-token');
@@ -180,9 +193,27 @@ export const sessionModel: MachineModel = {
     }
     if (event?.type === 'xstate.done.actor.signup' || event?.type === 'xstate.done.actor.login') {
       expect(world.storage.getItem('token')).toBe('new-token');
-      expect(last).toMatchObject({ type: 'navigate', to: context.returnUrl ?? '/list' });
+      expect(last).toMatchObject({
+        type: 'navigate',
+        to: isSameSitePath(context.returnUrl) ? context.returnUrl : '/list',
+      });
     }
     if (event?.type === 'xstate.error.actor.login')
       expect(last).toEqual({ type: 'alert', title: 'Error', message: 'login failed' });
+    // The exchanged token is kept like a login's, and the visitor goes where they were going (this site only).
+    if (event?.type === 'xstate.done.actor.exchangeSsoCode') {
+      expect(world.storage.getItem('token')).toBe('sso-token');
+      expect(snapshot.matches({ auth: 'loadingUser' })).toBe(true);
+      expect(last).toMatchObject({
+        type: 'navigate',
+        to: isSameSitePath(context.returnUrl) ? context.returnUrl : '/list',
+        replace: true,
+      });
+    }
+    if (event?.type === 'xstate.error.actor.exchangeSsoCode') {
+      expect(snapshot.matches({ auth: 'loggedOut' })).toBe(true);
+      expect(world.storage.getItem('token')).toBeNull();
+      expect(last).toEqual({ type: 'alert', title: 'Error', message: 'exchangeSsoCode failed' });
+    }
   },
 };

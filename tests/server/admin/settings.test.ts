@@ -47,6 +47,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       brandColor: null,
       logo: null,
       defaultLanguage: 'en',
+      sso: null,
     });
   });
 

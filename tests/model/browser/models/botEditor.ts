@@ -66,6 +66,7 @@ export const botEditorBrowserModel: BrowserModel = {
         { _id: 'p2', name: 'B' },
       ],
       categories: [],
+      groups: [],
     }),
     failed('loadEditor'),
     change({ name: 'Sage' }),

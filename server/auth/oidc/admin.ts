@@ -1,0 +1,153 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { audit } from '../../admin/audit/store';
+import { forbidden } from '../../admin/requireRole';
+import { cleanName } from '../../admin/schemas';
+import { ApiError } from '../../errors';
+import { createIdpClients, IdpProblem } from './client';
+import { readSso, type SsoSettings, toSsoSettings } from './store';
+
+interface SsoBody {
+  issuer: string;
+  clientId: string;
+  clientSecret?: string | null;
+  scopes: string[];
+  claims: { email: string; name: string; groups?: string | null };
+  label: string;
+  required: boolean;
+}
+
+const claimName = { type: 'string', minLength: 1, maxLength: 100 } as const;
+const ssoSchema = {
+  // `null` turns SSO off; the rest applies to an object only.
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['issuer', 'clientId', 'scopes', 'claims', 'label', 'required'],
+  properties: {
+    issuer: { type: 'string', minLength: 1, maxLength: 500 },
+    clientId: { type: 'string', minLength: 1, maxLength: 255 },
+    clientSecret: { type: ['string', 'null'], maxLength: 1000 },
+    scopes: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 20,
+      items: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$' },
+    },
+    claims: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['email', 'name'],
+      properties: { email: claimName, name: claimName, groups: { type: ['string', 'null'], maxLength: 100 } },
+    },
+    label: { type: 'string', minLength: 1, maxLength: 80 },
+    required: { type: 'boolean' },
+  },
+} as const;
+
+const secretHint = (secret: string) => (secret.length >= 12 ? secret.slice(-4) : '');
+
+/**
+ * `GET, PUT /api/v1/admin/sso`: the organization's identity provider, for owners only. The client
+ * secret is sealed at rest and never sent back; the issuer passes the providers' SSRF guard and must
+ * answer OpenID Connect discovery for itself before it is kept. Every change is in the audit log.
+ */
+export const ssoAdminPlugin: FastifyPluginAsync = async (app) => {
+  const clients = createIdpClients(app);
+  // After the admin area's check (admin or owner): SSO decides who gets in, so owners alone.
+  app.addHook('onRequest', async (request) => {
+    if (request.role !== 'owner') throw forbidden('Only an owner of this organization can do this.');
+  });
+
+  app.get('/sso', async (request): Promise<SsoSettings | null> => {
+    const row = await readSso(app.db, request.tenant);
+    return row ? toSsoSettings(row) : null;
+  });
+
+  app.put<{ Body: SsoBody | null }>('/sso', { schema: { body: ssoSchema } }, async (request) => {
+    const { tenant } = request;
+    const before = await readSso(app.db, tenant);
+    const body = request.body;
+    if (body === null || body === undefined) {
+      await app.db.transaction(async (tx) => {
+        await tx.query('delete from sso_configs where tenant = $1', [tenant]);
+        await audit(tx, request, {
+          action: 'sso.delete',
+          target: tenant,
+          before: before ? toSsoSettings(before) : null,
+          after: null,
+        });
+      });
+      return null;
+    }
+    const issuer = body.issuer.trim();
+    const clientId = body.clientId.trim();
+    if (!clientId) throw new ApiError(400, 'Please fill in the client ID.', 'INVALID_INPUT', 'clientId');
+    const scopes = [...new Set(body.scopes)];
+    if (!scopes.includes('openid'))
+      throw new ApiError(400, 'The scopes must include openid.', 'INVALID_INPUT', 'scopes');
+    const label = cleanName(body.label, 'label');
+    const claim = (value: string | null | undefined, field: string) => {
+      const name = value?.trim() ?? '';
+      if (!/^[\w.:/-]{1,100}$/.test(name))
+        throw new ApiError(
+          400,
+          `The ${field} claim is a claim name such as “${field}”.`,
+          'INVALID_INPUT',
+          'claims',
+        );
+      return name;
+    };
+    const emailClaim = claim(body.claims.email, 'email');
+    const nameClaim = claim(body.claims.name, 'name');
+    const groupsClaim = body.claims.groups?.trim() ? claim(body.claims.groups, 'groups') : null;
+
+    // Left out: the secret stays as it is; null or empty: none (a public client with PKCE).
+    const secretGiven = body.clientSecret !== undefined;
+    const secret = secretGiven ? body.clientSecret?.trim() || null : null;
+    const keptSecret =
+      !secretGiven && before?.client_secret && before.client_id === clientId ? before.client_secret : null;
+    const sealedSecret = secret ? app.secrets.seal(secret, tenant) : keptSecret;
+    const hint = secret ? secretHint(secret) : keptSecret ? (before?.secret_hint ?? '') : '';
+
+    try {
+      await clients.discover(issuer, clientId, null);
+    } catch (error) {
+      if (error instanceof IdpProblem) throw new ApiError(400, error.message, error.code, 'issuer');
+      throw error;
+    }
+
+    const { rows } = await app.db.transaction(async (tx) => {
+      const saved = await tx.query<Parameters<typeof toSsoSettings>[0]>(
+        `insert into sso_configs (tenant, issuer, client_id, client_secret, secret_hint, scopes, email_claim,
+           name_claim, groups_claim, label, required)
+         values ($1, $2, $3, $4, $5, $6::text[], $7, $8, $9, $10, $11)
+         on conflict (tenant) do update set issuer = excluded.issuer, client_id = excluded.client_id,
+           client_secret = excluded.client_secret, secret_hint = excluded.secret_hint, scopes = excluded.scopes,
+           email_claim = excluded.email_claim, name_claim = excluded.name_claim,
+           groups_claim = excluded.groups_claim, label = excluded.label, required = excluded.required,
+           updated_at = now()
+         returning *`,
+        [
+          tenant,
+          issuer,
+          clientId,
+          sealedSecret,
+          hint,
+          scopes,
+          emailClaim,
+          nameClaim,
+          groupsClaim,
+          label,
+          body.required,
+        ],
+      );
+      await audit(tx, request, {
+        action: before ? 'sso.update' : 'sso.create',
+        target: tenant,
+        before: before ? toSsoSettings(before) : null,
+        after: toSsoSettings(saved.rows[0]),
+      });
+      return saved;
+    });
+    return toSsoSettings(rows[0]);
+  });
+};

@@ -1,0 +1,268 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import * as oidc from 'openid-client';
+import { syncIdpGroups } from '../../admin/groups/store';
+import { ApiError } from '../../errors';
+import { readOrganization } from '../../organizations/store';
+import { repeat } from '../../repeat';
+import { suspendedMember } from '../sessions';
+import { checkEmailClaim, memberFor } from './accounts';
+import { createIdpClients, describeIdpError, IdpProblem } from './client';
+import { readSso, setIdpGroups } from './store';
+
+const cookieName = 'parley_oidc';
+const cookiePath = '/auth/oidc';
+const loginMinutes = 10;
+const codeSeconds = 60;
+const sealContext = 'oidc-login';
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+/** The same rule as the app's return targets: a path of this site, never another origin. */
+export function safeReturnUrl(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 2000) return '/list';
+  if (
+    !value.startsWith('/') ||
+    value.startsWith('//') ||
+    value.startsWith('/\\') ||
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+    /[\u0000-\u001f\\]/.test(value)
+  )
+    return '/list';
+  return value;
+}
+
+function readCookie(request: FastifyRequest, name: string): string | null {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(at + 1).trim());
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
+const cookie = (request: FastifyRequest, value: string, maxAge: number) =>
+  `${cookieName}=${encodeURIComponent(value)}; Path=${cookiePath}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${request.protocol === 'https' ? '; Secure' : ''}`;
+
+/** Where the browser lands when the sign-in failed: the login screen, which shows the sentence. */
+const failure = (reply: FastifyReply, message: string) =>
+  reply.header('cache-control', 'no-store').redirect(`/login?ssoError=${encodeURIComponent(message)}`, 302);
+
+interface Binding {
+  state: string;
+  nonce: string;
+  verifier: string;
+}
+
+/**
+ * Sign-in with the organization's identity provider (OpenID Connect, authorization code + PKCE):
+ * `GET /auth/oidc/start` sends the browser to the provider with state, nonce and an S256 challenge, and
+ * binds them to that browser in a sealed HttpOnly cookie; `GET /auth/oidc/callback` takes the state once
+ * (in the database, so any node can), redeems the code with openid-client (which checks the ID token's
+ * signature, issuer, audience, nonce and expiry), finds or makes the member, and hands the app a code
+ * valid 60 s and once, which `POST /auth/oidc/exchange` turns into the token a login gives.
+ * Failures land on the login screen with a sentence (`?ssoError=`), never a 500.
+ */
+export const oidcPlugin: FastifyPluginAsync = async (app) => {
+  const clients = createIdpClients(app);
+
+  app.get<{ Querystring: Record<string, unknown> }>(
+    '/auth/oidc/start',
+    { config: { anyTenant: true } },
+    async (request, reply) => {
+      try {
+        const organization = String(request.query.organization ?? 'app')
+          .trim()
+          .toLowerCase()
+          .slice(0, 63);
+        const row = await readOrganization(app.db, organization);
+        if (!row || row.disabled) return failure(reply, 'No organization has this address.');
+        // A host naming one organization does not start another's sign-in.
+        const label = request.hostname.split('.');
+        if (label.length > 2 && label[0] !== organization) {
+          const other = await readOrganization(app.db, label[0].toLowerCase());
+          if (other) return failure(reply, 'The Organization named is not the one of this address.');
+        }
+        const sso = await readSso(app.db, organization);
+        if (!sso) return failure(reply, 'This organization does not sign in with an identity provider.');
+        const config = await clients.open(sso);
+        const state = oidc.randomState();
+        const nonce = oidc.randomNonce();
+        const verifier = oidc.randomPKCECodeVerifier();
+        const redirectUri = new URL('/auth/oidc/callback', `${request.protocol}://${request.host}`).href;
+        await app.db.query(
+          `insert into oidc_logins (state_hash, tenant, redirect_uri, return_url, expires_at)
+           values ($1, $2, $3, $4, now() + make_interval(mins => $5))`,
+          [sha256(state), organization, redirectUri, safeReturnUrl(request.query.returnUrl), loginMinutes],
+        );
+        const target = oidc.buildAuthorizationUrl(config, {
+          redirect_uri: redirectUri,
+          scope: sso.scopes.join(' '),
+          state,
+          nonce,
+          code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+        });
+        const binding: Binding = { state, nonce, verifier };
+        return reply
+          .header(
+            'set-cookie',
+            cookie(request, app.secrets.seal(JSON.stringify(binding), sealContext), loginMinutes * 60),
+          )
+          .header('cache-control', 'no-store')
+          .redirect(target.href, 302);
+      } catch (error) {
+        const problem = describeIdpError(error);
+        if (problem.code === 'IDP_UNREACHABLE') request.log.warn({ err: error }, 'SSO start failed');
+        return failure(reply, problem.message);
+      }
+    },
+  );
+
+  app.get('/auth/oidc/callback', { config: { anyTenant: true } }, async (request, reply) => {
+    // Whatever happens, the binding is used up.
+    reply.header('set-cookie', cookie(request, '', 0));
+    try {
+      const query = new URL(request.url, 'http://callback.invalid').searchParams;
+      const state = query.get('state');
+      let binding: Binding | null = null;
+      const sealed = readCookie(request, cookieName);
+      try {
+        binding = sealed ? (JSON.parse(app.secrets.unseal(sealed, sealContext)) as Binding) : null;
+      } catch {
+        binding = null;
+      }
+      if (!binding || !state || binding.state !== state)
+        return failure(
+          reply,
+          'This sign-in was not started in this browser, or it took too long. Start again from the login page.',
+        );
+      const { rows } = await app.db.query<{ tenant: string; redirect_uri: string; return_url: string }>(
+        'delete from oidc_logins where state_hash = $1 and expires_at > now() returning tenant, redirect_uri, return_url',
+        [sha256(state)],
+      );
+      const login = rows[0];
+      if (!login)
+        return failure(
+          reply,
+          'This sign-in was used already or has expired. Start again from the login page.',
+        );
+      const [organization, sso] = await Promise.all([
+        readOrganization(app.db, login.tenant),
+        readSso(app.db, login.tenant),
+      ]);
+      if (!organization || organization.disabled)
+        return failure(reply, 'This organization has been disabled.');
+      if (!sso) return failure(reply, 'This organization does not sign in with an identity provider.');
+
+      const config = await clients.open(sso);
+      const currentUrl = new URL(login.redirect_uri);
+      currentUrl.search = query.toString();
+      const tokens = await oidc
+        .authorizationCodeGrant(config, currentUrl, {
+          pkceCodeVerifier: binding.verifier,
+          expectedState: binding.state,
+          expectedNonce: binding.nonce,
+          idTokenExpected: true,
+        })
+        .catch((error) => {
+          throw describeIdpError(error);
+        });
+      const idToken = tokens.claims();
+      if (!idToken) throw new IdpProblem('The identity provider sent no ID token.', 'ID_TOKEN_REJECTED');
+      let claims: Record<string, unknown> = { ...idToken };
+      // Providers that keep the profile out of the ID token give it at the userinfo endpoint.
+      if (config.serverMetadata().userinfo_endpoint && tokens.access_token) {
+        const info = await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub).catch((error) => {
+          throw describeIdpError(error);
+        });
+        claims = { ...info, ...idToken };
+      }
+      const email = checkEmailClaim(claims[sso.email_claim]);
+      const verified = claims.email_verified === true || claims.email_verified === 'true';
+      const name = typeof claims[sso.name_claim] === 'string' ? (claims[sso.name_claim] as string) : '';
+      const groupsClaim = sso.groups_claim ? claims[sso.groups_claim] : undefined;
+      const groups = Array.isArray(groupsClaim)
+        ? groupsClaim.filter((group): group is string => typeof group === 'string')
+        : typeof groupsClaim === 'string'
+          ? [groupsClaim]
+          : [];
+
+      const code = randomBytes(32).toString('base64url');
+      await app.db.transaction(async (tx) => {
+        const member = await memberFor(
+          tx,
+          organization,
+          { issuer: idToken.iss, subject: idToken.sub, email, emailVerified: verified, name },
+          app.config.startingBalance,
+        );
+        if (member.status === 'suspended') throw suspendedMember();
+        if (sso.groups_claim) {
+          await setIdpGroups(tx, organization.subdomain, member.userId, groups);
+          // The organization's groups mapped to these IdP names get the member, the others lose them.
+          await syncIdpGroups(tx, organization.subdomain, member.userId, groups);
+        }
+        await tx.query(
+          `insert into oidc_codes (code_hash, tenant, user_id, expires_at)
+           values ($1, $2, $3, now() + make_interval(secs => $4))`,
+          [sha256(code), organization.subdomain, member.userId, codeSeconds],
+        );
+      });
+      return reply
+        .header('cache-control', 'no-store')
+        .redirect(`/login?sso=${code}&returnUrl=${encodeURIComponent(login.return_url)}`, 302);
+    } catch (error) {
+      if (error instanceof ApiError) return failure(reply, error.message);
+      const problem = describeIdpError(error);
+      if (problem.code === 'IDP_UNREACHABLE' && !(error instanceof IdpProblem))
+        request.log.warn({ err: error }, 'SSO callback failed');
+      return failure(reply, problem.message);
+    }
+  });
+
+  app.post<{ Body: { code: string } }>(
+    '/auth/oidc/exchange',
+    {
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      schema: {
+        body: {
+          type: 'object',
+          required: ['code'],
+          additionalProperties: false,
+          properties: { code: { type: 'string', minLength: 1, maxLength: 200 } },
+        },
+      },
+    },
+    async (request) => {
+      // Single use: whoever deletes it has it, on any node.
+      const { rows } = await app.db.query<{ tenant: string; user_id: string; live: boolean }>(
+        'delete from oidc_codes where code_hash = $1 returning tenant, user_id, expires_at > now() as live',
+        [sha256(request.body.code)],
+      );
+      const row = rows[0];
+      if (!row?.live || row.tenant !== request.tenant)
+        throw new ApiError(
+          400,
+          'This sign-in code is wrong, used already or expired. Sign in again.',
+          'INVALID_CODE',
+          'code',
+        );
+      const { rows: users } = await app.db.query<{ status: string }>(
+        'select status from users where id = $1 and tenant = $2',
+        [row.user_id, row.tenant],
+      );
+      if (users[0]?.status === 'suspended') throw suspendedMember();
+      return { token: await app.sessions.open({ userId: row.user_id, tenant: row.tenant }) };
+    },
+  );
+
+  repeat(app, 3_600_000, 'pruning SSO logins and codes', async () => {
+    await app.db.query('delete from oidc_logins where expires_at < now()');
+    await app.db.query('delete from oidc_codes where expires_at < now()');
+  });
+};

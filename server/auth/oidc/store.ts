@@ -1,0 +1,90 @@
+import type { Db } from '../../db/database';
+
+/** An organization's SSO settings as stored (the client secret sealed). */
+export interface SsoRow {
+  tenant: string;
+  issuer: string;
+  client_id: string;
+  client_secret: string | null;
+  secret_hint: string;
+  scopes: string[];
+  email_claim: string;
+  name_claim: string;
+  groups_claim: string | null;
+  label: string;
+  required: boolean;
+  updated_at: Date;
+}
+
+/** The wire shape of `GET /api/v1/admin/sso`: the secret masked, never sent back. */
+export interface SsoSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | null;
+  scopes: string[];
+  claims: { email: string; name: string; groups?: string };
+  label: string;
+  required: boolean;
+}
+
+const ssoColumns = `tenant, issuer, client_id, client_secret, secret_hint, scopes, email_claim, name_claim,
+  groups_claim, label, required, updated_at`;
+
+export async function readSso(db: Db, tenant: string): Promise<SsoRow | null> {
+  const { rows } = await db.query<SsoRow>(`select ${ssoColumns} from sso_configs where tenant = $1`, [
+    tenant,
+  ]);
+  return rows[0] ?? null;
+}
+
+/** A secret as a client may see it: that there is one, and its last four characters when long. */
+export const maskSecret = (row: Pick<SsoRow, 'client_secret' | 'secret_hint'>) =>
+  row.client_secret ? `••••${row.secret_hint}` : null;
+
+export const toSsoSettings = (row: SsoRow): SsoSettings => ({
+  issuer: row.issuer,
+  clientId: row.client_id,
+  clientSecret: maskSecret(row),
+  scopes: row.scopes,
+  claims: {
+    email: row.email_claim,
+    name: row.name_claim,
+    ...(row.groups_claim ? { groups: row.groups_claim } : {}),
+  },
+  label: row.label,
+  required: row.required,
+});
+
+/** Whether password logins of the organization are refused for this role (SSO required; owners keep theirs). */
+export async function passwordRefused(db: Db, tenant: string, role: string | null): Promise<boolean> {
+  if (role === 'owner') return false;
+  const { rows } = await db.query<{ required: boolean }>(
+    'select required from sso_configs where tenant = $1',
+    [tenant],
+  );
+  return rows[0]?.required === true;
+}
+
+/**
+ * Records the identity provider's group names of a member at their login (the groups claim). The
+ * organization's groups map these names to their members; an empty list is kept too (in no group).
+ */
+export async function setIdpGroups(db: Db, tenant: string, userId: string, names: string[]): Promise<void> {
+  const clean = [...new Set(names.map((name) => name.trim()).filter((name) => name && name.length <= 256))]
+    .sort()
+    .slice(0, 500);
+  await db.query(
+    `insert into user_idp_groups (tenant, user_id, names) values ($1, $2, $3::text[])
+     on conflict (tenant, user_id) do update set names = excluded.names, updated_at = now()`,
+    [tenant, userId, clean],
+  );
+}
+
+/** The group names the identity provider gave the member at their last SSO login; null when never. */
+export async function readIdpGroups(db: Db, tenant: string, userId: string): Promise<string[] | null> {
+  const { rows } = await db.query<{ names: string[] }>(
+    'select names from user_idp_groups where tenant = $1 and user_id = $2',
+    [tenant, userId],
+  );
+  return rows[0]?.names ?? null;
+}
