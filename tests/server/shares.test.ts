@@ -347,6 +347,23 @@ describe('shared conversations', () => {
         })
       ).status,
     ).toBe(404);
+    // A bot limited to groups the viewer is in none of: the share can be read, not continued.
+    const { rows } = await server.app.db.query<{ id: string }>(
+      "insert into groups (tenant, name) values ('app', $1) returning id",
+      [`Only some ${Date.now()}`],
+    );
+    await server.app.db.query('insert into bot_groups (bot_id, group_id) values ($1, $2)', [
+      snapshot.bot._id,
+      rows[0].id,
+    ]);
+    try {
+      expect((await view(server, viewer, made._id)).status).toBe(200);
+      expect(
+        await call(server, `/api/v1/share/${made._id}/continue`, { token: viewer.token, body: {} }),
+      ).toMatchObject({ status: 403, body: { code: 'BOT_NOT_ALLOWED' } });
+    } finally {
+      await server.app.db.query('delete from groups where id = $1', [rows[0].id]);
+    }
     // A public share is continued by a member of its organization too.
     const open = (await share(server, sharer, topic, { audience: 'public' })).body;
     expect(open._id).toBe(made._id);
