@@ -15,6 +15,8 @@ export interface OrganizationSettings {
   startingBalance: number;
   signup: SignupPolicy;
   allowedDomains?: string[];
+  /** Whether conversations may be shared with anyone (public links); off turns existing ones off too. */
+  publicSharing?: boolean;
 }
 
 /** A logo to store: PNG or SVG, base64. */
@@ -36,6 +38,7 @@ export interface SettingsDraft {
   startingBalance: string;
   signup: SignupPolicy;
   allowedDomains: string;
+  publicSharing: boolean;
 }
 
 /** A file the admin picked for the logo, read in the browser. */
@@ -82,6 +85,7 @@ export function draftOf(settings: OrganizationSettings): SettingsDraft {
     startingBalance: String(settings.startingBalance),
     signup: settings.signup,
     allowedDomains: (settings.allowedDomains ?? []).join(', '),
+    publicSharing: settings.publicSharing ?? true,
   };
 }
 
@@ -130,6 +134,7 @@ export function settingsRequest(draft: SettingsDraft): SettingsRequest {
     startingBalance: Number(draft.startingBalance),
     signup: draft.signup,
     allowedDomains: draft.signup === 'domains' ? domainsOf(draft.allowedDomains) : [],
+    publicSharing: draft.publicSharing,
   };
 }
 
@@ -147,6 +152,7 @@ const emptyDraft: SettingsDraft = {
   startingBalance: '0',
   signup: 'open',
   allowedDomains: '',
+  publicSharing: true,
 };
 
 export interface OrgSettingsContext {

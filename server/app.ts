@@ -37,6 +37,7 @@ import { isApiPath, staticPlugin } from './plugins/static';
 import { tenancyPlugin } from './plugins/tenancy';
 import { repeat } from './repeat';
 import { loadSecrets } from './security/secrets';
+import { sharesPlugin } from './shares/routes';
 import { translatePlugin } from './translation/routes';
 import { createTranslator, libreTranslate } from './translation/translator';
 import { usersPlugin } from './users/routes';
@@ -151,6 +152,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(repliesPlugin);
   await app.register(apiKeysPlugin);
   await app.register(openaiApiPlugin, { prefix: '/v1' });
+  await app.register(sharesPlugin);
   await app.register(adminPlugin, { prefix: '/api/v1/admin' });
   if (config.staticDir) await app.register(staticPlugin, { root: config.staticDir });
   // Every node indexes knowledge documents: whichever claims a job first.

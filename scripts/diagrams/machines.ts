@@ -13,6 +13,8 @@ import { organizationMachine } from '../../machines/organization';
 import { orgSettingsMachine } from '../../machines/orgSettings';
 import { resourceMachine } from '../../machines/resource';
 import { sessionMachine } from '../../machines/session';
+import { shareMachine } from '../../machines/share';
+import { sharedConversationMachine } from '../../machines/sharedConversation';
 import { sidePanelMachine } from '../../machines/sidePanel';
 import { themeMachine } from '../../machines/theme';
 import { topicMachine } from '../../machines/topic';
@@ -37,6 +39,8 @@ export const machines = [
   { file: 'machines/conversations.ts', machine: conversationsMachine },
   { file: 'machines/theme.ts', machine: themeMachine },
   { file: 'machines/resource.ts', machine: resourceMachine },
+  { file: 'machines/share.ts', machine: shareMachine },
+  { file: 'machines/sharedConversation.ts', machine: sharedConversationMachine },
   { file: 'machines/adminList.ts', machine: adminListMachine },
   { file: 'machines/botEditor.ts', machine: botEditorMachine },
   { file: 'machines/knowledgeBase.ts', machine: knowledgeBaseMachine },

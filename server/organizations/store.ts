@@ -73,11 +73,13 @@ export interface OrganizationRow {
   storage_quota_mb: number;
   /** Whether members' personal keys may call Parley's OpenAI-compatible API. */
   api_access: boolean;
+  /** Whether conversations may be shared with anyone (public links). */
+  public_sharing: boolean;
   created_at: Date;
 }
 
 export const organizationColumns = `id, subdomain, name, currency, disabled, brand_color, logo_type, logo_version,
-  default_language, starting_balance, signup, allowed_domains, storage_quota_mb, api_access, created_at`;
+  default_language, starting_balance, signup, allowed_domains, storage_quota_mb, api_access, public_sharing, created_at`;
 
 export async function readOrganization(db: Db, subdomain: string): Promise<OrganizationRow | null> {
   const { rows } = await db.query<OrganizationRow>(

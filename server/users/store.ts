@@ -2,6 +2,7 @@ import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { notFound } from '../errors';
 import { listFiles } from '../files/store';
+import { listShares } from '../shares/store';
 
 const iso = (value: Date) => new Date(value).toISOString();
 
@@ -72,6 +73,7 @@ export async function exportUser(db: Db, owner: Owner) {
     ),
     listFiles(db, owner),
   ]);
+  const shares = await listShares(db, owner);
   return {
     exportedAt: new Date().toISOString(),
     account: {
@@ -100,6 +102,8 @@ export async function exportUser(db: Db, owner: Owner) {
     })),
     /** The user's files (their bytes are in the ZIP download). */
     files,
+    /** The conversations the user shared: their links and who may open them. */
+    shares,
     transactions: transactions.rows.map((row) => ({
       _id: row.id,
       amount: Number(row.amount),

@@ -14,6 +14,7 @@ import { languages } from '../i18n/languages';
 import { T } from '../i18n/T';
 import { useFormat } from '../i18n/useFormat';
 import { useT } from '../i18n/useT';
+import { CheckboxField } from './fields/CheckboxField';
 import { SelectField } from './fields/SelectField';
 import { ListProblem } from './ListProblem';
 import { useAdmin } from './useAdmin';
@@ -221,6 +222,13 @@ export function SettingsScreen() {
               {...text('allowedDomains')}
             />
           )}
+          <CheckboxField
+            label="Public sharing"
+            role="switch"
+            hint="Members may share conversations with anyone who has the link. Off: public links stop working."
+            checked={draft.publicSharing}
+            onChange={(event) => change({ publicSharing: event.target.checked })}
+          />
         </fieldset>
         <FormError message={formProblem} />
         <div className="actions">

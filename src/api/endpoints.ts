@@ -1,3 +1,4 @@
+import type { SharedSnapshot } from '../../machines/sharedConversation';
 import type { HttpClient } from './http';
 import { HttpError } from './http';
 import type {
@@ -57,6 +58,15 @@ export function createEndpoints(http: HttpClient) {
     organization: (subdomain: string) =>
       http.get<Organization>(`/api/v1/organization/${encodeURIComponent(subdomain)}`),
     bots: () => http.get<Bot[]>('/api/v1/bot'),
+    /** A shared conversation's snapshot: public ones logged out too. */
+    share: (id: string) => http.get<SharedSnapshot>(`/api/v1/share/${encodeURIComponent(id)}`),
+    /** "Continue this conversation": a new conversation of the user with the snapshot's messages. */
+    continueShare: (id: string) =>
+      http.post<{ _id: string }>(
+        `/api/v1/share/${encodeURIComponent(id)}/continue`,
+        {},
+        { returnError: true },
+      ),
     me: () => http.get<User>('/api/v1/user/me'),
     updateMe: (changes: ProfileChangeRequest) => http.patch<User>('/api/v1/user/me', { ...changes }),
     deleteMe: (body: DeleteAccountRequest) =>

@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import type { ShareAudience, ShareLink } from '../../machines/share';
 import type { HttpClient, UploadProgress } from './http';
 import type {
   BillingInfo,
@@ -33,6 +34,17 @@ export function createWorkspaceEndpoints(http: HttpClient) {
     renameTopic: (id: string, title: string) =>
       http.patch<TopicSummary>(`/api/v1/topic/${encodeURIComponent(id)}`, { title }),
     deleteTopic: (id: string) => http.delete<unknown>(`/api/v1/topic/${encodeURIComponent(id)}`),
+    /** The conversation's share, if it has one. */
+    findShare: async (topicId: string) =>
+      (await http.get<ShareLink[]>('/api/v1/share', { topic: topicId }))[0] ?? null,
+    /** Shares the branch on screen with the audience; sharing again keeps the link. */
+    shareTopic: (topicId: string, audience: ShareAudience) =>
+      http.post<ShareLink>(
+        `/api/v1/topic/${encodeURIComponent(topicId)}/share`,
+        { audience },
+        { returnError: true },
+      ),
+    revokeShare: (id: string) => http.delete<unknown>(`/api/v1/share/${encodeURIComponent(id)}`),
     /** The conversation as a Markdown file: every message of the branch on screen, both sides. */
     exportTopic: (id: string) =>
       http.download(`/api/v1/topic/${encodeURIComponent(id)}/export`, { format: 'md' }),

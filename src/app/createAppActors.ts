@@ -4,6 +4,7 @@ import { botsMachine } from '../../machines/bots';
 import { languageMachine } from '../../machines/language';
 import { organizationMachine } from '../../machines/organization';
 import { sessionMachine } from '../../machines/session';
+import { sharedConversationMachine } from '../../machines/sharedConversation';
 import type { ThemeChoice } from '../../machines/theme';
 import { type TranslationEvent, translationMachine } from '../../machines/translation';
 import { workerMachine } from '../../machines/worker';
@@ -204,8 +205,33 @@ export function createAppActors(env: AppEnvironment) {
     );
   };
 
+  /**
+   * The page of a shared link (each such page runs its own actor, told whether someone is logged in):
+   * a visitor logs in first, and comes back to continue; a member's new conversation opens.
+   */
+  const sharedConversation = sharedConversationMachine.provide({
+    actors: {
+      fetchShare: fromPromise(({ input }) => api.share(input.shareId)),
+      continueShare: fromPromise(({ input }) => api.continueShare(input.shareId)),
+    },
+    actions: {
+      goToLogin: ({ context }) => {
+        const back = `/s/${encodeURIComponent(context.shareId ?? '')}?continue=1`;
+        // The session keeps where to come back to after the login (it lands the visitor on landing)…
+        session.send({ type: 'CHECK', returnUrl: back });
+        // …and the visitor goes on to the login form itself.
+        env.navigate(`/login?returnUrl=${encodeURIComponent(back)}`, {});
+      },
+      openConversation: ({ context, event }) => {
+        const created = (event as unknown as { output: { _id: string } }).output;
+        env.navigate(`/topics/${encodeURIComponent(created._id)}`, { replace: context.resume });
+      },
+    },
+  });
+
   const actors = {
     session,
+    sharedConversation,
     account,
     organization,
     bots,

@@ -4,6 +4,7 @@ import { citationsMachine } from '../../machines/citations';
 import { conversationsMachine } from '../../machines/conversations';
 import { type BillingRecord, createResourceMachine, type NotificationRecord } from '../../machines/resource';
 import type { sessionMachine } from '../../machines/session';
+import { shareMachine } from '../../machines/share';
 import { sidePanelMachine } from '../../machines/sidePanel';
 import { themeMachine } from '../../machines/theme';
 import { topicMachine } from '../../machines/topic';
@@ -104,6 +105,17 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
     }),
     { inspect },
   );
+  /** The Share dialog of a conversation, from the sidebar or the chat's menu. */
+  const share = createActor(
+    shareMachine.provide({
+      actors: {
+        findShare: fromPromise(({ input }) => api.findShare(input.topicId)),
+        shareTopic: fromPromise(({ input }) => api.shareTopic(input.topicId, input.audience)),
+        revokeShare: fromPromise(({ input }) => api.revokeShare(input.id)),
+      },
+    }),
+    { inspect },
+  );
   // The drawer and the side panel never cover the page together: opening the panel closes the drawer.
   sidePanel.subscribe((snapshot) => {
     if (snapshot.matches('open')) conversations.send({ type: 'CLOSE_DRAWER' });
@@ -111,7 +123,7 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
   // The next user must not see the last one's balance, notifications or conversations.
   session.subscribe((snapshot) => {
     if (!snapshot.matches({ auth: 'loggedOut' })) return;
-    for (const data of [billing, notifications, conversations]) data.send({ type: 'RESET' });
+    for (const data of [billing, notifications, conversations, share]) data.send({ type: 'RESET' });
   });
 
   const theme = createActor(themeMachine.provide({ actions: themeActions(stored, env.applyTheme) }), {
@@ -144,7 +156,7 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
   const attachments = createAttachments(api);
   const files = createFileAccess(api, env.saveFile);
 
-  for (const actor of [sidePanel, billing, notifications, conversations, theme]) actor.start();
+  for (const actor of [sidePanel, billing, notifications, conversations, share, theme]) actor.start();
   // The chat screen's actors are inspected too (`inspect`: the Stately inspector in development, or none).
   // The cited passage a chat screen shows: no effects, so the machine as it is.
   const citations = citationsMachine;
@@ -153,6 +165,7 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
     billing,
     notifications,
     conversations,
+    share,
     theme,
     chat,
     attachments,

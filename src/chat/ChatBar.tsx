@@ -21,7 +21,7 @@ interface ChatBarProps {
 
 /** The chat's own bar: the conversation's title, its bot and price per reply, and its menu. */
 export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
-  const { conversations } = useWorkspace();
+  const { conversations, share } = useWorkspace();
   const t = useT();
   const format = useFormat();
   const currency = useBilling().billing?.currency ?? 'EUR';
@@ -74,6 +74,7 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
               label: t('Rename'),
               onSelect: () => conversations.send({ type: 'START_RENAME', conversation }),
             },
+            { label: t('Share'), onSelect: () => share.send({ type: 'OPEN', topic: conversation }) },
             {
               label: t('Export as Markdown'),
               onSelect: () => conversations.send({ type: 'EXPORT', conversation }),

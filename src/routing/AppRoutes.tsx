@@ -14,6 +14,7 @@ const Workspace = lazy(() => import('../workspace/Workspace'));
 const HomeArea = lazy(() => import('../home/HomeArea'));
 const ChatArea = lazy(() => import('../chat/ChatArea'));
 const AdminArea = lazy(() => import('../admin/AdminArea'));
+const SharedConversationScreen = lazy(() => import('../share/SharedConversationScreen'));
 // Few visitors need it: the landing page does not carry it.
 const ForgotPasswordScreen = lazy(() =>
   import('../screens/ForgotPasswordScreen').then((module) => ({ default: module.ForgotPasswordScreen })),
@@ -62,6 +63,15 @@ export function AppRoutes() {
             </Suspense>
           </LoginCheck>
         </OrganizationCheck>
+      </Route>
+      <Route path="/s/:shareId">
+        {(params) => (
+          <OrganizationCheck>
+            <Suspense fallback={<Loading />}>
+              <SharedConversationScreen shareId={params.shareId} />
+            </Suspense>
+          </OrganizationCheck>
+        )}
       </Route>
       <Route path="/landing">
         <OrganizationCheck>

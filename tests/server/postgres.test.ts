@@ -70,6 +70,7 @@ describe('the same schema and flow on a real PostgreSQL (DATABASE_URL)', () => {
       '800_knowledge.sql',
       '900_sso.sql',
       '910_groups.sql',
+      '920_shares.sql',
       '930_api_keys.sql',
     ]);
   });

@@ -30,6 +30,7 @@ interface SettingsBody {
   allowedDomains?: string[];
   storageQuotaMb?: number;
   apiAccess?: boolean;
+  publicSharing?: boolean;
 }
 
 const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
@@ -43,6 +44,7 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
   allowedDomains: row.allowed_domains,
   storageQuotaMb: row.storage_quota_mb,
   apiAccess: row.api_access,
+  publicSharing: row.public_sharing,
 });
 
 /**
@@ -102,6 +104,8 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
             },
             storageQuotaMb: { type: 'integer', minimum: 0, maximum: 100_000_000 },
             apiAccess: { type: 'boolean' },
+            // Off: conversations cannot be shared with anyone, and existing public links answer 404.
+            publicSharing: { type: 'boolean' },
           },
           [],
           1,
@@ -144,7 +148,8 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
              starting_balance = case when $11 then $12::numeric else starting_balance end,
              signup = $13, allowed_domains = $14::text[],
              storage_quota_mb = coalesce($15, storage_quota_mb),
-             api_access = coalesce($16, api_access)
+             api_access = coalesce($16, api_access),
+             public_sharing = coalesce($17, public_sharing)
            where subdomain = $1`,
           [
             request.tenant,
@@ -163,6 +168,7 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
             domains,
             body.storageQuotaMb ?? null,
             body.apiAccess ?? null,
+            body.publicSharing ?? null,
           ],
         );
         const after = await readOrganization(tx, request.tenant);

@@ -2,11 +2,14 @@ import { useSelector } from '@xstate/react';
 import { useWorkspace } from '../../app/useWorkspace';
 import { DeleteConversationDialog } from './DeleteConversationDialog';
 import { RenameDialog } from './RenameDialog';
+import { ShareDialog } from './ShareDialog';
 
-/** The dialog of the conversation being renamed or deleted, from the sidebar or the chat's menu. */
+/** The dialog of the conversation being shared, renamed or deleted, from the sidebar or the chat's menu. */
 export function ConversationDialogs() {
-  const { conversations } = useWorkspace();
+  const { conversations, share } = useWorkspace();
   const edit = useSelector(conversations, (snapshot) => snapshot.value.edit);
+  const sharing = useSelector(share, (snapshot) => !snapshot.matches('closed'));
+  if (sharing) return <ShareDialog />;
   if (edit === 'renaming' || edit === 'savingTitle') return <RenameDialog />;
   if (edit === 'confirmingDelete' || edit === 'deleting') return <DeleteConversationDialog />;
   return null;

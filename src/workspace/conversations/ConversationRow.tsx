@@ -15,7 +15,7 @@ export function ConversationRow({
   conversation: ConversationSummary;
   open: boolean;
 }) {
-  const { conversations } = useWorkspace();
+  const { conversations, share } = useWorkspace();
   const t = useT();
   const title = conversation.title || conversation.bot.name;
   const ref = { _id: conversation._id, title };
@@ -56,6 +56,10 @@ export function ConversationRow({
           {
             label: t('Rename'),
             onSelect: () => conversations.send({ type: 'START_RENAME', conversation: ref }),
+          },
+          {
+            label: t('Share'),
+            onSelect: () => share.send({ type: 'OPEN', topic: ref }),
           },
           {
             label: t('Delete'),

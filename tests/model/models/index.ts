@@ -13,6 +13,8 @@ import { organizationModel } from './organization';
 import { orgSettingsModel } from './orgSettings';
 import { resourceModel } from './resource';
 import { sessionModel } from './session';
+import { shareModel } from './share';
+import { sharedConversationModel } from './sharedConversation';
 import { sidePanelModel } from './sidePanel';
 import { themeModel } from './theme';
 import { topicModel } from './topic';
@@ -37,6 +39,8 @@ export const models = [
   conversationsModel,
   themeModel,
   resourceModel,
+  shareModel,
+  sharedConversationModel,
 ];
 
 /** The admin area's machines, as adminMachines.test.ts walks them. */

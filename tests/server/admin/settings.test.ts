@@ -36,6 +36,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       allowedDomains: [],
       storageQuotaMb: 1024,
       apiAccess: true,
+      publicSharing: true,
       storageBytes: 0,
     });
     const lookup = await call(server, '/api/v1/organization/acme');

@@ -13,6 +13,8 @@ import { membersBrowserModel } from './members';
 import { organizationBrowserModel } from './organization';
 import { orgSettingsBrowserModel } from './orgSettings';
 import { sessionBrowserModel } from './session';
+import { shareBrowserModel } from './share';
+import { sharedConversationBrowserModel } from './sharedConversation';
 import { sidePanelBrowserModel } from './sidePanel';
 import { themeBrowserModel } from './theme';
 import { topicBrowserModel } from './topic';
@@ -36,6 +38,8 @@ export const browserModels: BrowserModel[] = [
   topicBrowserModel({ double: noDouble, broke: noServer }),
   attachmentsBrowserModel,
   citationsBrowserModel,
+  shareBrowserModel,
+  sharedConversationBrowserModel,
   adminListBrowserModel,
   botEditorBrowserModel,
   knowledgeBaseBrowserModel,

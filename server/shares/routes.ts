@@ -1,0 +1,162 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { canRun } from '../bots/availability';
+import { type Audience, continueShare, listShares, readShare, revokeShare, shareTopic } from './store';
+
+const topicParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
+} as const;
+/** Share ids are base64url; anything else cannot be one and is refused before a query. */
+const shareParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,64}$' } },
+} as const;
+
+const audience = {
+  type: 'string',
+  enum: ['organization', 'public'],
+  description: 'organization: signed-in members of the organization; public: anyone with the link',
+} as const;
+
+const shareSchema = {
+  type: 'object',
+  required: ['_id', 'url', 'audience', 'topic', 'title', 'messages', 'sharedAt'],
+  properties: {
+    _id: { type: 'string' },
+    url: { type: 'string', description: '/s/<id>, on the host of the organization' },
+    audience,
+    topic: { type: 'string' },
+    title: { type: 'string' },
+    messages: { type: 'integer', description: 'how many messages the snapshot holds' },
+    sharedAt: { type: 'string' },
+  },
+} as const;
+
+const snapshotSchema = {
+  type: 'object',
+  required: ['_id', 'title', 'bot', 'messages', 'sharedAt', 'audience'],
+  properties: {
+    _id: { type: 'string' },
+    title: { type: 'string' },
+    bot: {
+      type: 'object',
+      required: ['_id', 'name', 'platform'],
+      properties: {
+        _id: { type: 'string' },
+        name: { type: 'string' },
+        platform: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+      },
+    },
+    messages: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['role', 'text', 'createdAt'],
+        properties: {
+          role: { type: 'string', enum: ['user', 'bot'] },
+          text: { type: 'string' },
+          createdAt: { type: 'string' },
+        },
+      },
+    },
+    sharedAt: { type: 'string' },
+    audience,
+  },
+} as const;
+
+/**
+ * Shared conversations: share a topic (a snapshot of the branch on screen), list and revoke one's
+ * shares, read a share (public ones logged out too), and continue one as a new topic of one's own.
+ */
+export const sharesPlugin: FastifyPluginAsync = async (app) => {
+  const owner = (request: FastifyRequest) => ({ tenant: request.auth.tenant, userId: request.auth.userId });
+
+  app.post<{ Params: { id: string }; Body: { audience: Audience; leaf?: string } }>(
+    '/api/v1/topic/:id/share',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        params: topicParams,
+        body: {
+          type: 'object',
+          required: ['audience'],
+          additionalProperties: false,
+          properties: {
+            audience,
+            leaf: {
+              type: 'string',
+              minLength: 1,
+              maxLength: 64,
+              description: 'the last message of the branch to share; by default the one on screen (head)',
+            },
+          },
+        },
+        response: { 200: shareSchema },
+      },
+    },
+    async (request) =>
+      shareTopic(app.db, owner(request), request.params.id, {
+        audience: request.body.audience,
+        leaf: request.body.leaf,
+      }),
+  );
+
+  app.get<{ Querystring: { topic?: string } }>(
+    '/api/v1/share',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { topic: { type: 'string', minLength: 1, maxLength: 64 } },
+        },
+        response: { 200: { type: 'array', items: shareSchema } },
+      },
+    },
+    async (request) => listShares(app.db, owner(request), request.query.topic),
+  );
+
+  // No login needed: a public share is for anyone; an organization share needs a member's token.
+  app.get<{ Params: { id: string } }>(
+    '/api/v1/share/:id',
+    { schema: { params: shareParams, response: { 200: snapshotSchema } } },
+    async (request, reply) => {
+      const member = Boolean(await app.sessions.claims(request));
+      const snapshot = await readShare(app.db, request.tenant, request.params.id, member);
+      reply.header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex');
+      return snapshot;
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/api/v1/share/:id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        params: shareParams,
+        response: { 200: { type: 'object', properties: { success: { type: 'boolean' } } } },
+      },
+    },
+    async (request) => {
+      await revokeShare(app.db, owner(request), request.params.id);
+      return { success: true };
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/api/v1/share/:id/continue',
+    {
+      preHandler: app.authenticate,
+      schema: { params: shareParams },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(
+          await continueShare(app.db, owner(request), request.params.id, (bot) => canRun(app.config, bot)),
+        ),
+  );
+};

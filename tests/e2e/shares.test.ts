@@ -1,0 +1,77 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signUp, type TestServer } from '../support/app';
+import { launchBrowser } from '../support/browser';
+import { type RunningServer, startServer } from '../support/server';
+
+describe('shared conversations in Chromium against npm start', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({ BUILTIN_TOKEN_DELAY_MS: '5', RATE_LIMIT_OTP_PER_IP_PER_HOUR: '1000' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const logIn = async (page: Page, account: { email: string; password: string }) => {
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+  };
+
+  it('shares a conversation publicly, opens the link logged out, and continues it after logging in', async () => {
+    const sharer = await signUp(server as unknown as TestServer);
+    const viewer = await signUp(server as unknown as TestServer);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login`);
+    await logIn(page, sharer);
+    await page.getByRole('heading', { name: `Hello, ${sharer.displayName}` }).waitFor();
+    await page.getByRole('link', { name: 'Chat ELIZA' }).click();
+    await page.waitForURL(/\/topics\/new\?bot=/);
+    await page.getByLabel('Message').fill('Men are all alike.');
+    await page.getByLabel('Message').press('Enter');
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await expect.poll(() => page.locator('.message.bot').last().textContent()).toContain('In what way?');
+
+    // Share it with anyone: the dialog shows the link to copy.
+    await page.getByRole('button', { name: 'Conversation actions', exact: true }).click();
+    await page.getByRole('menuitem', { name: 'Share' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share conversation' });
+    await dialog.getByRole('radio', { name: /Anyone with the link/ }).check();
+    await dialog.getByRole('button', { name: 'Create link' }).click();
+    const link = dialog.getByRole('textbox', { name: 'Link' });
+    await link.waitFor();
+    const url = await link.inputValue();
+    expect(url).toMatch(new RegExp(`^${server.url}/s/[A-Za-z0-9_-]{22,}$`));
+    await dialog.getByRole('button', { name: 'Update link' }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await context.close();
+
+    // A fresh browser, logged out: the snapshot, read-only and not for search engines.
+    const visitor = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const other = await visitor.newPage();
+    await other.goto(url);
+    await other.getByRole('heading', { name: 'Men are all alike.', level: 1 }).waitFor();
+    expect(await other.locator('.message.user').first().textContent()).toContain('Men are all alike.');
+    expect(await other.locator('.message.bot').first().textContent()).toContain('In what way?');
+    expect(await other.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
+    await expect.poll(() => other.getByLabel('Message').count()).toBe(0);
+
+    // Continue: log in first, then the copy opens as the viewer's own conversation.
+    await other.getByRole('button', { name: 'Continue this conversation' }).click();
+    await other.waitForURL(/\/login\?returnUrl=/);
+    await logIn(other, viewer);
+    await other.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await expect.poll(() => other.locator('.message.bot').last().textContent()).toContain('In what way?');
+    expect(await other.locator('meta[name="robots"]').count()).toBe(0);
+    await other.getByLabel('Message').fill('They are always bugging us.');
+    await other.getByLabel('Message').press('Enter');
+    await expect.poll(() => other.locator('.message.user').count()).toBe(2);
+    await visitor.close();
+  });
+});

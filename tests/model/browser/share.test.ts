@@ -1,0 +1,4 @@
+import { shareBrowserModel } from './models/share';
+import { runInBrowser } from './runner';
+
+runInBrowser(shareBrowserModel);

@@ -1,0 +1,4 @@
+import { sharedConversationBrowserModel } from './models/sharedConversation';
+import { runInBrowser } from './runner';
+
+runInBrowser(sharedConversationBrowserModel);
