@@ -122,7 +122,10 @@ describe('groups in Chromium: a bot only a group sees, and a monthly budget', ()
     const adaBox = dialog.getByRole('checkbox', { name: `${ada.displayName} (@${ada.username})` });
     await adaBox.check();
     // Ticked, she is listed among the group's members.
-    await dialog.getByRole('group', { name: 'In this group' }).getByRole('checkbox', { checked: true }).waitFor();
+    await dialog
+      .getByRole('group', { name: 'In this group' })
+      .getByRole('checkbox', { checked: true })
+      .waitFor();
     await expectAccessible(admin, 'Group members, one ticked');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await admin.getByRole('status').getByText('Group saved').waitFor();
@@ -166,8 +169,9 @@ describe('groups in Chromium: a bot only a group sees, and a monthly budget', ()
     await message.press('Enter');
     await expect.poll(() => member.locator('.message.bot').last().textContent()).toContain('In what way?');
 
-    await member.getByRole('button', { name: 'Send', exact: true }).and(member.locator(':enabled')).waitFor();
+    // As a person would: once the reply has ended (Stop became Send again) and the text is typed.
     await message.fill('They are always bugging us.');
+    await member.getByRole('button', { name: 'Send', exact: true }).and(member.locator(':enabled')).waitFor();
     await message.press('Enter');
     const now = new Date();
     const reset = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(
