@@ -164,6 +164,11 @@ describe('groups in Chromium: a bot only a group sees, and a monthly budget', ()
   it('the member chats until the budget is reached and is told the day replies start again', async () => {
     await member.getByRole('link', { name: 'Chat ELIZA' }).click();
     await member.waitForURL(/\/topics\/new\?bot=/);
+    // Someone outside the group who follows the same link is sent back to the catalogue.
+    await outsider.goto(member.url());
+    const refused = outsider.getByRole('alert').filter({ hasText: 'This bot does not exist.' });
+    await refused.getByRole('link', { name: 'Choose a bot' }).waitFor();
+
     const message = member.getByLabel('Message');
     await message.fill('Men are all alike.');
     await message.press('Enter');
