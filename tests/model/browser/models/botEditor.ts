@@ -190,7 +190,10 @@ export const botEditorBrowserModel: BrowserModel = {
       case 'SEND_TRY':
         // A network failure of the try-out, or a Stop, when the path says so: the request is held until
         // then, so the reply under way is seen first (and a fast reply cannot end before Stop).
-        if (['TRY_FAILED', 'STOP_TRY'].includes(events[index + 1]?.type ?? ''))
+        // A reply's first word is held too: checking the state before it (axe) can outlast a whole
+        // ELIZA reply on a busy machine, and then its words were never seen while it replied.
+        world.data.held = undefined;
+        if (['TRY_FAILED', 'STOP_TRY', 'TRY_TOKEN'].includes(events[index + 1]?.type ?? ''))
           await page.route(
             '**/api/v1/admin/bot/*/try',
             (route) => {
@@ -200,6 +203,11 @@ export const botEditorBrowserModel: BrowserModel = {
           );
         await page.getByLabel('Message to try').fill(event.text as string);
         await page.getByRole('button', { name: 'Send' }).click();
+        break;
+      case 'TRY_TOKEN':
+        // The held reply goes on: its words come in while the screen is checked.
+        await until(async () => expect(world.data.held).toBeDefined());
+        await (world.data.held as Route).continue();
         break;
       case 'TRY_FAILED':
         await until(async () => expect(world.data.held).toBeDefined());
