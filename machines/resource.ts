@@ -30,6 +30,8 @@ export interface ResourceContext<Data> {
   /** null until the first fetch answers, and again once forgotten. */
   data: Data | null;
   error: string | null;
+  /** The form field the server named when it refused a change, shown at that field; else null. */
+  errorField: string | null;
 }
 
 export type ResourceEvent<Data, Change> =
@@ -61,26 +63,31 @@ export function createResourceMachine<Data, Change = never>() {
       }),
     },
     actions: {
-      assignData: assign({ data: ({ event }) => outputOf<Data>(event), error: null }),
+      assignData: assign({ data: ({ event }) => outputOf<Data>(event), error: null, errorField: null }),
       replaceData: assign({
         data: ({ event }) => {
           assertEvent(event, 'REPLACE');
           return event.data;
         },
         error: null,
+        errorField: null,
       }),
-      clearData: assign({ data: null, error: null }),
+      clearData: assign({ data: null, error: null, errorField: null }),
       assignError: assign({
         error: ({ event }) => {
           const error = errorOf(event);
           return error instanceof Error ? error.message : 'Something went wrong';
+        },
+        errorField: ({ event }) => {
+          const field = (errorOf(event) as { field?: unknown } | null)?.field;
+          return typeof field === 'string' ? field : null;
         },
       }),
     },
   }).createMachine({
     id: 'resource',
     description: 'Server data shown on screen: load, reload, change, retry; forgotten on logout.',
-    context: { data: null, error: null },
+    context: { data: null, error: null, errorField: null },
     initial: 'idle',
     on: {
       RESET: { target: '.idle', actions: 'clearData' },

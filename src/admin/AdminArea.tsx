@@ -20,6 +20,7 @@ import { KnowledgeScreen } from './knowledge/KnowledgeScreen';
 import { MembersScreen } from './members/MembersScreen';
 import { ProvidersScreen } from './ProvidersScreen';
 import { SettingsScreen } from './SettingsScreen';
+import { SsoScreen } from './sso/SsoScreen';
 import { UsageScreen } from './usage/UsageScreen';
 import { useAdmin } from './useAdmin';
 import './admin.css';
@@ -38,6 +39,7 @@ function AdminSections() {
       <Route path="/admin/members" component={MembersScreen} />
       <Route path="/admin/groups" component={GroupsScreen} />
       <Route path="/admin/settings" component={SettingsScreen} />
+      <Route path="/admin/sign-in" component={SsoScreen} />
       <Route path="/admin/usage" component={UsageScreen} />
       <Route path="/admin/audit" component={AuditScreen} />
       <Route component={BotsScreen} />
@@ -47,7 +49,7 @@ function AdminSections() {
 
 /**
  * The admin area (`/admin`): the organization's bots, providers, categories, members, groups, settings,
- * usage and audit log, for its owners and admins. A member sees why they cannot enter.
+ * sign-in (owners only), usage and audit log, for its owners and admins. A member sees why they cannot enter.
  */
 export default function AdminArea() {
   const { session } = useActors();

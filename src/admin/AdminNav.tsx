@@ -1,4 +1,6 @@
+import { useSelector } from '@xstate/react';
 import { Link, useLocation } from 'wouter';
+import { useActors } from '../app/ActorsContext';
 import { useT } from '../i18n/useT';
 
 const sections = [
@@ -9,6 +11,8 @@ const sections = [
   { href: '/admin/members', label: 'Members' },
   { href: '/admin/groups', label: 'Groups' },
   { href: '/admin/settings', label: 'Settings' },
+  // Who may sign in and how: owners only (the server refuses admins).
+  { href: '/admin/sign-in', label: 'Sign-in', owners: true },
   { href: '/admin/usage', label: 'Usage' },
   { href: '/admin/audit', label: 'Audit log' },
 ];
@@ -17,6 +21,8 @@ const sections = [
 export function AdminNav() {
   const t = useT();
   const [location] = useLocation();
+  const { session } = useActors();
+  const owner = useSelector(session, (snapshot) => snapshot.context.user?.role === 'owner');
   const current = (href: string) =>
     href === '/admin'
       ? location === '/admin' || location.startsWith('/admin/bots')
@@ -24,13 +30,15 @@ export function AdminNav() {
   return (
     <nav className="admin-nav" aria-label={t('Admin')}>
       <ul>
-        {sections.map((section) => (
-          <li key={section.href}>
-            <Link href={section.href} aria-current={current(section.href) ? 'page' : undefined}>
-              {t(section.label)}
-            </Link>
-          </li>
-        ))}
+        {sections
+          .filter((section) => owner || !section.owners)
+          .map((section) => (
+            <li key={section.href}>
+              <Link href={section.href} aria-current={current(section.href) ? 'page' : undefined}>
+                {t(section.label)}
+              </Link>
+            </li>
+          ))}
       </ul>
     </nav>
   );

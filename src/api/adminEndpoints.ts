@@ -12,6 +12,7 @@ import type { KnowledgeBaseRecord, KnowledgeDocument } from '../../machines/know
 import type { MemberChange, MemberPage, MemberRecord, MemberRole } from '../../machines/members';
 import type { OrganizationSettings, SettingsRequest } from '../../machines/orgSettings';
 import type { UsageReport } from '../../machines/usage';
+import type { SsoRequest, SsoSettings } from '../admin/sso/ssoForm';
 import type { HttpClient } from './http';
 import type { StreamEvents } from './types';
 
@@ -134,6 +135,12 @@ export function createAdminEndpoints(http: HttpClient) {
     settings: () => http.get<OrganizationSettings>(`${admin}/settings`),
     updateSettings: (settings: SettingsRequest) =>
       http.patch<OrganizationSettings>(`${admin}/settings`, { ...settings }),
+
+    /** The organization's identity provider (owners only); the secret comes back masked. */
+    sso: () => http.get<SsoSettings | null>(`${admin}/sso`),
+    /** Stores the settings (a left-out secret is kept), or turns SSO off with null. */
+    updateSso: (settings: SsoRequest | null) =>
+      http.replace<SsoSettings | null>(`${admin}/sso`, settings ? { ...settings } : null),
 
     usage: (days: number) => http.get<UsageReport>(`${admin}/usage`, { days }),
     usageCsv: (days: number) => http.download(`${admin}/usage`, { days, format: 'csv' }),

@@ -219,6 +219,20 @@ export function createHttpClient(options: HttpClientOptions) {
       }
     },
 
+    /**
+     * PUT of a JSON body answering JSON, or of `null` (a setting turned off); errors, a 500 included,
+     * are returned to the caller as a rejected HttpError.
+     */
+    async replace<T>(path: string, body: Record<string, unknown> | null): Promise<T> {
+      if (body) return (await send<T>('PUT', path, body)).data;
+      return (
+        await send<T>('PUT', path, undefined, {
+          data: 'null',
+          headers: { 'content-type': 'application/json' },
+        })
+      ).data;
+    },
+
     /** Errors, a 500 included, are returned to the caller as a rejected HttpError. */
     async patch<T>(path: string, body?: Body): Promise<T> {
       return (await send<T>('PATCH', path, body)).data;

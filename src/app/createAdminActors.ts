@@ -19,6 +19,7 @@ import { orgSettingsMachine } from '../../machines/orgSettings';
 import { createResourceMachine } from '../../machines/resource';
 import type { sessionMachine } from '../../machines/session';
 import { usageMachine } from '../../machines/usage';
+import type { SsoRequest, SsoSettings } from '../admin/sso/ssoForm';
 import { type AdminEndpoints, createAdminEndpoints } from '../api/adminEndpoints';
 import type { Endpoints } from '../api/endpoints';
 import { type HttpClient, HttpError } from '../api/http';
@@ -195,6 +196,17 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     { inspect },
   );
 
+  /** The organization's identity provider (owners only): a piece of server data, changed by a PUT. */
+  const sso = createActor(
+    createResourceMachine<SsoSettings | null, SsoRequest | null>().provide({
+      actors: {
+        fetch: fromPromise(() => api.sso()),
+        change: fromPromise(({ input }) => api.updateSso(input.change)),
+      },
+    }),
+    { inspect },
+  );
+
   const usage = createActor(
     usageMachine.provide({
       actors: {
@@ -259,6 +271,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     knowledge,
     members,
     settings,
+    sso,
     usage,
   ];
   // The next user must not see this organization's members, settings or figures.
@@ -278,6 +291,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     knowledge,
     members,
     settings,
+    sso,
     usage,
     botEditor,
     knowledgeBase,

@@ -19,7 +19,8 @@ export const resourceModel: MachineModel = {
     failed('change'),
   ],
   check: (snapshot, _world, event) => {
-    if (event?.type === 'RESET') expect(snapshot.context).toEqual({ data: null, error: null });
+    if (event?.type === 'RESET')
+      expect(snapshot.context).toEqual({ data: null, error: null, errorField: null });
     if (snapshot.matches('failed')) expect(snapshot.context.error).toBe('fetch failed');
     if (snapshot.matches('loaded')) expect(snapshot.context.data).not.toBeNull();
   },

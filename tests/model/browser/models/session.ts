@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import { type AnyMachineSnapshot, type AnyStateMachine, getInitialSnapshot, getNextSnapshot } from 'xstate';
 import { sessionMachine } from '../../../../machines/session';
 import { call, signUp, type TestServer } from '../../../support/app';
+import { type Idp, ssoCode, startIdp } from '../../../support/idpProcess';
 import { readCode } from '../../../support/outbox';
 import type { ActorRequest, ModelEvent, PathWorld } from '../runner';
 
@@ -182,7 +183,52 @@ const requests: Record<string, ActorRequest> = {
   signup: { method: 'POST', path: /^\/auth\/signup$/, fails: 'server' },
   requestOtp: { method: 'POST', path: /^\/auth\/otp$/ },
   logout: { method: 'POST', path: /^\/auth\/logout$/ },
+  // A code used already: a refusal the server gives what the page was handed.
+  exchangeSsoCode: { method: 'POST', path: /^\/auth\/oidc\/exchange$/, fails: 'server' },
 };
+
+const usedCodeMessage = 'This sign-in code is wrong, used already or expired. Sign in again.';
+
+/**
+ * The test identity provider (tests/support/idp.mjs) and the `app` organization signing in with it,
+ * set up once for every path: the login screens show "Continue with Contoso" on all of them.
+ */
+async function ssoFor(world: PathWorld): Promise<Idp> {
+  if (world.shared.idp) return world.shared.idp as Idp;
+  const secret = 'parley-model-secret-0123456789';
+  const idp = await startIdp([
+    {
+      client_id: 'parley',
+      client_secret: secret,
+      redirect_uris: [`${world.server.url}/auth/oidc/callback`],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+    },
+  ]);
+  world.shared.idp = idp;
+  const owner = await call(apiOf(world), '/auth/login', {
+    body: {
+      email: (world.shared.account as Account).encrypt('admin@parley.test'),
+      password: (world.shared.account as Account).encrypt('parley-admin-1'),
+    },
+  });
+  if (owner.status !== 200) throw new Error(`owner login failed: ${JSON.stringify(owner.body)}`);
+  const saved = await call(apiOf(world), '/api/v1/admin/sso', {
+    method: 'PUT',
+    token: owner.body.token,
+    body: {
+      issuer: idp.url,
+      clientId: 'parley',
+      clientSecret: secret,
+      scopes: ['openid', 'email', 'profile'],
+      claims: { email: 'email', name: 'name' },
+      label: 'Contoso',
+      required: false,
+    },
+  });
+  if (saved.status !== 200) throw new Error(`SSO settings refused: ${JSON.stringify(saved.body)}`);
+  return idp;
+}
 
 const input = { token: 'stored-token', user: null };
 
@@ -223,6 +269,9 @@ export const sessionBrowserModel = {
     { type: 'UNAUTHORIZED', method: 'GET' },
     { type: 'UNAUTHORIZED', method: 'PATCH' },
     { type: 'SIGNED_IN', token: 'reset-token' },
+    { type: 'SSO_CODE', code: 'sso-code', returnUrl: '/list' },
+    done('exchangeSsoCode', 'sso-token'),
+    failed('exchangeSsoCode'),
   ],
   possible: (snapshot: AnyMachineSnapshot, event: ModelEvent) => {
     const auth = authOf(snapshot);
@@ -236,15 +285,28 @@ export const sessionBrowserModel = {
       // The register screen: on the way in, or while a login or signup of its own is under way.
       case 'REQUEST_OTP':
         return ['loggedOut', 'unverified', 'signingUp', 'loggingIn'].includes(auth);
+      // Back from the identity provider: a page loaded afresh, logged out or with a stored token, and
+      // no code of the register screen under way (a new page has none).
+      case 'SSO_CODE':
+        return ['loggedOut', 'unverified'].includes(auth) && codeOf(snapshot) === 'idle';
       default:
         return true;
     }
   },
   requests,
-  server: { RATE_LIMIT_LOGIN_FAILURES: '1000', RATE_LIMIT_API_PER_MINUTE: '100000' },
+  server: {
+    RATE_LIMIT_LOGIN_FAILURES: '1000',
+    RATE_LIMIT_API_PER_MINUTE: '100000',
+    // The test identity provider is on loopback.
+    ALLOW_PRIVATE_PROVIDER_URLS: 'true',
+  },
+  finish: async (shared: Record<string, unknown>) => {
+    (shared.idp as Idp | undefined)?.stop();
+  },
   start: async (world: PathWorld) => {
     const { events, page, server } = world;
     world.shared.account ??= await signUp(apiOf(world));
+    await ssoFor(world);
     // Paths that change the account (its password, its name) have one of their own.
     const own = events.some((event) => ['TOKEN_RENEWED', 'USER_UPDATED', 'SIGNED_IN'].includes(event.type));
     const account = own ? await signUp(apiOf(world)) : (world.shared.account as Account);
@@ -395,6 +457,33 @@ export const sessionBrowserModel = {
           await panel.getByRole('button', { name: 'Save' }).click();
           setPlace(world, '/welcome');
         }
+        break;
+      case 'SSO_CODE': {
+        // Back from the identity provider: its login done (by fetch), the page opened at the address
+        // the callback sends the browser to. A code used already is refused by the server.
+        const idp = world.shared.idp as Idp;
+        const fields = unique();
+        await idp.account(fields.username, {
+          email: fields.email,
+          email_verified: true,
+          name: fields.displayName,
+        });
+        const code = await ssoCode(world.server.url, fields.username);
+        if (nextOutcome(world, index, 'exchangeSsoCode') === 'error') {
+          const used = await call(apiOf(world), '/auth/oidc/exchange', { body: { code } });
+          expect(used.status).toBe(200);
+        }
+        world.data.user = { ...user, ...fields };
+        await page.goto(`${world.server.url}/login?sso=${code}&returnUrl=%2Flist`);
+        // The login screen takes the code out of the address at once.
+        setPlace(world, '/login');
+        break;
+      }
+      case 'xstate.done.actor.exchangeSsoCode':
+        setPlace(world, '/list');
+        break;
+      case 'xstate.error.actor.exchangeSsoCode':
+        world.data.alert = usedCodeMessage;
         break;
       case 'SIGNED_IN': {
         await goTo(world, '/forgot');

@@ -1,0 +1,152 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { member as invitedMember } from '../server/admin/support';
+import type { TestServer } from '../support/app';
+import { launchBrowser } from '../support/browser';
+import { type Idp, startIdp } from '../support/idpProcess';
+import { type RunningServer, startServer } from '../support/server';
+
+const owner = { email: 'admin@parley.test', password: 'parley-admin-1' };
+const secret = 'e2e-client-secret-0123456789';
+
+describe('company sign-in (OpenID Connect): an owner sets it up, members sign in at the real IdP, in Chromium', () => {
+  let server: RunningServer;
+  let idp: Idp;
+  let browser: Browser;
+  /**
+   * Acme's address (Chromium resolves every *.localhost name to loopback): the `app` organization of a
+   * bare address is never fetched, so its login screen has no organization settings to show a button for.
+   */
+  let acme: string;
+
+  beforeAll(async () => {
+    // The IdP listens on loopback: private provider addresses are allowed for this test only.
+    server = await startServer({ ALLOW_PRIVATE_PROVIDER_URLS: 'true', OIDC_METADATA_TTL_SECONDS: '0' });
+    acme = `http://acme.parley.localhost:${server.port}`;
+    [idp, browser] = await Promise.all([
+      startIdp([
+        {
+          client_id: 'parley',
+          client_secret: secret,
+          redirect_uris: [`${acme}/auth/oidc/callback`],
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+        },
+      ]),
+      launchBrowser(),
+    ]);
+  }, 90_000);
+  afterAll(async () => {
+    await browser?.close();
+    idp?.stop();
+    await server?.stop();
+  });
+
+  const newPage = async () =>
+    (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })).newPage();
+  const logIn = async (page: Page, email: string, password: string) => {
+    await page.goto(`${acme}/login`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+  };
+  /** The owner's Sign-in screen of the admin area, reached through its navigation. */
+  const signInSettings = async () => {
+    const page = await newPage();
+    await logIn(page, owner.email, owner.password);
+    await page.waitForURL((url) => url.pathname === '/list');
+    await page.goto(`${acme}/admin`);
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Sign-in' }).click();
+    await page.getByRole('heading', { name: 'Sign-in', level: 1 }).waitFor();
+    return page;
+  };
+
+  it('is set up by an owner on the Sign-in screen: a wrong issuer is refused at its field, the secret is never shown again', async () => {
+    const page = await signInSettings();
+    const main = page.getByRole('main');
+    // Nothing filled in: every required field says so in place.
+    await main.getByLabel('Issuer URL').fill('');
+    await main.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => main.getByLabel('Issuer URL').getAttribute('aria-invalid')).toBe('true');
+    // An address that answers no OpenID Connect discovery: the server's sentence, at the issuer.
+    await main.getByLabel('Issuer URL').fill('http://127.0.0.1:9');
+    await main.getByLabel('Client ID').fill('parley');
+    await main.getByLabel('Client secret').fill(secret);
+    await main.getByLabel('Scopes').fill('openid email profile');
+    await main.getByLabel('Button label').fill('Contoso');
+    await main.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => main.getByLabel('Issuer URL').getAttribute('aria-invalid'), { timeout: 20_000 })
+      .toBe('true');
+    const issuerProblem = await main.locator('.field-error').first().textContent();
+    expect(issuerProblem?.length).toBeGreaterThan(10);
+
+    await main.getByLabel('Issuer URL').fill(idp.url);
+    await main.getByRole('button', { name: 'Save' }).click();
+    await main.getByRole('status').filter({ hasText: 'Saved' }).waitFor({ timeout: 20_000 });
+    // Write-only: the field is empty again, its placeholder shows that a secret is stored.
+    expect(await main.getByLabel('Client secret').inputValue()).toBe('');
+    expect(await main.getByLabel('Client secret').getAttribute('placeholder')).toBe(
+      `••••${secret.slice(-4)}`,
+    );
+    expect(await page.content()).not.toContain(secret);
+    await page.context().close();
+  });
+
+  it('signs a new member in at the real IdP: Continue with Contoso, its login form, back on /list by name', async () => {
+    await idp.account('grace', { email: 'grace@contoso.test', email_verified: true, name: 'Grace Hopper' });
+    const page = await newPage();
+    await page.goto(`${acme}/login`);
+    await page.getByRole('link', { name: 'Continue with Contoso' }).click();
+    // oidc-provider's own (development) login page, on the IdP's origin.
+    await page.waitForURL((url) => url.origin === idp.url);
+    await page.locator('input[name="login"]').fill('grace');
+    await page.locator('input[name="password"]').fill('any password');
+    await page.locator('button[type="submit"]').click();
+    // A consent page, if the IdP asks for one.
+    await page.waitForURL((url) => url.origin === acme || url.pathname.includes('/interaction/'));
+    if (new URL(page.url()).origin === idp.url) await page.locator('button[type="submit"]').click();
+    await page.waitForURL((url) => url.origin === acme && url.pathname === '/list', {
+      timeout: 20_000,
+    });
+    await page.getByRole('heading', { name: 'Hello, Grace Hopper', level: 1 }).waitFor();
+    // The single-use code is out of the address bar and the history.
+    expect(page.url()).not.toContain('sso=');
+    await page.context().close();
+  });
+
+  it('with SSO required, refuses a member’s password login with the reason on the login screen; the owner keeps theirs', async () => {
+    const member = await invitedMember(server as unknown as TestServer, 'acme');
+    const settings = await signInSettings();
+    const main = settings.getByRole('main');
+    await main.getByLabel('SSO required').check();
+    await main.getByRole('button', { name: 'Save' }).click();
+    await main.getByRole('status').filter({ hasText: 'Saved' }).waitFor({ timeout: 20_000 });
+    await settings.context().close();
+
+    const page = await newPage();
+    await logIn(page, member.email, member.password);
+    const alert = page.getByRole('alertdialog', { name: 'Error' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(
+      'This organization signs in through its identity provider: use “Contoso” on the login screen.',
+    );
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await page.context().close();
+
+    // Owners keep their password (and can turn SSO off again).
+    const again = await signInSettings();
+    const form = again.getByRole('main');
+    await form.getByRole('button', { name: 'Turn off SSO' }).click();
+    await again
+      .getByRole('alertdialog', { name: 'Turn off SSO' })
+      .getByRole('button', { name: 'Turn off SSO' })
+      .click();
+    await form.getByRole('status').filter({ hasText: 'SSO is off.' }).waitFor({ timeout: 20_000 });
+    expect(await form.getByLabel('Issuer URL').inputValue()).toBe('');
+    await again.goto(`${acme}/login`);
+    await again.getByRole('button', { name: 'Log in' }).waitFor();
+    expect(await again.getByRole('link', { name: /^Continue with/ }).count()).toBe(0);
+    await again.context().close();
+  });
+});
