@@ -1,4 +1,4 @@
-import { assertEvent, assign, type EventObject, emit, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, type EventObject, emit, fromPromise, raise, setup } from 'xstate';
 
 /** The fields signup needs (seed-spec §5). */
 export interface SignupFields {
@@ -145,20 +145,16 @@ export const sessionMachine = setup({
         event.type === 'SIGNED_IN' || event.type === 'TOKEN_RENEWED' ? event.token : outputOf<string>(event),
     }),
     forgetToken: assign({ token: null, user: null }),
+    /** A token a sign-in answered (SSO's exchange), handed on as the app's other sign-ins hand theirs. */
+    signInWithToken: raise(({ event }) => ({ type: 'SIGNED_IN' as const, token: outputOf<string>(event) })),
     /** The user as changed in the account, or as loaded. */
     assignUser: assign({
       user: ({ event }) => (event.type === 'USER_UPDATED' ? event.user : outputOf<SessionUser>(event)),
     }),
+    /** Where the visitor was going (the SSO sign-in too); the navigation after login checks it is a path of this site. */
     assignReturnUrl: assign({
       returnUrl: ({ event }) => {
-        assertEvent(event, 'CHECK');
-        return event.returnUrl;
-      },
-    }),
-    /** Where the SSO sign-in was going; the navigation after login checks it is a path of this site. */
-    assignSsoReturnUrl: assign({
-      returnUrl: ({ event }) => {
-        assertEvent(event, 'SSO_CODE');
+        assertEvent(event, ['CHECK', 'SSO_CODE']);
         return event.returnUrl;
       },
     }),
@@ -247,7 +243,7 @@ export const sessionMachine = setup({
               { target: 'signingUp' },
             ],
             LOGIN: { target: 'loggingIn' },
-            SSO_CODE: { target: 'exchangingSsoCode', actions: 'assignSsoReturnUrl' },
+            SSO_CODE: { target: 'exchangingSsoCode', actions: 'assignReturnUrl' },
           },
         },
         unverified: {
@@ -266,7 +262,7 @@ export const sessionMachine = setup({
               { target: 'signingUp' },
             ],
             LOGIN: { target: 'loggingIn' },
-            SSO_CODE: { target: 'exchangingSsoCode', actions: 'assignSsoReturnUrl' },
+            SSO_CODE: { target: 'exchangingSsoCode', actions: 'assignReturnUrl' },
           },
         },
         verifying: {
@@ -406,10 +402,8 @@ export const sessionMachine = setup({
               assertEvent(event, 'SSO_CODE');
               return { code: event.code };
             },
-            onDone: {
-              target: 'loadingUser',
-              actions: ['assignToken', 'storeToken', 'clearCurrentUser', 'navigateAfterLogin'],
-            },
+            // The token is a sign-in like any other: SIGNED_IN keeps it and goes on to the user.
+            onDone: { actions: 'signInWithToken' },
             onError: {
               target: 'loggedOut',
               actions: 'alertFailure',

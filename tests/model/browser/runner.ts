@@ -290,6 +290,13 @@ class HeldRequests {
     )?.[0];
   }
 
+  /** Fails every request still held when a walk ends: none may reach the server after its walk. */
+  async abortAll() {
+    const routes = [...this.held.values()].flat();
+    this.held.clear();
+    await Promise.all(routes.map((route) => route.abort('failed').catch(() => {})));
+  }
+
   /** Ends the actor's oldest held request, waiting for the app to make it. */
   async end(actor: string, outcome: 'done' | 'error') {
     while (!this.held.get(actor)?.length) {
@@ -662,6 +669,7 @@ export function runInBrowser(model: BrowserModel) {
           await photograph(page, (scheme) => galleryFile(model.name, index, viewport, scheme));
         walked += 1;
       } finally {
+        await held.abortAll();
         await release();
       }
     });
