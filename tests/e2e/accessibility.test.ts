@@ -265,8 +265,10 @@ describe('accessibility in Chromium: keyboard-only journeys and axe-core', () =>
     const renamed = sidebar().getByRole('button', { name: 'Conversation actions: Therapy session' });
     await expectFocus(renamed);
 
-    // The deletion asks first, with focus on Keep: a second Enter does not delete; Esc cancels.
+    // The deletion asks first, with focus on Keep: a second Enter does not delete; Esc cancels. Delete is
+    // the menu's third item, after Rename and Share.
     await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await expectFocus(page.getByRole('menuitem', { name: 'Delete' }));
     await page.keyboard.press('Enter');
@@ -277,6 +279,7 @@ describe('accessibility in Chromium: keyboard-only journeys and axe-core', () =>
     await expect.poll(() => confirm.count()).toBe(0);
     await expectFocus(renamed);
     await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await expectFocus(confirm.getByRole('button', { name: 'Keep' }));
@@ -290,6 +293,7 @@ describe('accessibility in Chromium: keyboard-only journeys and axe-core', () =>
     await expectFocus(renamed);
 
     await page.keyboard.press('Enter');
+    await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await expectFocus(confirm.getByRole('button', { name: 'Keep' }));
