@@ -7,6 +7,9 @@ import { call, encrypter, startApp, type TestServer } from '../../support/app';
 import { type RunningPostgres, startPostgres } from '../../support/postgres';
 import { admin, login, readCode } from './support';
 
+/** The operator commands still running: a test that gives up leaves none holding the database. */
+const running = new Set<ReturnType<typeof spawn>>();
+
 /** `npm run parley -- …` as the operator runs it: a real process, its output and exit code. */
 function parley(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
@@ -22,7 +25,11 @@ function parley(args: string[], env: Record<string, string>) {
     child.stderr.on('data', (chunk) => {
       err += chunk;
     });
-    child.on('exit', (code) => resolve({ code, out, err }));
+    running.add(child);
+    child.on('exit', (code) => {
+      running.delete(child);
+      resolve({ code, out, err });
+    });
   });
 }
 
@@ -42,9 +49,15 @@ describe('the operator command on the embedded database', () => {
   beforeAll(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'parley-operator-'));
   });
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => {
+    for (const child of running) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
-  it('creates an organization and mails its owner, who sets a password and runs it', async () => {
+  // The first command migrates and seeds an empty database: a minute or more beside the browser tests.
+  it('creates an organization and mails its owner, who sets a password and runs it', {
+    timeout: 240_000,
+  }, async () => {
     const created = await parley(
       ['org', 'create', 'beta', '--name', 'Beta Corp', '--owner', 'boss@beta.example'],
       {
@@ -66,7 +79,9 @@ describe('the operator command on the embedded database', () => {
       expect((await call(server, '/api/v1/user/me', { token: owner.token, tenant: 'beta' })).body.role).toBe(
         'owner',
       );
-      const category = await admin(server, owner, '/category', { body: { name: owner.encrypt('General') } });
+      const category = await admin(server, owner, '/category', {
+        body: { name: owner.encrypt('General') },
+      });
       expect(category.status).toBe(201);
       expect(
         (await admin(server, owner, '/audit')).body.items.map((entry: { action: string }) => entry.action),
@@ -82,7 +97,7 @@ describe('the operator command on the embedded database', () => {
     } finally {
       await server.close();
     }
-  }, 60_000);
+  });
 
   it('lists and disables organizations; a disabled one is not found and refuses logins', async () => {
     const list = await parley(['org', 'list'], { DATA_DIR: dataDir });
