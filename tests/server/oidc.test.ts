@@ -1,74 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readIdpGroups } from '../../server/auth/oidc/store';
 import { call, type Json, signUp, startApp, type TestServer, uniqueTag } from '../support/app';
-import { freePort } from '../support/server';
+import { FetchBrowser, type Idp, startIdp, throughIdp } from '../support/idpProcess';
 import { type Actor, admin, loginOwner, member, readCode, seededOwner } from './admin/support';
 
 const tenant = 'acme';
 const otherRedirect = 'http://127.0.0.1:9/other/callback';
-
-/** A browser's cookie jar over fetch, redirects followed by hand; cookies by host name, as browsers keep them. */
-class Browser {
-  readonly jar = new Map<string, Map<string, string>>();
-
-  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const { hostname } = new URL(url);
-    const headers = new Headers(init.headers);
-    const cookies = this.jar.get(hostname);
-    if (cookies?.size)
-      headers.set('cookie', [...cookies].map(([name, value]) => `${name}=${value}`).join('; '));
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';');
-      const at = pair.indexOf('=');
-      const name = pair.slice(0, at).trim();
-      const value = pair.slice(at + 1).trim();
-      const gone = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute)) || value === '';
-      const kept = this.jar.get(hostname) ?? new Map<string, string>();
-      if (gone) kept.delete(name);
-      else kept.set(name, value);
-      this.jar.set(hostname, kept);
-    }
-    return response;
-  }
-
-  cookie(hostname: string, name: string) {
-    return this.jar.get(hostname)?.get(name);
-  }
-}
-
-interface Idp {
-  url: string;
-  process: ChildProcess;
-  output: () => string;
-}
-
-/** Starts tests/support/idp.mjs (oidc-provider) as its own process, with the clients given. */
-async function startIdp(clients: Json[]): Promise<Idp> {
-  const port = await freePort();
-  let log = '';
-  const child = spawn(process.execPath, ['tests/support/idp.mjs'], {
-    env: { ...process.env, IDP_PORT: String(port), IDP_CLIENTS: JSON.stringify(clients) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`IdP did not start:\n${log}`)), 30_000);
-    child.stdout?.on('data', (chunk) => {
-      log += chunk;
-      if (log.includes('listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.stderr?.on('data', (chunk) => {
-      log += chunk;
-    });
-    child.once('exit', () => reject(new Error(`IdP exited:\n${log}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, process: child, output: () => log };
-}
 
 describe('sign-in with the organization’s identity provider (OpenID Connect)', () => {
   let server: TestServer;
@@ -98,36 +36,8 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
     expect(answer.status).toBe(204);
   };
 
-  /**
-   * Follows redirects from `url` through the IdP, filling its login form with `login`, until a
-   * redirect to a URL starting with `stop`: answers that URL (not opened).
-   */
-  async function throughIdp(browser: Browser, url: string, login: string, stop: string): Promise<string> {
-    let location = url;
-    for (let step = 0; step < 12; step += 1) {
-      if (location.startsWith(stop)) return location;
-      const response = await browser.fetch(location);
-      if (response.status >= 300 && response.status < 400) {
-        location = new URL(response.headers.get('location') ?? '', location).href;
-        continue;
-      }
-      const html = await response.text();
-      const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
-      if (response.status !== 200 || !action)
-        throw new Error(`unexpected IdP page ${response.status}: ${html}`);
-      const submitted = await browser.fetch(new URL(action.replaceAll('&amp;', '&'), location).href, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ prompt: 'login', login, password: 'any password' }).toString(),
-      });
-      expect(submitted.status).toBeGreaterThanOrEqual(300);
-      location = new URL(submitted.headers.get('location') ?? '', location).href;
-    }
-    throw new Error('too many redirects');
-  }
-
   /** `GET /auth/oidc/start`: the redirect to the IdP and its parameters. */
-  async function start(browser: Browser, returnUrl = '/list', organization = tenant) {
+  async function start(browser: FetchBrowser, returnUrl = '/list', organization = tenant) {
     const response = await browser.fetch(
       `${server.url}/auth/oidc/start?organization=${organization}&returnUrl=${encodeURIComponent(returnUrl)}`,
     );
@@ -137,7 +47,7 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
   }
 
   /** The callback's answer: where it sends the browser, with `sso`, `returnUrl` or `ssoError`. */
-  async function callback(browser: Browser, url: string) {
+  async function callback(browser: FetchBrowser, url: string) {
     const response = await browser.fetch(url);
     expect(response.status).toBe(302);
     const location = response.headers.get('location') ?? '';
@@ -156,14 +66,18 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
 
   /** The whole sign-in of `login` in a new browser: start, IdP login, callback (not exchanged). */
   async function signIn(login: string, returnUrl = '/list') {
-    const browser = new Browser();
+    const browser = new FetchBrowser();
     const { location } = await start(browser, returnUrl);
     const back = await throughIdp(browser, location, login, `${server.url}/auth/oidc/callback`);
     return { browser, back, ...(await callback(browser, back)) };
   }
 
   /** A real code and ID token for the other client, by its own authorization code flow. */
-  async function otherClientTokens(browser: Browser, login: string, nonce = randomBytes(8).toString('hex')) {
+  async function otherClientTokens(
+    browser: FetchBrowser,
+    login: string,
+    nonce = randomBytes(8).toString('hex'),
+  ) {
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
     const authorize = `${idp.url}/auth?${new URLSearchParams({
@@ -318,7 +232,7 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
   });
 
   it('starts with PKCE S256, state and nonce, bound to the browser by an HttpOnly SameSite=Lax cookie', async () => {
-    const browser = new Browser();
+    const browser = new FetchBrowser();
     const { location, params, response } = await start(browser);
     expect(location.startsWith(`${idp.url}/auth?`)).toBe(true);
     expect(params.get('client_id')).toBe('parley');
@@ -339,7 +253,7 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
     );
     // An organization without SSO, or none at all, lands on the login screen with a sentence.
     for (const organization of ['app', 'no-such-org']) {
-      const other = await start(new Browser(), '/list', organization);
+      const other = await start(new FetchBrowser(), '/list', organization);
       expect(other.location).toMatch(/^\/login\?ssoError=/);
     }
   });
@@ -446,14 +360,14 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
       email_verified: true,
       name: 'Carol',
     });
-    const browser = new Browser();
+    const browser = new FetchBrowser();
     const { location } = await start(browser);
     const back = await throughIdp(browser, location, `carol${unique}`, `${server.url}/auth/oidc/callback`);
     const binding = browser.cookie('127.0.0.1', 'parley_oidc') ?? '';
     expect(binding).not.toBe('');
 
     // Another browser (no cookie) with the same callback URL.
-    const elsewhere = await callback(new Browser(), back);
+    const elsewhere = await callback(new FetchBrowser(), back);
     expect(elsewhere.code).toBeNull();
     expect(elsewhere.error).toMatch(/not started in this browser/);
 
@@ -468,7 +382,7 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
     expect(replayed.error).toMatch(/used already or has expired/);
 
     // A state of one sign-in with the cookie of another.
-    const second = new Browser();
+    const second = new FetchBrowser();
     await start(second);
     const mixed = await callback(second, back);
     expect(mixed.error).toMatch(/not started in this browser/);
@@ -481,7 +395,7 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
       email_verified: true,
       name: 'Dave',
     });
-    const browser = new Browser();
+    const browser = new FetchBrowser();
     const { params } = await start(browser);
     const { code } = await otherClientTokens(browser, `dave${unique}`);
     const injected = `${server.url}/auth/oidc/callback?${new URLSearchParams({
@@ -501,7 +415,7 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
       email_verified: true,
       name: 'Erin',
     });
-    const browser = new Browser();
+    const browser = new FetchBrowser();
     const { location, params } = await start(browser);
     // The same person, the same nonce, but a token for the other client, swapped into Parley's answer.
     const other = await otherClientTokens(browser, `erin${unique}`, params.get('nonce') ?? '');
@@ -527,7 +441,7 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
       body: JSON.stringify({ issuer: 'https://impostor.example' }),
     });
     try {
-      const { location } = await start(new Browser());
+      const { location } = await start(new FetchBrowser());
       const error = new URL(location, server.url).searchParams.get('ssoError');
       expect(error).toMatch(/another issuer/);
       const put = await putSso(settings());
@@ -538,7 +452,7 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
         body: JSON.stringify({ issuer: null }),
       });
     }
-    const { location } = await start(new Browser());
+    const { location } = await start(new FetchBrowser());
     expect(location.startsWith(idp.url)).toBe(true);
   });
 
@@ -604,7 +518,7 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
     expect((await putSso(null)).status).toBe(200);
     expect((await admin(server, owner, '/sso')).body).toBeNull();
     expect((await call(server, `/api/v1/organization/${tenant}`)).body.sso).toBeNull();
-    const { location } = await start(new Browser());
+    const { location } = await start(new FetchBrowser());
     expect(location).toMatch(/^\/login\?ssoError=/);
     expect((await putSso(settings())).status).toBe(200);
   });

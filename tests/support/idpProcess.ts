@@ -75,6 +75,10 @@ export class FetchBrowser {
     }
     return response;
   }
+
+  cookie(hostname: string, name: string) {
+    return this.jar.get(hostname)?.get(name);
+  }
 }
 
 /**
