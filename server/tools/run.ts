@@ -12,10 +12,10 @@ export const toolTimeoutMs = 30_000;
 
 export const needsApproval = 'This tool needs approval in the app: it cannot be used through the API.';
 
-/** What the model reads back of a step. */
+/** What the model reads back of a step: a denial by the API (nobody to ask) reads as a tool error. */
 function forModel(step: Step): string {
   if (step.status === 'done') return step.result ?? '';
-  if (step.status === 'denied')
+  if (step.status === 'denied' && step.error !== needsApproval)
     return `The user did not allow this call (${step.error ?? 'denied'}). Answer without it.`;
   return `Error: ${step.error ?? 'the tool failed.'}`;
 }

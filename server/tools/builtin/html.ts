@@ -115,7 +115,8 @@ export function htmlToText(html: string): { title?: string; text: string } {
       /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)(?=[\s/>])(?:"[^"<]*"|'[^'<]*'|[^'"<>])*>/g,
       (_, closing: string, name: string) => {
         const tag = name.toLowerCase();
-        if (tag === 'li' && !closing) return '\n- ';
+        // A list's items on consecutive lines.
+      if (tag === 'li') return closing ? '' : '\n- ';
         if (tag === 'td' || tag === 'th') return ' ';
         if (tag === 'img' || tag === 'input') return ' ';
         return blocks.has(tag) ? '\n' : '';
