@@ -116,7 +116,7 @@ export function htmlToText(html: string): { title?: string; text: string } {
       (_, closing: string, name: string) => {
         const tag = name.toLowerCase();
         // A list's items on consecutive lines.
-      if (tag === 'li') return closing ? '' : '\n- ';
+        if (tag === 'li') return closing ? '' : '\n- ';
         if (tag === 'td' || tag === 'th') return ' ';
         if (tag === 'img' || tag === 'input') return ' ';
         return blocks.has(tag) ? '\n' : '';
