@@ -3,6 +3,9 @@ import type { BotDraft, ToolChoice } from '../../../machines/botEditor';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
 
+const hint =
+  'The model may call the tools chosen. With “Ask first”, each call waits until the person chatting allows it.';
+
 interface ToolsFieldProps {
   tools: ToolChoice[];
   chosen: string[];
@@ -37,10 +40,7 @@ export function ToolsField({ tools, chosen, askFirst, problem, onChange }: Tools
     >
       <legend>{t('Tools')}</legend>
       <p id={`${id}-hint`} className="field-hint">
-        <T>
-          The model may call the tools chosen. With “Ask first”, each call waits until the person chatting
-          allows it.
-        </T>
+        {t(hint)}
       </p>
       {tools.length === 0 && (
         <p className="field-hint">

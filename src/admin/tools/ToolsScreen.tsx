@@ -10,6 +10,8 @@ import { ListProblem } from '../ListProblem';
 import { useAdmin } from '../useAdmin';
 import { McpServerDialog } from './McpServerDialog';
 
+const lead =
+  "Tools let model bots act: calculate, read a web page, search knowledge, or call the tools of an MCP server. Choose each bot's tools in its editor.";
 const notices = {
   create: 'MCP server added',
   update: 'MCP server saved',
@@ -144,12 +146,7 @@ export function ToolsScreen() {
           <T>Add MCP server</T>
         </button>
       </div>
-      <p className="lead">
-        <T>
-          Tools let model bots act: calculate, read a web page, search knowledge, or call the tools of an MCP
-          server. Choose each bot's tools in its editor.
-        </T>
-      </p>
+      <p className="lead">{t(lead)}</p>
       <h2>
         <T>MCP servers</T>
       </h2>
