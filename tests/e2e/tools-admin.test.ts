@@ -136,7 +136,7 @@ describe('the Tools screen and a bot’s Tools field in Chromium', () => {
 
     const remove = admin.getByRole('button', { name: 'Remove Scratch' });
     await remove.click();
-    const confirm = admin.getByRole('dialog', { name: 'Remove this MCP server?' });
+    const confirm = admin.getByRole('alertdialog', { name: 'Remove this MCP server?' });
     await confirm.getByText('No bot uses its tools.').waitFor();
     await expectAccessible(admin, 'Remove this MCP server?');
     await expectEscapeCloses(confirm, remove);
@@ -196,7 +196,7 @@ describe('the Tools screen and a bot’s Tools field in Chromium', () => {
     await admin.goto(`${server.url}/admin/tools`);
     await card('Everything Demo').getByText('Tool user').waitFor();
     await admin.getByRole('button', { name: 'Remove Everything Demo' }).click();
-    const confirm = admin.getByRole('dialog', { name: 'Remove this MCP server?' });
+    const confirm = admin.getByRole('alertdialog', { name: 'Remove this MCP server?' });
     await confirm.getByText('Bots that lose tools: Tool user').waitFor();
     await confirm.getByRole('button', { name: 'Remove' }).click();
     await admin.getByRole('status').getByText('MCP server removed').waitFor();
