@@ -41,6 +41,11 @@ const clientInfo = { name: 'parley', version: '1.0.0' };
 export const maxTools = 200;
 const maxDescription = 1000;
 
+/** Why an address was refused, for tool servers. */
+export const refusedMessage = (host: string) =>
+  `The address ${host} is on a private or local network, which tool servers may not use ` +
+  '(the operator can allow private addresses with ALLOW_PRIVATE_PROVIDER_URLS=true).';
+
 const causeOf = (error: unknown): unknown => (error as { cause?: unknown })?.cause;
 
 /** The error, or one it wraps, that is a RefusedAddress. */
@@ -61,7 +66,7 @@ function explain(
   if (error instanceof McpFailure) return error;
   if (caller?.aborted) return new McpFailure('The call was stopped.', 'stopped');
   const refused = refusedIn(error);
-  if (refused) return new McpFailure(refused.message.replace('providers', 'tool servers'), 'refused');
+  if (refused) return new McpFailure(refusedMessage(refused.host), 'refused');
   if (deadline.aborted)
     return new McpFailure(`The MCP server at ${url} did not answer within ${ms / 1000} seconds.`, 'timeout');
   if (error instanceof StreamableHTTPError && (error.code === 401 || error.code === 403))

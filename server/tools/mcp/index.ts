@@ -56,7 +56,14 @@ export async function callMcpTool(
   if (!row || !tool) throw new ToolError(`There is no tool named ${name}.`);
   if (signal.aborted) throw new ToolError('The call was stopped.');
   const { secrets, allowPrivate } = mcpContextOf(db);
-  const token = row.token ? secrets.unseal(row.token, orgId) : null;
+  let token: string | null = null;
+  try {
+    token = row.token ? secrets.unseal(row.token, orgId) : null;
+  } catch {
+    throw new ToolError(
+      `The token of the tool server ${row.name} cannot be read; an admin must enter it again.`,
+    );
+  }
   const input =
     args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   try {

@@ -6,7 +6,7 @@ import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import { checkProviderUrl, RefusedAddress } from '../../security/outbound';
 import { builtinToolInfos } from '../builtin';
-import { type ListedTool, listTools, McpFailure } from './client';
+import { type ListedTool, listTools, McpFailure, refusedMessage } from './client';
 import {
   type ChangedBot,
   exposedTools,
@@ -100,7 +100,7 @@ export const mcpAdminPlugin: FastifyPluginAsync = async (app) => {
       return (await checkProviderUrl(value.trim(), allowPrivate)).href;
     } catch (error) {
       if (error instanceof RefusedAddress)
-        throw new ApiError(400, error.message.replace('providers', 'tool servers'), 'URL_NOT_ALLOWED', 'url');
+        throw new ApiError(400, refusedMessage(error.host), 'URL_NOT_ALLOWED', 'url');
       throw new ApiError(400, (error as Error).message.replace('base URL', 'URL'), 'INVALID_URL', 'url');
     }
   }
@@ -120,6 +120,21 @@ export const mcpAdminPlugin: FastifyPluginAsync = async (app) => {
     } catch (error) {
       if (error instanceof McpFailure) throw failureAnswer(error);
       throw error;
+    }
+  }
+
+  /** The server's saved token in clear, to read its tools again; 422 when it cannot be unsealed any more. */
+  function savedToken(row: McpRow): string | null {
+    if (!row.token) return null;
+    try {
+      return app.secrets.unseal(row.token, row.tenant);
+    } catch {
+      throw new ApiError(
+        422,
+        'The saved token cannot be read any more (the server’s secret changed). Enter it again.',
+        'TOKEN_UNREADABLE',
+        'token',
+      );
     }
   }
 
@@ -182,11 +197,7 @@ export const mcpAdminPlugin: FastifyPluginAsync = async (app) => {
       const slug = slugOf(name);
       const url = request.body.url === undefined ? before.url : await checkedUrl(request.body.url);
       const tokenGiven = request.body.token !== undefined;
-      const token = tokenGiven
-        ? request.body.token?.trim() || null
-        : before.token
-          ? app.secrets.unseal(before.token, tenant)
-          : null;
+      const token = tokenGiven ? request.body.token?.trim() || null : savedToken(before);
       if (slug !== before.slug) await checkSlug(tenant, slug, before.id);
       const tools = await readTools(url, token);
       // Bots keep the tools still there, under their names after a rename; the others are taken away.
