@@ -1,6 +1,6 @@
 import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
 
-/** A record an admin list shows: the bots, categories, providers, groups and audit entries of the organization. */
+/** A record an admin list shows: the bots, categories, providers, groups, MCP servers, tools and audit entries of the organization. */
 export interface AdminRecord {
   _id: string;
 }
@@ -37,6 +37,36 @@ export interface GroupRecord extends AdminRecord {
   members: GroupMember[];
   /** The bots limited to it (ids). */
   bots: string[];
+}
+
+/** A bot, by name: one that uses a tool of an MCP server. */
+export interface NamedRecord {
+  _id: string;
+  name: string;
+}
+
+/**
+ * An MCP server of the organization (Streamable HTTP) with the tools it listed when added or changed
+ * (named `<server>__<tool>`); its token is never sent back, only its end ("••••1234").
+ */
+export interface McpServerRecord extends AdminRecord {
+  name: string;
+  url: string;
+  tools: { name: string; description: string }[];
+  token: string | null;
+  /** Why the last call could not reach it, until one does. */
+  error?: string;
+  /** The bots that use one of its tools. */
+  bots: NamedRecord[];
+  updatedAt: string;
+}
+
+/** A tool the organization's bots may use; its `_id` is its name. */
+export interface ToolRecord extends AdminRecord {
+  name: string;
+  description: string;
+  source: 'builtin' | 'mcp';
+  server?: NamedRecord;
 }
 
 /** One admin action, as the audit log keeps it; `target` is the `_id` acted on. */

@@ -32,6 +32,10 @@ export interface AdminBot {
   categories: string[];
   /** The groups whose members may use it, by id; none: everyone. */
   groups?: string[];
+  /** The tools a model bot may call, by name (built-in, or `<server>__<tool>` of an MCP server). */
+  tools?: string[];
+  /** Of its tools, those whose every call waits for the person chatting to allow it. */
+  askFirst?: string[];
   active: boolean;
   position?: number | null;
 }
@@ -52,6 +56,8 @@ export interface BotDraft {
   price: string;
   categories: string[];
   groups: string[];
+  tools: string[];
+  askFirst: string[];
   active: boolean;
   position: string;
 }
@@ -61,6 +67,13 @@ export interface BotChoice {
   _id: string;
   name: string;
 }
+/** A tool a model bot may be given (`GET /api/v1/admin/tool`): built-in, or an MCP server's. */
+export interface ToolChoice {
+  name: string;
+  description: string;
+  source: 'builtin' | 'mcp';
+  server?: BotChoice;
+}
 export interface BotEditorData {
   /** null for a new bot. */
   bot: AdminBot | null;
@@ -68,6 +81,7 @@ export interface BotEditorData {
   categories: BotChoice[];
   knowledgeBases: BotChoice[];
   groups: BotChoice[];
+  tools?: ToolChoice[];
 }
 
 /** What the bot's create or change call sends: the contract's body, numbers as numbers. */
@@ -90,6 +104,9 @@ export interface BotEditorContext {
   categories: BotChoice[];
   knowledgeBases: BotChoice[];
   groups: BotChoice[];
+  tools: ToolChoice[];
+  /** The tools the bot had when loaded or last saved: emptying them is sent, so it loses them. */
+  savedTools: string[];
   /** The form's problems, each next to its field (null: about the whole form). */
   problems: FieldProblem[];
   loadError: string | null;
@@ -128,6 +145,8 @@ export const emptyDraft: BotDraft = {
   price: '0',
   categories: [],
   groups: [],
+  tools: [],
+  askFirst: [],
   active: true,
   position: '',
 };
@@ -150,6 +169,8 @@ export function draftOf(bot: AdminBot | null): BotDraft {
     price: String(bot.price),
     categories: bot.categories,
     groups: bot.groups ?? [],
+    tools: bot.tools ?? [],
+    askFirst: bot.askFirst ?? [],
     active: bot.active,
     position: bot.position === null || bot.position === undefined ? '' : String(bot.position),
   };
@@ -199,8 +220,11 @@ export function draftProblems(draft: BotDraft): FieldProblem[] {
   return problems;
 }
 
-/** The create or change body of a valid form: only what the bot's platform uses. */
-export function botRequest(draft: BotDraft): BotRequest {
+/**
+ * The create or change body of a valid form: only what the bot's platform uses. A model bot's tools
+ * are sent when it has some, or had some (`savedTools`): a bot that never had any is sent none.
+ */
+export function botRequest(draft: BotDraft, savedTools: string[] = []): BotRequest {
   const common = {
     name: draft.name.trim(),
     description: draft.description.trim(),
@@ -227,6 +251,9 @@ export function botRequest(draft: BotDraft): BotRequest {
     vision: draft.vision,
     contextTokens: Number(draft.contextTokens),
     knowledge: draft.knowledge,
+    ...(draft.tools.length || savedTools.length
+      ? { tools: draft.tools, askFirst: draft.askFirst.filter((name) => draft.tools.includes(name)) }
+      : {}),
   };
 }
 
@@ -288,6 +315,8 @@ export const botEditorMachine = setup({
         categories: data.categories,
         knowledgeBases: data.knowledgeBases,
         groups: data.groups ?? [],
+        tools: data.tools ?? [],
+        savedTools: data.bot?.tools ?? [],
         loadError: null,
       };
     }),
@@ -305,7 +334,7 @@ export const botEditorMachine = setup({
     clearProblems: assign({ problems: [] }),
     assignSaved: assign(({ event }) => {
       const bot = outputOf<AdminBot>(event);
-      return { botId: bot._id, draft: draftOf(bot), problems: [] };
+      return { botId: bot._id, draft: draftOf(bot), savedTools: bot.tools ?? [], problems: [] };
     }),
     assignSaveProblem: assign({
       problems: ({ event }) => {
@@ -364,6 +393,8 @@ export const botEditorMachine = setup({
     categories: [],
     knowledgeBases: [],
     groups: [],
+    tools: [],
+    savedTools: [],
     problems: [],
     loadError: null,
     models: [],
@@ -414,7 +445,10 @@ export const botEditorMachine = setup({
           invoke: {
             id: 'saveBot',
             src: 'saveBot',
-            input: ({ context }) => ({ botId: context.botId, request: botRequest(context.draft) }),
+            input: ({ context }) => ({
+              botId: context.botId,
+              request: botRequest(context.draft, context.savedTools),
+            }),
             onDone: [
               {
                 guard: 'isNew',

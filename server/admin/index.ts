@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ssoAdminPlugin } from '../auth/oidc/admin';
 import { knowledgeAdminPlugin } from '../knowledge/routes';
+import { mcpAdminPlugin } from '../tools/mcp/routes';
 import { auditAdminPlugin } from './audit/routes';
 import { botsAdminPlugin } from './bots/routes';
 import { categoriesAdminPlugin } from './categories/routes';
@@ -28,4 +29,5 @@ export const adminPlugin: FastifyPluginAsync = async (app) => {
   await app.register(auditAdminPlugin);
   await app.register(knowledgeAdminPlugin);
   await app.register(ssoAdminPlugin);
+  await app.register(mcpAdminPlugin);
 };

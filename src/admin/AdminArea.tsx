@@ -21,6 +21,7 @@ import { MembersScreen } from './members/MembersScreen';
 import { ProvidersScreen } from './ProvidersScreen';
 import { SettingsScreen } from './SettingsScreen';
 import { SsoScreen } from './sso/SsoScreen';
+import { ToolsScreen } from './tools/ToolsScreen';
 import { UsageScreen } from './usage/UsageScreen';
 import { useAdmin } from './useAdmin';
 import './admin.css';
@@ -31,6 +32,7 @@ function AdminSections() {
     <Switch>
       <Route path="/admin/bots/:id">{(params) => <BotEditorRoute id={params.id} />}</Route>
       <Route path="/admin/providers" component={ProvidersScreen} />
+      <Route path="/admin/tools" component={ToolsScreen} />
       <Route path="/admin/categories" component={CategoriesScreen} />
       <Route path="/admin/knowledge/:id">
         {(params) => <KnowledgeBaseScreen key={params.id} baseId={params.id} />}
@@ -48,7 +50,7 @@ function AdminSections() {
 }
 
 /**
- * The admin area (`/admin`): the organization's bots, providers, categories, members, groups, settings,
+ * The admin area (`/admin`): the organization's bots, providers, tools, categories, members, groups, settings,
  * sign-in (owners only), usage and audit log, for its owners and admins. A member sees why they cannot enter.
  */
 export default function AdminArea() {

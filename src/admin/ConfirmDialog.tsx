@@ -1,4 +1,4 @@
-import { type RefObject, useId } from 'react';
+import { type ReactNode, type RefObject, useId } from 'react';
 import { Dialog } from '../components/Dialog';
 import { FormError } from '../components/FormError';
 import { T } from '../i18n/T';
@@ -15,6 +15,8 @@ interface ConfirmDialogProps {
   onConfirm: () => void;
   onCancel: () => void;
   returnFocus?: RefObject<HTMLElement | null>;
+  /** More about what happens (names of what it affects), after the sentence. */
+  children?: ReactNode;
 }
 
 /** Asks before something is removed or retired; Cancel or Escape keeps it. */
@@ -28,6 +30,7 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
   returnFocus,
+  children,
 }: ConfirmDialogProps) {
   const t = useT();
   const descriptionId = useId();
@@ -39,6 +42,7 @@ export function ConfirmDialog({
         </strong>
         : {t(message)}
       </p>
+      {children}
       <FormError message={error} />
       <div className="actions">
         <button type="button" className="button" onClick={onCancel}>

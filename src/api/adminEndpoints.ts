@@ -5,7 +5,9 @@ import type {
   AuditEntry,
   CategoryRecord,
   GroupRecord,
+  McpServerRecord,
   ProviderRecord,
+  ToolRecord,
 } from '../../machines/adminList';
 import type { AdminBot, BotRequest, TryLine } from '../../machines/botEditor';
 import type { KnowledgeBaseRecord, KnowledgeDocument } from '../../machines/knowledgeBase';
@@ -80,6 +82,22 @@ export function createAdminEndpoints(http: HttpClient) {
       return answer;
     },
     deleteGroup: (id: string) => http.delete<unknown>(at('group', id)),
+
+    mcpServers: async () =>
+      pageOf(await http.get<McpServerRecord[] | AdminPage<McpServerRecord>>(`${admin}/mcp`)),
+    /** Reads the server's tools before answering (10 s at most); `name` travels encrypted. */
+    createMcpServer: (values: { name: string; url: string; token?: string }) =>
+      http.post<McpServerRecord>(`${admin}/mcp`, { ...values }, { returnError: true }),
+    updateMcpServer: (id: string, values: Partial<{ name: string; url: string; token: string | null }>) =>
+      http.patch<McpServerRecord>(at('mcp', id), { ...values }),
+    /** Removes the server; its tools are taken from the bots that used them. */
+    deleteMcpServer: (id: string) =>
+      http.delete<{ success: true; bots: { _id: string; name: string }[] }>(at('mcp', id)),
+    /** Every tool the organization's bots may use, built-in ones first; a tool's `_id` is its name. */
+    tools: async (): Promise<AdminPage<ToolRecord>> => {
+      const tools = await http.get<Omit<ToolRecord, '_id'>[]>(`${admin}/tool`);
+      return { items: tools.map((tool) => ({ ...tool, _id: tool.name })), next: null };
+    },
 
     providers: async () =>
       pageOf(await http.get<ProviderRecord[] | AdminPage<ProviderRecord>>(`${admin}/provider`)),

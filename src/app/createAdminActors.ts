@@ -152,6 +152,18 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
         : api.updateGroup(id, settings as Parameters<typeof api.updateGroup>[1]),
     remove: (id) => api.deleteGroup(id),
   });
+  const mcpServers = list({
+    fetchPage: () => api.mcpServers(),
+    create: (values) =>
+      api.createMcpServer({
+        name: String(values.name ?? ''),
+        url: String(values.url ?? ''),
+        ...(values.token ? { token: String(values.token) } : {}),
+      }),
+    update: (id, values) => api.updateMcpServer(id, values),
+    remove: (id) => api.deleteMcpServer(id),
+  });
+  const tools = list({ fetchPage: () => api.tools() });
   const audit = list({ fetchPage: (cursor) => api.audit(cursor) });
   const knowledge = list({
     fetchPage: () => api.knowledgeBases(),
@@ -224,12 +236,13 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
   const botEditor = botEditorMachine.provide({
     actors: {
       loadEditor: fromPromise(async ({ input }) => {
-        const [botPage, providerPage, categoryPage, knowledgePage, groupPage] = await Promise.all([
+        const [botPage, providerPage, categoryPage, knowledgePage, groupPage, toolPage] = await Promise.all([
           input.botId ? api.bots() : null,
           api.providers(),
           api.categories(),
           api.knowledgeBases(),
           api.groups(),
+          api.tools(),
         ]);
         const bot = botPage?.items.find((item) => item._id === input.botId) ?? null;
         if (input.botId && !bot) throw new Error('Bot not found');
@@ -239,6 +252,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
           categories: categoryPage.items,
           knowledgeBases: knowledgePage.items.map(({ _id, name }) => ({ _id, name })),
           groups: groupPage.items.map(({ _id, name }) => ({ _id, name })),
+          tools: toolPage.items.map(({ _id, ...tool }) => tool),
         };
       }),
       saveBot: fromPromise(({ input }) =>
@@ -267,6 +281,8 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     categories,
     providers,
     groups,
+    mcpServers,
+    tools,
     audit,
     knowledge,
     members,
@@ -287,6 +303,8 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     categories,
     providers,
     groups,
+    mcpServers,
+    tools,
     audit,
     knowledge,
     members,

@@ -11,6 +11,7 @@ import { CheckboxField } from '../fields/CheckboxField';
 import { SelectField } from '../fields/SelectField';
 import { TextAreaField } from '../fields/TextAreaField';
 import { useFocusFirstProblem } from '../useFocusFirstProblem';
+import { ToolsField } from './ToolsField';
 
 type Editor = ActorRefFrom<typeof botEditorMachine>;
 
@@ -24,10 +25,8 @@ const engineLabels = {
 /** The bot's fields, each with its problem next to it; Save checks them, then the server does. */
 export function BotForm({ editor }: { editor: Editor }) {
   const t = useT();
-  const { draft, problems, providers, categories, knowledgeBases, groups, models, modelsError } = useSelector(
-    editor,
-    (snapshot) => snapshot.context,
-  );
+  const { draft, problems, providers, categories, knowledgeBases, groups, tools, models, modelsError } =
+    useSelector(editor, (snapshot) => snapshot.context);
   const form = useSelector(editor, (snapshot) => snapshot.value.form);
   const modelsState = useSelector(editor, (snapshot) => snapshot.value.models);
   const saving = form === 'saving';
@@ -147,6 +146,13 @@ export function BotForm({ editor }: { editor: Editor }) {
               hint="Images people attach are sent to the model; choose a model that reads them."
               checked={draft.vision}
               onChange={(event) => change({ vision: event.target.checked })}
+            />
+            <ToolsField
+              tools={tools}
+              chosen={draft.tools}
+              askFirst={draft.askFirst}
+              problem={problemOf('tools') ?? problemOf('askFirst')}
+              onChange={change}
             />
           </>
         )}
