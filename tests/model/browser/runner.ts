@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Browser, BrowserContext, Page, Request, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AnyMachineSnapshot,
@@ -76,6 +76,8 @@ export interface BrowserModel {
   allows?: (path: ModelPath) => boolean;
   /** Invoked actors (by invoke id) and the requests they make. */
   requests?: Record<string, ActorRequest>;
+  /** The model holds or drops some requests itself with `page.route` (see HeldRequests.install). */
+  ownRoutes?: boolean;
   /** The server's environment for this machine's paths. */
   server?: Record<string, string>;
   /** Ends what `start` made for every path (kept in `shared`), e.g. a model provider's double. */
@@ -263,38 +265,76 @@ export async function until(check: () => Promise<unknown>, timeout = 15_000): Pr
   }
 }
 
-/** Requests of modelled actors, held until the path ends them. */
+/** A request the browser holds for the path: ended by letting it through or failing it as a network would. */
+interface HeldRequest {
+  proceed: () => Promise<unknown>;
+  fail: () => Promise<unknown>;
+}
+
+/**
+ * Requests of modelled actors, held until the path ends them. They are paused through the DevTools
+ * Fetch domain for the API's paths only, not with Playwright's routes: a route intercepts every request
+ * and turns the HTTP cache off, so each walk would fetch and compile the whole app again.
+ */
 class HeldRequests {
-  private held = new Map<string, Route[]>();
+  private held = new Map<string, HeldRequest[]>();
   private waiters = new Map<string, (() => void)[]>();
 
   constructor(private requests: Record<string, ActorRequest>) {}
 
-  async install(page: Page) {
-    await page.route(
-      (url) => /^\/(api|auth)\//.test(url.pathname),
-      async (route) => {
-        const actor = this.actorOf(route.request());
-        if (!actor) return route.continue().catch(() => {});
-        this.held.set(actor, [...(this.held.get(actor) ?? []), route]);
-        for (const wake of this.waiters.get(actor) ?? []) wake();
-        this.waiters.delete(actor);
-      },
-    );
+  /**
+   * Holds the actors' requests of the page: through the DevTools Fetch domain, or through Playwright's
+   * routes when the model routes requests itself (`ownRoutes`), so that its routes and these form one chain.
+   */
+  async install(context: BrowserContext, page: Page, ownRoutes: boolean) {
+    const hold = (actor: string, held: HeldRequest) => {
+      this.held.set(actor, [...(this.held.get(actor) ?? []), held]);
+      for (const wake of this.waiters.get(actor) ?? []) wake();
+      this.waiters.delete(actor);
+    };
+    if (ownRoutes) {
+      await page.route(
+        (url) => /^\/(api|auth)\//.test(url.pathname),
+        async (route) => {
+          const actor = this.actorOf(route.request().method(), route.request().url());
+          if (!actor) return route.continue().catch(() => {});
+          hold(actor, { proceed: () => route.continue(), fail: () => route.abort('failed').catch(() => {}) });
+        },
+      );
+      return;
+    }
+    const devtools = await context.newCDPSession(page);
+    devtools.on('Fetch.requestPaused', ({ requestId, request }) => {
+      const send = (method: 'Fetch.continueRequest' | 'Fetch.failRequest', extra = {}) =>
+        devtools.send(method, { requestId, ...extra }).catch(() => {});
+      const actor = this.actorOf(request.method, request.url);
+      if (!actor) return void send('Fetch.continueRequest');
+      hold(actor, {
+        proceed: () => send('Fetch.continueRequest'),
+        fail: () => send('Fetch.failRequest', { errorReason: 'Failed' }),
+      });
+    });
+    await devtools.send('Fetch.enable', {
+      patterns: ['*/api/*', '*/auth/*'].map((urlPattern) => ({
+        urlPattern,
+        requestStage: 'Request' as const,
+      })),
+    });
   }
 
-  private actorOf(request: Request): string | undefined {
-    const { pathname, search } = new URL(request.url());
+  private actorOf(method: string, url: string): string | undefined {
+    const { pathname, search } = new URL(url);
+    if (!/^\/(api|auth)\//.test(pathname)) return undefined;
     return Object.entries(this.requests).find(
-      ([, { method, path }]) => method.split('|').includes(request.method()) && path.test(pathname + search),
+      ([, request]) => request.method.split('|').includes(method) && request.path.test(pathname + search),
     )?.[0];
   }
 
   /** Fails every request still held when a walk ends: none may reach the server after its walk. */
   async abortAll() {
-    const routes = [...this.held.values()].flat();
+    const held = [...this.held.values()].flat();
     this.held.clear();
-    await Promise.all(routes.map((route) => route.abort('failed').catch(() => {})));
+    await Promise.all(held.map((request) => request.fail()));
   }
 
   /** Ends the actor's oldest held request, waiting for the app to make it. */
@@ -311,9 +351,9 @@ class HeldRequests {
         ]);
       });
     }
-    const route = this.held.get(actor)?.shift() as Route;
-    if (outcome === 'error' && this.requests[actor].fails !== 'server') await route.abort('failed');
-    else await route.continue();
+    const request = this.held.get(actor)?.shift() as HeldRequest;
+    if (outcome === 'error' && this.requests[actor].fails !== 'server') await request.fail();
+    else await request.proceed();
   }
 }
 
@@ -625,7 +665,7 @@ export function runInBrowser(model: BrowserModel) {
       const problems: string[] = [];
       await watchProblems(page, problems);
       const held = new HeldRequests(model.requests ?? {});
-      await held.install(page);
+      await held.install(context, page, model.ownRoutes ?? false);
       const events = path.steps.slice(1).map((step) => step.event);
       const states = ownStates(model, events);
       const world: PathWorld = { page, context, viewport, server, events, data: {}, shared };

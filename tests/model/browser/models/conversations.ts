@@ -207,6 +207,8 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
   const replies = new HeldReplies(double);
   return {
     name: 'conversations',
+    // It holds and drops list, message and reply requests with routes of its own.
+    ownRoutes: true,
     machine: conversationsMachine,
     events: [
       { type: 'LOAD' },

@@ -457,6 +457,8 @@ export function topicBrowserModel({
   let relay: Relay;
   return {
     name: 'topic',
+    // It holds and drops list, message and reply requests with routes of its own.
+    ownRoutes: true,
     // The model's answer to loading a topic: one opened from the sidebar has a reply being written
     // (each path makes it so); loaded again after NOT_STREAMING, its reply has ended. A server refuses
     // a reply for the balance only before it starts, never one it is already writing.
