@@ -1,8 +1,31 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** A browser model's size: its walks take minutes, more the larger the model (its test file is a stub). */
+const modelSize = (spec: TestSpecification) => {
+  const model = `tests/model/browser/models/${basename(spec.moduleId, '.test.ts')}.ts`;
+  return existsSync(model) ? statSync(model).size : 0;
+};
+
+/**
+ * Vitest's order (projects by name, so the browser walks start first), with the largest browser models
+ * first among them: on a clean clone no timings are cached, and a long walk started last would run alone.
+ */
+class LargestModelsFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    const walks = sorted.filter((spec) => spec.project.name === 'browser-model');
+    walks.sort((a, b) => modelSize(b) - modelSize(a));
+    return [...walks, ...sorted.filter((spec) => spec.project.name !== 'browser-model')];
+  }
+}
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: LargestModelsFirst },
     // Most of a test's time is spent waiting on a server, a browser or a database: three files side by
     // side keep two cores busy (vitest's default on two cores is a single file at a time).
     maxWorkers: 3,
