@@ -46,8 +46,8 @@ export function MessageList({
     chat,
     (snapshot) =>
       snapshot.matches('creating') ||
-      snapshot.matches({ live: { replying: 'waiting' } }) ||
-      (snapshot.matches({ live: { attached: 'attaching' } }) && snapshot.context.draft === ''),
+      snapshot.matches({ live: { stream: { replying: 'waiting' } } }) ||
+      (snapshot.matches({ live: { stream: { attached: 'attaching' } } }) && snapshot.context.draft === ''),
   );
   const canChange = useSelector(
     chat,

@@ -21,7 +21,7 @@ interface LiveReplyProps {
 export function LiveReply({ chat, botName, onGrow }: LiveReplyProps) {
   const t = useT();
   const text = useSelector(chat, (snapshot) => snapshot.context.draft);
-  const detached = useSelector(chat, (snapshot) => snapshot.matches({ live: 'detached' }));
+  const detached = useSelector(chat, (snapshot) => snapshot.matches({ live: { stream: 'detached' } }));
   // biome-ignore lint/correctness/useExhaustiveDependencies: the text is the trigger
   useEffect(() => onGrow(), [text, onGrow]);
   return (
