@@ -38,6 +38,7 @@ import { tenancyPlugin } from './plugins/tenancy';
 import { repeat } from './repeat';
 import { loadSecrets } from './security/secrets';
 import { sharesPlugin } from './shares/routes';
+import { toolCallsPlugin } from './tools/routes';
 import { translatePlugin } from './translation/routes';
 import { createTranslator, libreTranslate } from './translation/translator';
 import { usersPlugin } from './users/routes';
@@ -150,6 +151,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(filesPlugin);
   await app.register(chatPlugin);
   await app.register(repliesPlugin);
+  await app.register(toolCallsPlugin);
   await app.register(apiKeysPlugin);
   await app.register(openaiApiPlugin, { prefix: '/v1' });
   await app.register(sharesPlugin);

@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { citationOf } from '../knowledge/retrieval';
+import type { BotTools } from '../tools/registry';
+import { replyTools } from '../tools/run';
 import type { LiveReply } from './liveReplies';
 import { type Attachment, type Knowledge, type Provider, ProviderError, type Turn } from './providers/types';
 import { checkpoint, release, type StartedReply, settle } from './replyStore';
@@ -23,6 +25,8 @@ export interface ReplyJob {
   /** The passages found for the question, when the bot searches; their citations end the reply. */
   knowledge?: Knowledge;
   provider: Provider;
+  /** The bot's tools, for a model bot that has some. */
+  tools?: BotTools;
   log: FastifyBaseLogger;
 }
 
@@ -71,6 +75,18 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
     );
   }, checkpointMs);
 
+  const tools = job.tools
+    ? replyTools({
+        db: job.db,
+        owner: { tenant: job.owner.tenant, messageId },
+        bot: job.tools,
+        signal,
+        approvals: true,
+        log: job.log,
+        show: (step) => live.emit({ event: 'step', data: { botMessageId: messageId, step } }),
+      })
+    : undefined;
+
   try {
     for await (const piece of job.provider({
       history: job.history,
@@ -83,6 +99,7 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
       waive: () => {
         free = true;
       },
+      tools,
     })) {
       live.emit({ event: 'token', id: live.text.length + piece.length, data: { text: piece } });
     }
@@ -102,7 +119,16 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
     });
     if (!charged) return live.emit(await endedElsewhere(job.db, messageId, ids));
     const citations = job.knowledge?.passages.map(citationOf) ?? [];
-    live.emit({ event: 'done', data: { ...ids, ...charged, ...(citations.length ? { citations } : {}) } });
+    const steps = live.steps();
+    live.emit({
+      event: 'done',
+      data: {
+        ...ids,
+        ...charged,
+        ...(citations.length ? { citations } : {}),
+        ...(steps.length ? { steps } : {}),
+      },
+    });
   } catch (error) {
     clearInterval(timer);
     if (lost) return live.emit(await endedElsewhere(job.db, messageId, ids));

@@ -8,6 +8,8 @@ import { passageRoom, reachOf, withAttachments } from '../files/prompt';
 import { filesToAttach } from '../files/store';
 import { citationOf, documentsCarried, retrieve } from '../knowledge/retrieval';
 import { repeat } from '../repeat';
+import { type BotTools, toolsForBot } from '../tools/registry';
+import { type Step, stepsJson, stepsOf } from '../tools/steps';
 import type { LiveReply } from './liveReplies';
 import { librarianPassages } from './providers/librarian';
 import type { Attachment, Citation, Knowledge, Turn } from './providers/types';
@@ -123,7 +125,13 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     request: FastifyRequest,
     reply: FastifyReply,
     topic: Awaited<ReturnType<typeof topicForReply>>,
-    turns: { history: Turn[]; text: string; attachments: Attachment[]; knowledge?: Knowledge },
+    turns: {
+      history: Turn[];
+      text: string;
+      attachments: Attachment[];
+      knowledge?: Knowledge;
+      tools: BotTools;
+    },
     started: StartedReply,
   ) {
     const topicId = (request.params as { id: string }).id;
@@ -138,6 +146,7 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         text: turns.text,
         attachments: turns.attachments,
         knowledge: turns.knowledge,
+        tools: turns.tools,
         provider: topic.provider,
         log: request.log,
       },
@@ -201,11 +210,13 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
       }
       if (knowledge?.passages.length)
         await setCitations(app.db, started.botMessageId, knowledge.passages.map(citationOf));
+      const tools = await toolsForBot(app, who, topic);
       return {
         history: context.history,
         attachments: context.attachments,
         text: conversation.text,
         knowledge,
+        tools,
       };
     } catch (error) {
       await release(app.db, who, { messageId: started.botMessageId, text: null, status: 'failed' });
@@ -375,6 +386,8 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     if (writing.text.length > offset) {
       stream.send({ event: 'token', id: writing.text.length, data: { text: writing.text.slice(offset) } });
     }
+    for (const step of writing.steps())
+      stream.send({ event: 'step', data: { botMessageId: writing.botMessageId, step } });
     if (writing.ended) {
       stream.send(writing.ended);
       return stream.end();
@@ -382,7 +395,7 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     await new Promise<void>((resolve) => {
       const unfollow = writing.follow((event) => {
         stream.send(event);
-        if (event.event === 'token') return;
+        if (event.event === 'token' || event.event === 'step') return;
         unfollow();
         stream.end();
         resolve();
@@ -405,6 +418,8 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     const gone = new AbortController();
     stream.raw.on('close', () => gone.abort());
     let sent = offset;
+    // Each step as last sent: a step is sent again when it changed.
+    const stepsSent = new Map<string, string>();
     while (!gone.signal.aborted) {
       // Armed before the read, so a change during it is not missed.
       const changed = nextChange(messageId, gone.signal);
@@ -414,14 +429,22 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         cost: string | null;
         balance: string;
         citations: Citation[] | null;
+        steps: Step[] | null;
       }>(
-        `select m.text, m.status, m.cost, m.citations, u.balance from messages m join users u on u.id = $2 where m.id = $1`,
+        `select m.text, m.status, m.cost, m.citations, u.balance, ${stepsJson()} as steps
+         from messages m join users u on u.id = $2 where m.id = $1`,
         [messageId, request.auth.userId],
       );
       const row = rows[0];
       if (row && row.text.length > sent) {
         stream.send({ event: 'token', id: row.text.length, data: { text: row.text.slice(sent) } });
         sent = row.text.length;
+      }
+      for (const step of stepsOf(row?.steps ?? null)) {
+        const shown = JSON.stringify(step);
+        if (stepsSent.get(step.callId) === shown) continue;
+        stepsSent.set(step.callId, shown);
+        stream.send({ event: 'step', data: { botMessageId: messageId, step } });
       }
       if (row?.status !== 'streaming') {
         stream.send(storedEnding(messageId, row));
@@ -437,7 +460,15 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
 /** The last event of a reply read from the database. */
 function storedEnding(
   botMessageId: string,
-  row: { status: string; cost: string | null; balance: string; citations: Citation[] | null } | undefined,
+  row:
+    | {
+        status: string;
+        cost: string | null;
+        balance: string;
+        citations: Citation[] | null;
+        steps: Step[] | null;
+      }
+    | undefined,
 ): ReplyEvent {
   if (!row)
     return { event: 'error', data: { error: 'This conversation does not exist.', code: 'NOT_FOUND' } };
@@ -449,6 +480,7 @@ function storedEnding(
         cost: Number(row.cost ?? 0),
         balance: Number(row.balance),
         ...(row.citations ? { citations: row.citations } : {}),
+        ...(row.steps ? { steps: stepsOf(row.steps) } : {}),
       },
     };
   const endings: Record<string, { error: string; code: string }> = {

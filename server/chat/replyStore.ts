@@ -262,8 +262,8 @@ export async function settle(
 /**
  * The reply ended without completing: kept as far as it got (`text`, or its last checkpoint when
  * null) with its status, its reservation released (a stopped or failed reply costs nothing). A reply
- * that produced nothing is not kept, and the head goes back to the message it answered. Answers
- * whether a reply is kept.
+ * that produced nothing (no text, no tool call) is not kept, and the head goes back to the message it
+ * answered. Answers whether a reply is kept.
  */
 export async function release(
   db: Db,
@@ -284,12 +284,17 @@ export async function release(
   );
   if (!rows.length) return false;
   if (rows[0].text) return true;
-  await db.query(
-    `with gone as (delete from messages where id = $1 and text = '' returning topic_id, parent)
-     update topics t set head = gone.parent from gone where t.id = gone.topic_id and (t.head is null or t.head = $1)`,
+  // A reply that called tools keeps them, even without text.
+  const { rows: gone } = await db.query(
+    `with gone as (delete from messages where id = $1 and text = ''
+                     and not exists (select 1 from tool_steps where message_id = $1) returning topic_id, parent),
+     moved as (
+       update topics t set head = gone.parent from gone
+       where t.id = gone.topic_id and (t.head is null or t.head = $1))
+     select 1 from gone`,
     [reply.messageId],
   );
-  return false;
+  return gone.length === 0;
 }
 
 /**
@@ -306,6 +311,9 @@ export async function interruptOrphans(db: Db, all = false): Promise<number> {
      ended as (
        update messages m set status = 'interrupted', reserved = 0, lease_until = null
        from orphans where m.id = orphans.id returning m.id, orphans.user_id, orphans.reserved, orphans.created_at),
+     cut as (
+       update tool_steps s set status = 'error', error = 'The reply was interrupted before this call ended.'
+       from ended where s.message_id = ended.id and s.status in ('awaiting_approval', 'running')),
      freed as (
        update users u set reserved = u.reserved - held.total,
               month_spent = greatest(u.month_spent - held.this_month, 0)

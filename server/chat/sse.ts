@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 
 export interface ReplyEvent {
-  event: 'message' | 'token' | 'done' | 'error';
+  event: 'message' | 'token' | 'step' | 'done' | 'error';
   data: unknown;
   /** Token events: the length of the reply's text up to and including this token. */
   id?: number;

@@ -3,6 +3,7 @@ import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { deleteTopicFiles } from '../files/store';
+import { type Step, stepsJson, stepsOf } from '../tools/steps';
 import { plainText, type Snippet, snippet } from './plainText';
 import type { Citation } from './providers/types';
 
@@ -176,8 +177,10 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
     head: string | null;
     files: MessageFile[] | null;
     citations: Citation[] | null;
+    steps: Step[] | null;
   }>(
     `select m.id, m.parent, m.role, m.text, m.status, m.cost, m.created_at, t.head, m.citations,
+            ${stepsJson()} as steps,
             (select json_agg(json_build_object('_id', mf.file_id, 'name', mf.name, 'type', mf.type,
                     'size', mf.size, 'removed', f.id is null) order by mf.position)
              from message_files mf left join files f on f.id = mf.file_id
@@ -199,6 +202,7 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
       ...(row.cost === null ? {} : { cost: Number(row.cost) }),
       ...(row.files ? { files: row.files.map(messageFile) } : {}),
       ...(row.citations ? { citations: row.citations } : {}),
+      ...(row.steps ? { steps: stepsOf(row.steps) } : {}),
       createdAt: new Date(row.created_at).toISOString(),
     })),
   };

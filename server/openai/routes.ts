@@ -10,6 +10,8 @@ import { passageRoom } from '../files/prompt';
 import { retrieve } from '../knowledge/retrieval';
 import { repeat } from '../repeat';
 import { retryIn } from '../security/counters';
+import { toolsForBot } from '../tools/registry';
+import { replyTools } from '../tools/run';
 import {
   apiAccessOff,
   invalidApiKey,
@@ -403,6 +405,15 @@ export const openaiApiPlugin: FastifyPluginAsync = async (app) => {
       let free = false;
       try {
         const knowledge = await knowledgeFor(owner, bot, text);
+        // The bot's tools apply; those that ask first are denied (nobody can approve them here).
+        const tools = replyTools({
+          db: app.db,
+          owner: { tenant: holder.tenant, apiCallId: callId },
+          bot: await toolsForBot(app, owner, bot),
+          signal: controller.signal,
+          approvals: false,
+          log: request.log,
+        });
         if (streaming) {
           reply.hijack();
           raw = reply.raw;
@@ -427,6 +438,7 @@ export const openaiApiPlugin: FastifyPluginAsync = async (app) => {
           waive: () => {
             free = true;
           },
+          tools,
         })) {
           answer += piece;
           if (streaming) write(chunk({ content: piece }, null));

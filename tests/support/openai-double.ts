@@ -6,21 +6,45 @@ export type ContentPart =
   | { type: 'text'; text: string }
   | { type: 'image_url'; image_url: { url: string; detail?: string } };
 
+/** A function call in OpenAI's wire format: its arguments are JSON text. */
+export interface WireToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/** A function offered to the model (`tools` of the request). */
+export interface WireTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+export interface ChatMessage {
+  role: string;
+  content: string | ContentPart[] | null;
+  /** An assistant's calls (its content may then be null). */
+  tool_calls?: WireToolCall[];
+  /** A `tool` message: the call it answers. */
+  tool_call_id?: string;
+}
+
 export interface ChatRequest {
   model: string;
   stream: boolean;
-  messages: { role: string; content: string | ContentPart[] }[];
+  messages: ChatMessage[];
+  tools?: WireTool[];
+  tool_choice?: unknown;
 }
 
 /** The text of a message's content: the string, or its text parts joined. */
-export function textOf(content: string | ContentPart[] | undefined): string {
-  if (content === undefined) return '';
+export function textOf(content: string | ContentPart[] | null | undefined): string {
+  if (content === undefined || content === null) return '';
   if (typeof content === 'string') return content;
   return content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 }
 
 /** The images of a message's content, as their URLs. */
-export function imagesOf(content: string | ContentPart[] | undefined): string[] {
+export function imagesOf(content: string | ContentPart[] | null | undefined): string[] {
   if (!Array.isArray(content)) return [];
   return content.flatMap((part) => (part.type === 'image_url' ? [part.image_url.url] : []));
 }
@@ -41,9 +65,60 @@ function validContent(content: unknown): boolean {
   );
 }
 
+/**
+ * Why OpenAI would refuse the request's messages and tools, or null: tool names as OpenAI allows
+ * them, every `tool` message answering a call of the assistant message before it, and every call
+ * answered before the conversation goes on.
+ */
+function invalidTools(chat: ChatRequest): string | null {
+  for (const [index, tool] of (chat.tools ?? []).entries()) {
+    if (tool?.type !== 'function' || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.function?.name ?? ''))
+      return `Invalid 'tools[${index}]': a function with a name of 1 to 64 letters, digits, _ or -.`;
+  }
+  let open = new Set<string>();
+  for (const [index, message] of chat.messages.entries()) {
+    if (message.role === 'tool') {
+      if (typeof message.tool_call_id !== 'string' || !open.has(message.tool_call_id))
+        return `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls' (messages[${index}]).`;
+      if (typeof message.content !== 'string') return `Invalid content in messages[${index}].`;
+      open.delete(message.tool_call_id);
+      continue;
+    }
+    if (open.size)
+      return `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`;
+    if (message.role === 'assistant' && message.tool_calls?.length) {
+      if (message.content !== null && typeof message.content !== 'string')
+        return `Invalid content in messages[${index}].`;
+      if (
+        !message.tool_calls.every(
+          (call) => call.type === 'function' && typeof call.function?.arguments === 'string',
+        )
+      )
+        return `Invalid 'messages[${index}].tool_calls'.`;
+      open = new Set(message.tool_calls.map((call) => call.id));
+      continue;
+    }
+    if (!validContent(message.content)) return `Invalid content in messages[${index}].`;
+  }
+  return null;
+}
+
+/** A call the double makes: the function's name and its arguments (an object, or JSON text as is). */
+export interface ScriptedCall {
+  name: string;
+  arguments?: unknown;
+  /** The call's id; by default `call_<n>`. */
+  id?: string;
+}
+
 /** What the double answers, chosen by the last user message: a script of chunks and how it ends. */
 export interface Script {
   chunks: string[];
+  /**
+   * Function calls after the chunks: streamed in fragments as OpenAI does (id and name first, the
+   * arguments in pieces), ending with finish reason `tool_calls`.
+   */
+  toolCalls?: ScriptedCall[];
   delayMs?: number;
   /** `done`: finish reason and `[DONE]`; `linger`: the same but the connection stays open; `drop`: cut
    * without either; `stall`: nothing more, connection open. */
@@ -78,6 +153,44 @@ export interface OpenAiDouble {
   /** Overrides what the next requests answer; by default the reply echoes the last user message. */
   script: (next: (request: ChatRequest) => Script) => void;
   close: () => Promise<void>;
+}
+
+/** A model's turn in a scripted exchange with tools: calls to make, or the answer once they are done. */
+export type ToolTurn =
+  | { call: ScriptedCall | ScriptedCall[]; chunks?: string[] }
+  | { answer: (results: string[], request: ChatRequest) => string | string[] };
+
+/**
+ * A script that plays `turns` in order within one reply: the first answers the user's message, each
+ * next one the results of the calls before it (the `tool` messages after the last user message),
+ * e.g. `[{ call: { name: 'calculator', arguments: { expression: '2+3' } } }, { call: { name:
+ * 'current_time' } }, { answer: (results) => `That is ${results[0]}` }]`. Past the last turn, the last
+ * one plays again.
+ */
+export function toolSteps(turns: ToolTurn[], rest: Omit<Script, 'chunks' | 'toolCalls'> = {}) {
+  return (request: ChatRequest): Script => {
+    const asked = request.messages.findLastIndex((message) => message.role === 'user');
+    const since = request.messages.slice(asked + 1);
+    const played = since.filter(
+      (message) => message.role === 'assistant' && message.tool_calls?.length,
+    ).length;
+    const results = since
+      .filter((message) => message.role === 'tool')
+      .map((message) => textOf(message.content));
+    const turn = turns[Math.min(played, turns.length - 1)];
+    if ('answer' in turn) {
+      const answer = turn.answer(results, request);
+      return { ...rest, chunks: Array.isArray(answer) ? answer : answer.split(/(?<= )/) };
+    }
+    return { ...rest, chunks: turn.chunks ?? [], toolCalls: [turn.call].flat() };
+  };
+}
+
+/** The arguments as JSON text, cut in three pieces as a model streams them. */
+function argumentPieces(args: unknown): string[] {
+  const text = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+  const third = Math.ceil(text.length / 3);
+  return [text.slice(0, third), text.slice(third, 2 * third), text.slice(2 * third)].filter(Boolean);
 }
 
 const chunk = (id: string, delta: Record<string, unknown>, finish: string | null) =>
@@ -115,7 +228,10 @@ function sendJson(response: ServerResponse, status: number, body: unknown) {
 /**
  * Stands in for a remote OpenAI-compatible server, speaking its real wire format over HTTP:
  * `POST /v1/chat/completions` with `stream: true` answers server-sent `chat.completion.chunk`s
- * and `data: [DONE]`; errors are the JSON error body with an HTTP status.
+ * and `data: [DONE]`; errors are the JSON error body with an HTTP status. With `tools`, a script
+ * may call them (`toolCalls`, or `toolSteps` for a whole exchange): streamed as `delta.tool_calls`
+ * fragments with finish reason `tool_calls`, or as `message.tool_calls` when not streamed; the
+ * `tool` messages sent back are checked as OpenAI checks them.
  */
 export async function startOpenAiDouble(): Promise<OpenAiDouble> {
   const requests: ChatRequest[] = [];
@@ -166,12 +282,10 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     const chat = JSON.parse(body) as ChatRequest;
     requests.push(chat);
     authorizations.push(request.headers.authorization);
-    // As OpenAI does: a malformed content part is a 400, never silently read.
-    const invalid = chat.messages.findIndex((message) => !validContent(message.content));
-    if (invalid >= 0) {
-      sendJson(response, 400, {
-        error: { message: `Invalid content in messages[${invalid}].`, type: 'invalid_request_error' },
-      });
+    // As OpenAI does: a malformed content part, tool or tool message is a 400, never silently read.
+    const invalid = invalidTools(chat);
+    if (invalid) {
+      sendJson(response, 400, { error: { message: invalid, type: 'invalid_request_error' } });
       return;
     }
     const script = scriptFor(chat);
@@ -181,12 +295,31 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
       });
       return;
     }
+    const calls = (script.toolCalls ?? []).map((call, index) => ({
+      id: call.id ?? `call_${requests.length}_${index}`,
+      name: call.name,
+      pieces: argumentPieces(call.arguments),
+    }));
+    const finishReason = calls.length ? 'tool_calls' : 'stop';
     if (!chat.stream) {
-      const message = { role: 'assistant', content: script.chunks.join('') };
+      const content = script.chunks.join('');
+      const message = {
+        role: 'assistant',
+        content: calls.length && !content ? null : content,
+        ...(calls.length
+          ? {
+              tool_calls: calls.map((call) => ({
+                id: call.id,
+                type: 'function',
+                function: { name: call.name, arguments: call.pieces.join('') },
+              })),
+            }
+          : {}),
+      };
       sendJson(response, 200, {
         id: 'chatcmpl-x',
         object: 'chat.completion',
-        choices: [{ index: 0, message, finish_reason: 'stop' }],
+        choices: [{ index: 0, message, finish_reason: finishReason }],
       });
       return;
     }
@@ -204,11 +337,24 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
       response.write(chunk(id, { content: piece }, null));
       if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
     }
+    // Each call in fragments: its id, type and name with empty arguments, then the arguments in pieces.
+    const fragments = calls.flatMap((call, index) => [
+      { index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } },
+      ...call.pieces.map((piece) => ({ index, function: { arguments: piece } })),
+    ]);
+    for (const fragment of fragments) {
+      if (response.destroyed) {
+        abandoned += 1;
+        return;
+      }
+      response.write(chunk(id, { tool_calls: [fragment] }, null));
+      if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
+    }
     if (script.raw) response.write(script.raw);
     // A connection cut mid-reply: no finish reason, no [DONE].
     if (script.end === 'drop') return void response.end();
     if (script.end === 'stall') return;
-    response.write(chunk(id, {}, 'stop'));
+    response.write(chunk(id, {}, finishReason));
     if (script.end === 'linger') return void response.write('data: [DONE]\n\n');
     response.end('data: [DONE]\n\n');
   };

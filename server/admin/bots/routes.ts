@@ -20,6 +20,8 @@ const botFields = {
   vision: { type: 'boolean' },
   contextTokens: { type: 'integer', minimum: 256, maximum: 10_000_000 },
   knowledge: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 64 } },
+  tools: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 64 } },
+  askFirst: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 64 } },
   price: { type: 'number', minimum: 0, maximum: 1000 },
   categories: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 64 } },
   groups: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 64 } },
@@ -136,6 +138,9 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
               vision: before.vision,
               contextTokens: before.contextTokens,
               knowledge: before.knowledge,
+              tools: before.tools,
+              // New tools without a word on askFirst: the tools kept keep asking first.
+              askFirst: before.askFirst.filter((name) => (changes.tools ?? before.tools).includes(name)),
             }),
       };
       const input: BotInput = { ...current, ...changes };

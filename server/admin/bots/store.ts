@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import { reachOf } from '../../files/prompt';
 import { checkBases } from '../../knowledge/store';
+import { askFirstOf, checkTools, toolsOf } from '../../tools/registry';
 
 export const engines = ['eliza', 'calculator', 'translator', 'librarian'] as const;
 /** The built-in engine that reads knowledge bases (model bots all can). */
@@ -43,6 +44,10 @@ export interface AdminBot {
   contextTokens: number;
   /** The knowledge bases it searches: the organization's, by id. */
   knowledge: string[];
+  /** The tools a model bot may call, by name (built-in, or an MCP server's). */
+  tools: string[];
+  /** Those of its tools that wait for the user's approval at each call. */
+  askFirst: string[];
   price: number;
   categories: { _id: string; name: string }[];
   /** The groups whose members may use it (ids); empty: everyone. */
@@ -60,6 +65,8 @@ const configKeys = [
   'vision',
   'contextTokens',
   'knowledge',
+  'tools',
+  'askFirst',
 ] as const;
 
 export function toAdminBot(row: BotRow): AdminBot {
@@ -75,6 +82,8 @@ export function toAdminBot(row: BotRow): AdminBot {
     position: row.position,
     ...reachOf(row.config),
     knowledge: knowledgeOf(row.config),
+    tools: toolsOf(row.config),
+    askFirst: askFirstOf(row.config),
   };
   for (const key of configKeys) {
     const value = row.config[key];
@@ -123,6 +132,8 @@ export interface BotInput {
   vision?: boolean;
   contextTokens?: number;
   knowledge?: string[];
+  tools?: string[];
+  askFirst?: string[];
   price: number;
   categories: string[];
   groups?: string[];
@@ -133,7 +144,8 @@ export interface BotInput {
 /**
  * The bot's `config` from the editor's fields, checked against the platform: a built-in bot names its
  * engine, a model bot may name a provider of the organization (404 for anyone else's); model bots
- * and the Librarian may read knowledge bases of the organization. Other keys of an existing config
+ * and the Librarian may read knowledge bases of the organization; model bots may call tools of the
+ * organization (`tools`, some of them `askFirst`). Other keys of an existing config
  * (an operator's baseUrl) are kept.
  */
 export async function configOf(
@@ -160,6 +172,8 @@ export async function configOf(
         throw new ApiError(400, `A built-in bot has no ${field}.`, 'INVALID_INPUT', field);
     }
     if (input.vision) throw new ApiError(400, 'A built-in bot cannot see images.', 'INVALID_INPUT', 'vision');
+    if (input.tools?.length || input.askFirst?.length)
+      throw new ApiError(400, 'A built-in bot cannot call tools.', 'INVALID_INPUT', 'tools');
     if (knowledge.length && input.engine !== readingEngine)
       throw new ApiError(
         400,
@@ -177,7 +191,12 @@ export async function configOf(
     ]);
     if (!rows.length) throw new ApiError(404, 'Provider not found', 'NOT_FOUND', 'provider');
   }
+  // Names the bot had already stay (an MCP server may be away for a while); new ones must exist.
+  const had = new Set(toolsOf(previous));
+  const { tools, askFirst } = await checkTools(db, tenant, input.tools ?? [], input.askFirst ?? [], had);
   const config: Record<string, unknown> = { ...kept, ...reads };
+  if (tools.length) config.tools = tools;
+  if (askFirst.length) config.askFirst = askFirst;
   if (input.provider) config.provider = input.provider;
   if (input.model?.trim()) config.model = input.model.trim();
   if (input.systemPrompt?.trim()) config.systemPrompt = input.systemPrompt;

@@ -47,6 +47,11 @@ export const usageSchema = row({
       ...counts,
     }),
   },
+  perTool: {
+    type: 'array',
+    description: 'tool calls of model bots (denied ones left out), per tool, most called first',
+    items: row({ tool: { type: 'string' }, calls: { type: 'integer' } }),
+  },
   perGroup: {
     type: 'array',
     items: row({
@@ -77,9 +82,14 @@ function cell(value: string | number): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** Every CSV row as wide as the header: `calls` is only a tool's. */
+const columns = 8;
+const fill = (line: (string | number)[]) => [...line, ...Array(columns - line.length).fill('')];
+
 /**
  * Usage of the organization over the last `days` days (UTC, today included): messages, completed
- * replies and spend per day, per bot, per member and per group; `format=csv` downloads one table of all four.
+ * replies and spend per day, per bot, per member, per API key and per group, and tool calls per tool;
+ * `format=csv` downloads one table of them all.
  */
 export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
   app.get<{ Querystring: { days?: string; format?: 'json' | 'csv' } }>(
@@ -113,7 +123,7 @@ export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
           where c.tenant = $1 and c.created_at >= since.at)`;
       const sums =
         'coalesce(sum(message), 0) as messages, coalesce(sum(reply), 0) as replies, coalesce(sum(cost), 0) as spend';
-      const [perDay, perBot, perMember, totals, currency, storage, quota, perGroup, perKey] =
+      const [perDay, perBot, perMember, totals, currency, storage, quota, perGroup, perKey, perTool] =
         await Promise.all([
           app.db.query<Counts & { date: string }>(
             `${counted}, days as (
@@ -164,6 +174,13 @@ export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
            order by spend desc, replies desc, lower(k.name)`,
             params,
           ),
+          app.db.query<{ tool: string; calls: string }>(
+            `select s.tool, count(*) as calls from tool_steps s
+             where s.tenant = $1 and s.status not in ('denied', 'awaiting_approval')
+               and s.created_at >= (date_trunc('day', now() at time zone 'utc') - make_interval(days => $2::int - 1)) at time zone 'utc'
+             group by s.tool order by calls desc, s.tool`,
+            params,
+          ),
         ]);
       const usage = {
         days,
@@ -189,6 +206,7 @@ export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
           revoked: key.revoked,
           ...numbers(key),
         })),
+        perTool: perTool.rows.map((tool) => ({ tool: tool.tool, calls: Number(tool.calls) })),
         perGroup: perGroup.rows.map((group) => ({
           _id: group.id,
           name: group.name,
@@ -199,7 +217,7 @@ export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
       };
       if (request.query.format !== 'csv') return usage;
       const lines = [
-        ['section', 'date', 'id', 'name', 'messages', 'replies', 'spend'],
+        ['section', 'date', 'id', 'name', 'messages', 'replies', 'spend', 'calls'],
         ...usage.perDay.map((day) => ['day', day.date, '', '', day.messages, day.replies, day.spend]),
         ...usage.perBot.map((bot) => ['bot', '', bot._id, bot.name, bot.messages, bot.replies, bot.spend]),
         ...usage.perMember.map((member) => [
@@ -229,13 +247,14 @@ export const usageAdminPlugin: FastifyPluginAsync = async (app) => {
           group.replies,
           group.spend,
         ]),
+        ...usage.perTool.map((tool) => ['tool', '', '', tool.tool, '', '', '', tool.calls]),
       ];
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="parley-${request.tenant}-usage-${days}d.csv"`)
         .header('cache-control', 'no-store')
         .serializer((payload: string) => payload)
-        .send(`${lines.map((line) => line.map(cell).join(',')).join('\r\n')}\r\n`);
+        .send(`${lines.map((line) => fill(line).map(cell).join(',')).join('\r\n')}\r\n`);
     },
   );
 };

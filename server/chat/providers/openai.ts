@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import { textWithAttachments, textWithPassages } from '../../files/prompt';
 import { RefusedAddress } from '../../security/outbound';
 import type { TranslationProvider } from '../../translation/translator';
-import { type Attachment, type Passage, type Provider, ProviderError } from './types';
+import { type Attachment, type Passage, type Provider, ProviderError, type ToolCall } from './types';
 
 type Settings = Config['openai'];
 
@@ -75,20 +75,161 @@ async function target(
   return { baseUrl, apiKey, send: fetch };
 }
 
+interface Round {
+  /** The text this round streamed. */
+  text: string;
+  /** The function calls the model asked for, put together from their fragments. */
+  calls: ToolCall[];
+}
+
+/** A fragment of a streamed tool call, as OpenAI sends it in `delta.tool_calls`. */
+interface CallFragment {
+  index?: number;
+  id?: string;
+  function?: { name?: string; arguments?: string };
+}
+
+/**
+ * One request to the model server, streamed: yields the text as it comes and returns the tool calls
+ * the model asked for. One idle timeout covers waiting for the answer's headers and every pause
+ * between chunks; any failure is a ProviderError.
+ */
+async function* streamRound(
+  send: Send,
+  baseUrl: string,
+  apiKey: string | undefined,
+  body: Record<string, unknown>,
+  signal: AbortSignal,
+  idleTimeoutMs: number,
+): AsyncGenerator<string, Round> {
+  // One controller for both the user's stop and the idle timeout; the reason tells them apart.
+  const controller = new AbortController();
+  const stop = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', stop, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new IdleTimeout()), idleTimeoutMs);
+  };
+  const failure = (error: unknown) => {
+    if (error instanceof ProviderError) return error;
+    if (error instanceof RefusedAddress || (error as { cause?: unknown }).cause instanceof RefusedAddress) {
+      return new ProviderError(
+        'The model server’s address is on a private network, which is not allowed.',
+        'PROVIDER_URL_REFUSED',
+      );
+    }
+    if (controller.signal.reason instanceof IdleTimeout) {
+      return new ProviderError('The model server stopped answering. Please try again.', 'PROVIDER_TIMEOUT');
+    }
+    return new ProviderError('The model server cannot be reached.', 'PROVIDER_UNREACHABLE');
+  };
+
+  const round: Round = { text: '', calls: [] };
+  // Tool calls by their index in the stream: id and name come first, the arguments in pieces.
+  const calls = new Map<number, ToolCall>();
+  try {
+    arm();
+    const response = await send(endpoint(baseUrl), {
+      method: 'POST',
+      headers: headers(apiKey),
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    });
+    if (!response.ok || !response.body) throw await refusal(response);
+
+    const pieces: string[] = [];
+    // A finish reason completes the reply; [DONE] also ends the stream.
+    let finished = false as boolean;
+    let ended = false as boolean;
+    let broken: ProviderError | null = null;
+    const parser = createParser({
+      onEvent: ({ data }) => {
+        if (data === '[DONE]') {
+          finished = true;
+          ended = true;
+          return;
+        }
+        try {
+          const chunk = JSON.parse(data) as {
+            error?: { message?: string };
+            choices?: {
+              delta?: { content?: string | null; tool_calls?: CallFragment[] | null };
+              finish_reason?: string | null;
+            }[];
+          };
+          if (chunk.error)
+            broken = new ProviderError(
+              `The model failed: ${chunk.error.message ?? 'unknown error'}`,
+              'PROVIDER_ERROR',
+            );
+          const choice = chunk.choices?.[0];
+          const content = choice?.delta?.content;
+          if (typeof content === 'string' && content) pieces.push(content);
+          for (const fragment of choice?.delta?.tool_calls ?? []) {
+            const index = typeof fragment.index === 'number' ? fragment.index : calls.size;
+            const call = calls.get(index) ?? { id: '', name: '', arguments: '' };
+            calls.set(index, call);
+            if (fragment.id) call.id = fragment.id;
+            const name = fragment.function?.name;
+            // OpenAI sends the name whole in the first fragment; some servers repeat it.
+            if (name && call.name !== name) call.name += name;
+            if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
+          }
+          if (choice?.finish_reason) finished = true;
+        } catch {
+          broken = new ProviderError(
+            'The model server sent a reply that cannot be read.',
+            'PROVIDER_BAD_RESPONSE',
+          );
+        }
+      },
+    });
+    const decoder = new TextDecoder();
+    for await (const bytes of response.body) {
+      arm();
+      parser.feed(decoder.decode(bytes, { stream: true }));
+      while (pieces.length) {
+        const piece = pieces.shift() as string;
+        round.text += piece;
+        yield piece;
+      }
+      if (broken) throw broken;
+      // Some servers keep the connection open after [DONE]: the reply is complete, stop reading.
+      if (ended) break;
+    }
+    if (!finished)
+      throw new ProviderError('The model server stopped in the middle of the reply.', 'PROVIDER_INTERRUPTED');
+    round.calls = [...calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, call]) => ({ ...call, id: call.id || `call_${index}` }))
+      .filter((call) => call.name);
+    return round;
+  } catch (error) {
+    if (signal.aborted) return round;
+    throw failure(error);
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', stop);
+  }
+}
+
 /**
  * Any OpenAI-compatible chat-completions server (OpenAI, Ollama, vLLM, llama.cpp…), streamed.
  * The bot's config may name its organization's `provider` (resolved, key unsealed, at call time), or
  * carry its own `baseUrl` and `apiKey`; and its `model`, `systemPrompt` and `temperature`.
- * One idle timeout covers waiting for the answer's headers and every pause between chunks.
+ * With tools, the model may call them (OpenAI's function calling): each call is run, its result
+ * sent back as a `tool` message and the model asked again, up to the tools' `maxSteps` calls; then
+ * it is asked to answer without tools (`tool_choice: 'none'`).
  */
 export function openaiProvider(settings: Settings, resolve?: ProviderResolver): Provider {
-  return async function* ({ history, text, attachments, knowledge, config, signal, tenant }) {
+  return async function* ({ history, text, attachments, knowledge, config, signal, tenant, tools }) {
     if (signal.aborted) return;
     const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
     const temperature = typeof config.temperature === 'number' ? { temperature: config.temperature } : {};
     const system =
       typeof config.systemPrompt === 'string' ? [{ role: 'system', content: config.systemPrompt }] : [];
-    const messages = [
+    const messages: Record<string, unknown>[] = [
       ...system,
       ...history.map((turn) =>
         turn.role === 'user'
@@ -97,99 +238,57 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
       ),
       { role: 'user', content: userContent(text, attachments, knowledge?.passages) },
     ];
-
-    // One controller for both the user's stop and the idle timeout; the reason tells them apart.
-    const controller = new AbortController();
-    const stop = () => controller.abort(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
-    let timer: NodeJS.Timeout | undefined;
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => controller.abort(new IdleTimeout()), settings.idleTimeoutMs);
-    };
-    const failure = (error: unknown) => {
-      if (error instanceof ProviderError) return error;
-      if (error instanceof RefusedAddress || (error as { cause?: unknown }).cause instanceof RefusedAddress) {
-        return new ProviderError(
-          'The model server’s address is on a private network, which is not allowed.',
-          'PROVIDER_URL_REFUSED',
-        );
-      }
-      if (controller.signal.reason instanceof IdleTimeout) {
-        return new ProviderError('The model server stopped answering. Please try again.', 'PROVIDER_TIMEOUT');
-      }
-      return new ProviderError('The model server cannot be reached.', 'PROVIDER_UNREACHABLE');
-    };
-
+    const model = setting(config, 'model') ?? settings.model;
+    let calls = 0;
+    let written = '';
     try {
-      arm();
-      const response = await send(endpoint(baseUrl), {
-        method: 'POST',
-        headers: headers(apiKey),
-        body: JSON.stringify({
-          model: setting(config, 'model') ?? settings.model,
-          messages,
-          stream: true,
-          ...temperature,
-        }),
-        signal: controller.signal,
-      });
-      if (!response.ok || !response.body) throw await refusal(response);
-
-      const pieces: string[] = [];
-      // A finish reason completes the reply; [DONE] also ends the stream.
-      let finished = false as boolean;
-      let ended = false as boolean;
-      let broken: ProviderError | null = null;
-      const parser = createParser({
-        onEvent: ({ data }) => {
-          if (data === '[DONE]') {
-            finished = true;
-            ended = true;
-            return;
-          }
-          try {
-            const chunk = JSON.parse(data) as {
-              error?: { message?: string };
-              choices?: { delta?: { content?: string | null }; finish_reason?: string | null }[];
-            };
-            if (chunk.error)
-              broken = new ProviderError(
-                `The model failed: ${chunk.error.message ?? 'unknown error'}`,
-                'PROVIDER_ERROR',
-              );
-            const choice = chunk.choices?.[0];
-            const content = choice?.delta?.content;
-            if (typeof content === 'string' && content) pieces.push(content);
-            if (choice?.finish_reason) finished = true;
-          } catch {
-            broken = new ProviderError(
-              'The model server sent a reply that cannot be read.',
-              'PROVIDER_BAD_RESPONSE',
-            );
-          }
-        },
-      });
-      const decoder = new TextDecoder();
-      for await (const bytes of response.body) {
-        arm();
-        parser.feed(decoder.decode(bytes, { stream: true }));
-        while (pieces.length) yield pieces.shift() as string;
-        if (broken) throw broken;
-        // Some servers keep the connection open after [DONE]: the reply is complete, stop reading.
-        if (ended) return;
-      }
-      if (!finished)
-        throw new ProviderError(
-          'The model server stopped in the middle of the reply.',
-          'PROVIDER_INTERRUPTED',
+      for (;;) {
+        const limited = tools && calls >= tools.maxSteps;
+        const offered = tools
+          ? { tools: tools.definitions, ...(limited ? { tool_choice: 'none' } : {}) }
+          : {};
+        const rounds = streamRound(
+          send,
+          baseUrl,
+          apiKey,
+          { model, messages, stream: true, ...temperature, ...offered },
+          signal,
+          settings.idleTimeoutMs,
         );
+        let first = true;
+        let next = await rounds.next();
+        while (!next.done) {
+          // The text after a tool call starts a paragraph of its own.
+          if (first && written && !written.endsWith('\n')) yield '\n\n';
+          first = false;
+          written += next.value;
+          yield next.value;
+          next = await rounds.next();
+        }
+        const round = next.value;
+        if (signal.aborted || !tools || limited || !round.calls.length) return;
+        messages.push({
+          role: 'assistant',
+          content: round.text || null,
+          tool_calls: round.calls.map((call) => ({
+            id: call.id,
+            type: 'function',
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        });
+        for (const call of round.calls) {
+          // Every call asked for is answered (OpenAI requires it); those beyond the limit are not run.
+          const content =
+            calls < tools.maxSteps
+              ? await tools.call(call)
+              : `Error: no more than ${tools.maxSteps} tool calls in one reply. Answer with what you have.`;
+          calls += 1;
+          messages.push({ role: 'tool', tool_call_id: call.id, content });
+        }
+      }
     } catch (error) {
       if (signal.aborted) return;
-      throw failure(error);
-    } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', stop);
+      throw error;
     }
   };
 }

@@ -43,6 +43,26 @@ export interface Knowledge {
   sources: number;
 }
 
+/** A function call a model asked for, as OpenAI streams it (its arguments: JSON text). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** The tools a model bot may call during one reply. */
+export interface ReplyTools {
+  /** The functions offered, in OpenAI's `tools` format. */
+  definitions: { type: 'function'; function: { name: string; description: string; parameters: unknown } }[];
+  /**
+   * Runs one call (asking the user first when it must): the text the model reads back, a result or
+   * what went wrong. Throws only when the reply is stopped.
+   */
+  call: (call: ToolCall) => Promise<string>;
+  /** How many calls one reply may make; then the model is asked to answer without tools. */
+  maxSteps: number;
+}
+
 export interface ReplyRequest {
   /** Earlier turns of the topic, without the new message. */
   history: Turn[];
@@ -57,6 +77,8 @@ export interface ReplyRequest {
   signal: AbortSignal;
   /** Makes this reply free: a usage hint, or an answer saying what the bot cannot do. */
   waive: () => void;
+  /** The bot's tools (model bots that have some). */
+  tools?: ReplyTools;
 }
 
 /** A bot platform: produces the reply as a stream of text pieces; fails with a ProviderError. */

@@ -335,9 +335,9 @@ describe('admin area: bots, categories and providers', () => {
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="parley-acme-usage-7d.csv"');
     const lines = (await csv.text()).trim().split('\r\n');
-    expect(lines[0]).toBe('section,date,id,name,messages,replies,spend');
+    expect(lines[0]).toBe('section,date,id,name,messages,replies,spend,calls');
     expect(lines.filter((line) => line.startsWith('day,'))).toHaveLength(7);
-    expect(lines).toContain(`day,${today},,,2,2,0.25`);
-    expect(lines).toContain(`bot,,${botId},Double Two,1,1,0.25`);
+    expect(lines).toContain(`day,${today},,,2,2,0.25,`);
+    expect(lines).toContain(`bot,,${botId},Double Two,1,1,0.25,`);
   });
 });

@@ -1,0 +1,16 @@
+import { CalculationError, calculate, formatResult } from '../../chat/providers/calculator';
+import { ToolError } from '../types';
+import { stringArgument } from './arguments';
+
+/** The calculator bot's exact engine, for a model: `expression` → "expression = result". */
+export async function calculatorTool(args: Record<string, unknown>): Promise<string> {
+  const expression = stringArgument(args, 'expression', 'calculator');
+  try {
+    const { sign, digits } = formatResult(calculate(expression));
+    return `${expression.trim()} ${sign} ${digits}`;
+  } catch (error) {
+    if (error instanceof CalculationError)
+      throw new ToolError(`Cannot calculate ${expression}: ${error.message}`);
+    throw error;
+  }
+}

@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { Owner } from '../../auth/sessions';
+import type { ToolInfo } from '../types';
+import { calculatorTool } from './calculator';
+import { currentTimeTool } from './currentTime';
+import { fetchUrlTool } from './fetchUrl';
+import { searchKnowledgeTool } from './searchKnowledge';
+
+const builtin = (name: string, description: string, parameters: Record<string, unknown>): ToolInfo => ({
+  name,
+  description,
+  source: 'builtin',
+  parameters,
+});
+
+/** The tools Parley runs itself, as the admin area lists them and a model is offered them. */
+export const builtinToolInfos: ToolInfo[] = [
+  builtin('calculator', 'Exact decimal arithmetic: + - * / ^ % and parentheses. Returns the result.', {
+    type: 'object',
+    properties: {
+      expression: { type: 'string', description: 'The expression to calculate, e.g. (1.5 + 2) * 4' },
+    },
+    required: ['expression'],
+    additionalProperties: false,
+  }),
+  builtin('current_time', 'The current date and time, in UTC and optionally in a time zone.', {
+    type: 'object',
+    properties: {
+      timezone: { type: 'string', description: 'An IANA time zone, e.g. Europe/Paris. Default: UTC.' },
+    },
+    additionalProperties: false,
+  }),
+  builtin('fetch_url', 'Reads a public web page (http or https) and returns its text, at most 1 MB of it.', {
+    type: 'object',
+    properties: { url: { type: 'string', description: 'The address of the page, http:// or https://' } },
+    required: ['url'],
+    additionalProperties: false,
+  }),
+  builtin(
+    'search_knowledge',
+    'Searches the knowledge bases of this bot and returns the passages that best answer the query.',
+    {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What to look for, in a few words or a question' },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+  ),
+];
+
+/** Runs a built-in tool: its text for the model, or a ToolError. */
+export type BuiltinRun = (args: Record<string, unknown>, signal: AbortSignal) => Promise<string>;
+
+/**
+ * The built-in tools for one reply of a bot: `search_knowledge` only where the bot has knowledge
+ * bases (it would find nothing elsewhere).
+ */
+export function builtinRunners(
+  app: FastifyInstance,
+  owner: Owner,
+  knowledge: string[],
+): Record<string, BuiltinRun> {
+  return {
+    calculator: (args) => calculatorTool(args),
+    current_time: (args) => currentTimeTool(args),
+    fetch_url: fetchUrlTool(app.config.allowPrivateProviderUrls),
+    ...(knowledge.length ? { search_knowledge: searchKnowledgeTool(app, owner, knowledge) } : {}),
+  };
+}

@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import { knowledgeOf } from '../admin/bots/store';
+import type { Owner } from '../auth/sessions';
+import type { Db } from '../db/database';
+import { ApiError } from '../errors';
+import { builtinRunners, builtinToolInfos } from './builtin';
+import { callMcpTool, listMcpToolsForOrg } from './mcp/index';
+import type { ToolInfo } from './types';
+
+/** A tool one reply may call: what the model is told of it, and how it runs. */
+export interface Tool {
+  info: ToolInfo;
+  run: (args: Record<string, unknown>, signal: AbortSignal) => Promise<string>;
+}
+
+/** The tools a bot's config enables (`config.tools`), and those of them that ask the user first. */
+const namesIn = (config: Record<string, unknown>, key: 'tools' | 'askFirst'): string[] =>
+  Array.isArray(config[key])
+    ? (config[key] as unknown[]).filter((name): name is string => typeof name === 'string')
+    : [];
+export const toolsOf = (config: Record<string, unknown>) => namesIn(config, 'tools');
+export const askFirstOf = (config: Record<string, unknown>) => namesIn(config, 'askFirst');
+
+/** Every tool the organization's bots may be given: the built-in ones, then its MCP servers'. */
+export async function organizationTools(db: Db, tenant: string): Promise<ToolInfo[]> {
+  return [...builtinToolInfos, ...(await listMcpToolsForOrg(db, tenant))];
+}
+
+/**
+ * A bot's `tools` and `askFirst` as the admin area sets them: names of the organization's tools, each
+ * once; `askFirst` a subset of `tools`. An unknown name is a 400 naming it (names in `kept`, the bot's
+ * already, are not looked up again).
+ */
+export async function checkTools(
+  db: Db,
+  tenant: string,
+  tools: string[],
+  askFirst: string[],
+  kept: Set<string> = new Set(),
+): Promise<{ tools: string[]; askFirst: string[] }> {
+  const added = tools.filter((name) => !kept.has(name));
+  const known = added.length ? new Set((await organizationTools(db, tenant)).map((tool) => tool.name)) : kept;
+  const unknown = added.find((name) => !known.has(name));
+  if (unknown) throw new ApiError(400, `There is no tool named ${unknown}.`, 'INVALID_INPUT', 'tools');
+  const enabled = [...new Set(tools)];
+  const outside = askFirst.find((name) => !enabled.includes(name));
+  if (outside)
+    throw new ApiError(
+      400,
+      `${outside} asks first but is not one of the bot’s tools.`,
+      'INVALID_INPUT',
+      'askFirst',
+    );
+  return { tools: enabled, askFirst: [...new Set(askFirst)] };
+}
+
+/** The tools of one reply of a bot, with those that ask the user first. */
+export interface BotTools {
+  tools: Map<string, Tool>;
+  askFirst: Set<string>;
+}
+
+/**
+ * The tools a reply of this bot may call, resolved by name to a built-in or an MCP server's tool of
+ * its organization. Names no longer resolvable (an MCP server removed since) are left out, and so is
+ * `search_knowledge` for a bot without knowledge bases. Model bots only.
+ */
+export async function toolsForBot(
+  app: FastifyInstance,
+  owner: Owner,
+  bot: { platform: string; config: Record<string, unknown> },
+): Promise<BotTools> {
+  const names = bot.platform === 'openai' ? toolsOf(bot.config) : [];
+  const tools = new Map<string, Tool>();
+  if (!names.length) return { tools, askFirst: new Set() };
+  const builtins = builtinRunners(app, owner, knowledgeOf(bot.config));
+  const wantsMcp = names.some((name) => !builtinToolInfos.some((tool) => tool.name === name));
+  const mcp = wantsMcp ? await listMcpToolsForOrg(app.db, owner.tenant) : [];
+  for (const name of names) {
+    const builtin = builtinToolInfos.find((tool) => tool.name === name);
+    if (builtin) {
+      if (name in builtins) tools.set(name, { info: builtin, run: builtins[name] });
+      continue;
+    }
+    const info = mcp.find((tool) => tool.name === name);
+    if (info)
+      tools.set(name, {
+        info,
+        run: (args, signal) => callMcpTool(app.db, owner.tenant, name, args, signal),
+      });
+  }
+  return { tools, askFirst: new Set(askFirstOf(bot.config).filter((name) => tools.has(name))) };
+}

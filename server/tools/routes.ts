@@ -1,0 +1,61 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { ApiError } from '../errors';
+import { decideStep } from './steps';
+
+const stepSchema = {
+  type: 'object',
+  required: ['callId', 'tool', 'status', 'ms'],
+  properties: {
+    callId: { type: 'string' },
+    tool: { type: 'string' },
+    arguments: {},
+    result: { type: 'string' },
+    error: { type: 'string' },
+    status: { type: 'string', enum: ['awaiting_approval', 'running', 'done', 'error', 'denied'] },
+    ms: { type: 'integer' },
+  },
+} as const;
+
+/**
+ * `POST /api/v1/topic/:id/tool-call/:callId { approve }`: the user's answer to an "ask first" call of
+ * a reply in their topic. Stored in the database, so it works from any node: the node generating the
+ * reply reads it there. Only this route approves a call: nothing a tool or model says can.
+ */
+export const toolCallsPlugin: FastifyPluginAsync = async (app) => {
+  app.addHook('preHandler', app.authenticate);
+
+  app.post<{ Params: { id: string; callId: string }; Body: { approve: boolean } }>(
+    '/api/v1/topic/:id/tool-call/:callId',
+    {
+      schema: {
+        params: {
+          type: 'object',
+          properties: { id: { type: 'string', maxLength: 64 }, callId: { type: 'string', maxLength: 64 } },
+        },
+        body: {
+          type: 'object',
+          required: ['approve'],
+          additionalProperties: false,
+          properties: { approve: { type: 'boolean' } },
+        },
+        response: {
+          200: { type: 'object', required: ['step'], properties: { step: stepSchema } },
+        },
+      },
+    },
+    async (request) => {
+      const owner = { tenant: request.auth.tenant, userId: request.auth.userId };
+      const decided = await decideStep(
+        app.db,
+        owner,
+        request.params.id,
+        request.params.callId,
+        request.body.approve,
+      );
+      if (decided === null) throw new ApiError(404, 'This tool call does not exist.', 'NOT_FOUND');
+      if (decided === 'not awaiting')
+        throw new ApiError(409, 'This tool call is not waiting for an answer any more.', 'NOT_AWAITING');
+      return { step: decided };
+    },
+  );
+};
