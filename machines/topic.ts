@@ -40,8 +40,8 @@ export type ToolStepStatus = 'awaiting_approval' | 'running' | 'done' | 'error' 
 export interface ToolStep {
   callId: string;
   tool: string;
-  /** The arguments the model gave, as parsed JSON. */
-  arguments: Record<string, unknown>;
+  /** The arguments the model gave, as parsed JSON (its text as it is when it sent something else). */
+  arguments: unknown;
   /** The tool's text (the server keeps 20,000 characters of it at most). */
   result?: string;
   error?: string;

@@ -24,7 +24,9 @@ export interface ToolApproval {
   onDeny: (callId: string) => void;
 }
 
-const formatted = (value: unknown) => JSON.stringify(value, null, 2) ?? '';
+/** Arguments as indented JSON; text that is not JSON as the model sent it. */
+const formatted = (value: unknown) =>
+  typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? '');
 
 /**
  * The tools a reply called, in order: each a disclosure (tool, status, time taken) that opens on its
