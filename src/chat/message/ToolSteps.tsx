@@ -65,9 +65,15 @@ function StepItem({ step }: { step: ToolStep }) {
         aria-controls={details}
         onClick={() => setOpen(!open)}
       >
-        <code className="tool-name">{step.tool}</code>
+        {/* Spaces between the parts: the button's name reads "fetch_url Done 40 ms". */}
+        <code className="tool-name">{step.tool}</code>{' '}
         <span className="tool-step-status">{t(statusLabels[step.status])}</span>
-        {ended && <span className="tool-step-time">{format.duration(step.ms)}</span>}
+        {ended && (
+          <>
+            {' '}
+            <span className="tool-step-time">{format.duration(step.ms)}</span>
+          </>
+        )}
       </button>
       {open && (
         <div id={details} className="tool-step-details">
