@@ -163,12 +163,19 @@ describe('tool steps in the conversation', () => {
     await expect.poll(() => lastReply().textContent()).toContain('The clock said: 20');
     await stepButton(page, 'current_time', 'Done').waitFor();
     expect(await question.count()).toBe(0);
+    // The buttons went with the answer: the answered step has the focus, once the reply is complete too.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ''))
+      .toMatch(/^current_time Done/);
     await page.getByRole('button', { name: 'Send', exact: true }).waitFor();
 
     // Denied: the tool does not run, the model is told, and the step says so.
     await send('And what time is it now?');
     await question.waitFor();
     await page.getByRole('button', { name: 'Deny', exact: true }).click();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent ?? ''))
+      .toMatch(/^current_time Denied/);
     await expect
       .poll(() => lastReply().textContent())
       .toContain('The clock said: The user did not allow this call');

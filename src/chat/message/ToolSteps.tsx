@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ToolStep, ToolStepStatus } from '../../../machines/topic';
 import { T } from '../../i18n/T';
 import { useFormat } from '../../i18n/useFormat';
@@ -23,6 +23,13 @@ export interface ToolApproval {
   onAllow: (callId: string) => void;
   onDeny: (callId: string) => void;
 }
+
+/**
+ * The call the user answered last. Its Allow and Deny vanish with the answer: its step, wherever it
+ * shows next (the reply being written, then the finished message), takes the focus they had, unless the
+ * user has moved it on.
+ */
+let answered: string | null = null;
 
 /** Arguments as indented JSON; text that is not JSON as the model sent it. */
 const formatted = (value: unknown) =>
@@ -53,12 +60,18 @@ function StepItem({ step }: { step: ToolStep }) {
   const [open, setOpen] = useState(false);
   const [whole, setWhole] = useState(false);
   const details = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const focused = document.activeElement;
+    if (answered === step.callId && (!focused || focused === document.body)) toggle.current?.focus();
+  }, [step.callId]);
   const ended = step.status === 'done' || step.status === 'error' || step.status === 'denied';
   const result = step.result ?? '';
   const long = result.length > resultPreviewLength;
   return (
     <li className={`tool-step ${step.status}`}>
       <button
+        ref={toggle}
         type="button"
         className="tool-step-toggle"
         aria-expanded={open}
@@ -144,7 +157,10 @@ function AwaitingStep({ step, approval }: { step: ToolStep; approval: ToolApprov
             type="button"
             className="button primary small"
             disabled={deciding}
-            onClick={() => approval.onAllow(step.callId)}
+            onClick={() => {
+              answered = step.callId;
+              approval.onAllow(step.callId);
+            }}
           >
             <T>Allow</T>
           </button>
@@ -152,7 +168,10 @@ function AwaitingStep({ step, approval }: { step: ToolStep; approval: ToolApprov
             type="button"
             className="button small"
             disabled={deciding}
-            onClick={() => approval.onDeny(step.callId)}
+            onClick={() => {
+              answered = step.callId;
+              approval.onDeny(step.callId);
+            }}
           >
             <T>Deny</T>
           </button>
