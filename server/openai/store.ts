@@ -236,7 +236,10 @@ export async function interruptCalls(db: Db, all = false): Promise<number> {
        for update skip locked),
      ended as (
        update api_calls c set status = 'interrupted', reserved = 0, lease_until = null
-       from orphans where c.id = orphans.id returning orphans.user_id, orphans.reserved, orphans.created_at),
+       from orphans where c.id = orphans.id returning c.id, orphans.user_id, orphans.reserved, orphans.created_at),
+     cut as (
+       update tool_steps s set status = 'error', error = 'The reply was interrupted before this call ended.'
+       from ended where s.api_call_id = ended.id and s.status in ('awaiting_approval', 'running')),
      freed as (
        update users u set reserved = u.reserved - held.total,
               month_spent = greatest(u.month_spent - held.this_month, 0)
