@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import type { ToolStep, ToolStepStatus } from '../../../machines/topic';
 import { T } from '../../i18n/T';
 import { useFormat } from '../../i18n/useFormat';
@@ -61,7 +61,8 @@ function StepItem({ step }: { step: ToolStep }) {
   const [whole, setWhole] = useState(false);
   const details = useId();
   const toggle = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // Before the composer's own (a layout effect too, later in the page): it takes a focus left lost.
+  useLayoutEffect(() => {
     const focused = document.activeElement;
     if (answered === step.callId && (!focused || focused === document.body)) toggle.current?.focus();
   }, [step.callId]);
