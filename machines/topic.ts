@@ -29,6 +29,25 @@ export interface ChatMessage {
   key?: string;
   /** The files a user's message carries. */
   files?: MessageFile[];
+  /** The tools a bot reply called on its way, in order. */
+  steps?: ToolStep[];
+}
+
+/** Where a tool call stands: waiting for the user's Allow or Deny, at work, or ended. */
+export type ToolStepStatus = 'awaiting_approval' | 'running' | 'done' | 'error' | 'denied';
+
+/** One tool call of a reply: the tool, what the model asked of it, what came back, and how long it took. */
+export interface ToolStep {
+  callId: string;
+  tool: string;
+  /** The arguments the model gave, as parsed JSON (its text as it is when it sent something else). */
+  arguments: unknown;
+  /** The tool's text (the server keeps 20,000 characters of it at most). */
+  result?: string;
+  error?: string;
+  status: ToolStepStatus;
+  /** Time taken, in milliseconds; 0 while it waits or runs. */
+  ms: number;
 }
 
 /** A passage a reply was given: its number in the reply (`[n]`), its file and page, and what it says. */
@@ -141,7 +160,11 @@ export type ReplyEvent =
       balance: number;
       createdAt: string;
       citations?: Citation[];
+      /** The reply's tool steps, when it called any. */
+      steps?: ToolStep[];
     }
+  /** A tool call of the reply was announced (running, or waiting for approval) or ended. */
+  | { type: 'STEP'; botMessageId: string; step: ToolStep }
   | { type: 'FAILED'; error: ChatError; botMessageId?: string }
   /** The connection dropped after the server took the message: the reply goes on being written there. */
   | { type: 'DISCONNECTED' }
@@ -160,6 +183,10 @@ export type TopicEvent =
   | { type: 'SHOW_SIBLING'; messageId: string }
   | { type: 'STOP' }
   | { type: 'RETRY' }
+  /** The user's Allow of an "ask first" tool call: the only way such a call runs. */
+  | { type: 'APPROVE_TOOL'; callId: string }
+  /** The user's Deny of an "ask first" tool call. */
+  | { type: 'DENY_TOOL'; callId: string }
   /** The network is back. */
   | { type: 'ONLINE' }
   /** The address names a conversation (`topics/:id`) or a bot's new chat (`topics/new?bot=ID`). */
@@ -180,6 +207,16 @@ export interface TopicContext {
   reattempts: number;
   /** A message the server refused before storing anything: back to the composer, text and files. */
   returned: { text: string; files: MessageFile[] } | null;
+  /** The user's answer to a tool call waiting for approval, on its way to the server. */
+  decision: ToolDecision | null;
+  /** Why the last answer did not reach the server: shown with Allow and Deny to try again. */
+  decisionError: ChatError | null;
+}
+
+/** Allow (`approve`) or Deny of one tool call. */
+export interface ToolDecision {
+  callId: string;
+  approve: boolean;
 }
 
 export const insufficientBalanceCode = 'INSUFFICIENT_BALANCE';
@@ -208,6 +245,8 @@ const conversationOf = (input: { botId: string | null; topicId: string | null })
   error: null,
   reattempts: 0,
   returned: null,
+  decision: null,
+  decisionError: null,
 });
 
 /** The topic with its messages changed, and the branch on screen that follows from it. */
@@ -256,6 +295,36 @@ const errorOf = (event: EventObject) => ('error' in event ? event.error : undefi
 const messageIn = (context: TopicContext, id: string) =>
   context.topic?.messages.find((message) => message._id === id);
 
+/** The steps with `step` added, or put in place of the one with its call id. */
+export function withStep(steps: ToolStep[] = [], step: ToolStep): ToolStep[] {
+  const index = steps.findIndex((other) => other.callId === step.callId);
+  if (index < 0) return [...steps, step];
+  return steps.map((other, at) => (at === index ? step : other));
+}
+
+/** The step an event brings: a STEP's, or the server's answer to the user's Allow or Deny. */
+const stepOf = (event: EventObject): { botMessageId?: string; step: ToolStep } | undefined => {
+  if (event.type === 'STEP') return event as TopicEvent & { type: 'STEP' };
+  if (event.type === 'xstate.done.actor.decideToolCall') return { step: outputOf<ToolStep>(event) };
+  return undefined;
+};
+
+/** The reply a step belongs to: the one it names, or else the one being written. */
+const replyOfStep = (context: TopicContext, botMessageId?: string) =>
+  (botMessageId ? messageIn(context, botMessageId) : undefined) ??
+  (context.topic ? streamingReply(context.topic) : undefined);
+
+/** The steps of the reply being written, with the one the event brings. */
+const stepsAfter = (context: TopicContext, event: EventObject): ToolStep[] => {
+  const brought = stepOf(event);
+  const reply = replyOfStep(context, brought?.botMessageId);
+  const steps = reply?.steps ?? [];
+  return brought && reply ? withStep(steps, brought.step) : steps;
+};
+
+/** Allow or Deny of a call that waits for the user: the answer goes to the server. */
+const decide = { guard: 'isAwaitedCall', target: 'deciding', actions: 'assignDecision' } as const;
+
 export const topicMachine = setup({
   types: {
     context: {} as TopicContext,
@@ -287,6 +356,13 @@ export const topicMachine = setup({
      */
     stopReply: fromPromise<TopicRecord, { topicId: string; started: boolean }>(async () => {
       throw new Error('stopReply is provided by the app');
+    }),
+    /**
+     * Sends the user's Allow (`approve`) or Deny of a tool call waiting for approval; answers the step
+     * with its new status.
+     */
+    decideToolCall: fromPromise<ToolStep, ToolDecision & { topicId: string }>(async () => {
+      throw new Error('decideToolCall is provided by the app');
     }),
     /** Sends ONLINE when the network returns. */
     watchNetwork: fromCallback<TopicEvent>(() => {
@@ -321,6 +397,21 @@ export const topicMachine = setup({
       refusedMessageCodes.includes(event.error.code) &&
       context.messages.some((message) => isPending(message._id)),
     isBotUnavailable: ({ event }) => botUnavailableCodes.includes(toChatError(errorOf(event)).code),
+    /** A tool call of the reply waits for the user's Allow or Deny (counting the step the event brings). */
+    awaitsApproval: ({ context, event }) =>
+      stepsAfter(context, event).some((step) => step.status === 'awaiting_approval'),
+    /** A tool the reply called is at work (counting the step the event brings). */
+    runsTool: ({ context, event }) => stepsAfter(context, event).some((step) => step.status === 'running'),
+    /** The user answers a call that waits for them: nothing else (no text, no tool's result) approves one. */
+    isAwaitedCall: ({ context, event }) => {
+      assertEvent(event, ['APPROVE_TOOL', 'DENY_TOOL']);
+      return (
+        context.topic !== null &&
+        stepsAfter(context, event).some(
+          (step) => step.callId === event.callId && step.status === 'awaiting_approval',
+        )
+      );
+    },
     /** The topic this chat just created keeps its chat when the address catches up with it. */
     isAnotherConversation: ({ context, event }) => {
       assertEvent(event, 'OPEN');
@@ -475,6 +566,7 @@ export const topicMachine = setup({
       assertEvent(event, 'DONE');
       const topic = context.topic as TopicRecord;
       const known = messageIn(context, event.botMessageId);
+      const steps = event.steps ?? known?.steps;
       const reply: ChatMessage = {
         _id: event.botMessageId,
         parent: known?.parent ?? storedHead(context),
@@ -484,11 +576,12 @@ export const topicMachine = setup({
         cost: event.cost,
         createdAt: known?.createdAt ?? event.createdAt,
         ...(event.citations?.length ? { citations: event.citations } : {}),
+        ...(steps?.length ? { steps } : {}),
       };
       return { ...showing(topic, withMessage(topic.messages, reply), reply._id), draft: '' };
     }),
     /**
-     * A reply that ended early keeps what was written of it, marked with how it ended: stopped, or as
+     * A reply that ended early keeps what was written of it (and its tool steps), marked with how it ended: stopped, or as
      * the FAILED event's code says.
      */
     keepPartialReply: assign(({ context, event }, params: { status: 'stopped' } | undefined) => {
@@ -501,12 +594,29 @@ export const topicMachine = setup({
         params?.status ??
         (failure?.error.code === interruptedCode ? ('interrupted' as const) : ('failed' as const));
       const reply = { ...known, text: context.draft, status };
-      // Nothing written: the empty reply leaves the screen, the message it answered stays.
-      const messages = context.draft
+      // Nothing written and no tool called: the empty reply leaves the screen, the message it answered stays.
+      const kept = context.draft !== '' || Boolean(known.steps?.length);
+      const messages = kept
         ? withMessage(topic.messages, reply)
         : topic.messages.filter((message) => message._id !== botMessageId);
-      return { ...showing(topic, messages, context.draft ? reply._id : known.parent), draft: '' };
+      return { ...showing(topic, messages, kept ? reply._id : known.parent), draft: '' };
     }),
+    /** A tool step of the reply, new or changed: announced, ended, or answered by the user. */
+    assignStep: assign(({ context, event }) => {
+      const brought = stepOf(event);
+      const reply = replyOfStep(context, brought?.botMessageId);
+      if (!brought || !reply || !context.topic) return {};
+      const changed = { ...reply, steps: withStep(reply.steps, brought.step) };
+      return showing(context.topic, withMessage(context.topic.messages, changed), context.topic.head);
+    }),
+    assignDecision: assign(({ event }) => {
+      assertEvent(event, ['APPROVE_TOOL', 'DENY_TOOL']);
+      return {
+        decision: { callId: event.callId, approve: event.type === 'APPROVE_TOOL' },
+        decisionError: null,
+      };
+    }),
+    assignDecisionError: assign({ decisionError: ({ event }) => toChatError(errorOf(event)) }),
     countReattempt: assign({ reattempts: ({ context }) => context.reattempts + 1 }),
     /**
      * The server refused the message before storing anything (an image for a bot that cannot see):
@@ -529,17 +639,7 @@ export const topicMachine = setup({
   id: 'topic',
   description:
     "One conversation with a bot: the bot's empty chat until the first message, then send, edit, ask again, switch branches, and follow replies that go on while the user is away.",
-  context: ({ input }) => ({
-    botId: input.botId,
-    topicId: input.topicId,
-    topic: null,
-    messages: [],
-    draft: '',
-    request: null,
-    error: null,
-    reattempts: 0,
-    returned: null,
-  }),
+  context: ({ input }) => conversationOf(input),
   initial: 'starting',
   on: {
     OPEN: {
@@ -688,7 +788,7 @@ export const topicMachine = setup({
       id: 'live',
       description:
         'A reply is being written on the server: it streams in, can be stopped, and goes on when the user leaves.',
-      initial: 'replying',
+      type: 'parallel',
       on: {
         DONE: {
           target: '#ready',
@@ -721,78 +821,147 @@ export const topicMachine = setup({
         ],
       },
       states: {
-        replying: {
-          id: 'replying',
+        stream: {
+          id: 'stream',
           description:
-            'The message is sent and the reply streams in; it can be stopped, and survives leaving.',
-          initial: 'waiting',
-          invoke: {
-            id: 'streamReply',
-            src: 'streamReply',
-            input: ({ context }) => ({
-              topicId: context.topicId ?? '',
-              request: context.request ?? { kind: 'send', text: '', parent: null },
-            }),
-          },
-          on: {
-            STORED: {
-              guard: 'awaitsStorage',
-              actions: ['confirmUserMessage', 'announceConversationChange'],
-            },
-            TOKEN: {
-              target: '.streaming',
-              actions: 'appendToken',
-            },
-            DISCONNECTED: 'detached',
-          },
+            'How the reply reaches the screen: sent and streaming in, followed, or lost until the network returns.',
+          initial: 'replying',
           states: {
-            waiting: {
-              id: 'waiting',
-              description: 'Sent; the bot is typing, the first token has not arrived.',
+            replying: {
+              id: 'replying',
+              description:
+                'The message is sent and the reply streams in; it can be stopped, and survives leaving.',
+              initial: 'waiting',
+              invoke: {
+                id: 'streamReply',
+                src: 'streamReply',
+                input: ({ context }) => ({
+                  topicId: context.topicId ?? '',
+                  request: context.request ?? { kind: 'send', text: '', parent: null },
+                }),
+              },
+              on: {
+                STORED: {
+                  guard: 'awaitsStorage',
+                  actions: ['confirmUserMessage', 'announceConversationChange'],
+                },
+                TOKEN: {
+                  target: '.streaming',
+                  actions: 'appendToken',
+                },
+                DISCONNECTED: 'detached',
+              },
+              states: {
+                waiting: {
+                  id: 'waiting',
+                  description: 'Sent; the bot is typing, the first token has not arrived.',
+                },
+                streaming: { id: 'streaming', description: 'Tokens are arriving.' },
+              },
             },
-            streaming: { id: 'streaming', description: 'Tokens are arriving.' },
+            attached: {
+              id: 'attached',
+              description:
+                'Follows a reply the server goes on writing: after opening the topic, or once the network is back.',
+              initial: 'attaching',
+              invoke: {
+                id: 'followReply',
+                src: 'followReply',
+                input: ({ context }) => ({ topicId: context.topicId ?? '', offset: context.draft.length }),
+              },
+              on: {
+                TOKEN: {
+                  target: '.following',
+                  actions: 'appendToken',
+                },
+                NOT_STREAMING: '#loading',
+                DISCONNECTED: 'detached',
+              },
+              states: {
+                attaching: {
+                  id: 'attaching',
+                  description:
+                    'Asks for the reply being written: the text after what is on screen, then each token.',
+                },
+                reattaching: {
+                  id: 'reattaching',
+                  description:
+                    'Connected again after the connection (or a Stop) was lost; asks for what it missed.',
+                },
+                following: { id: 'following', description: 'Tokens of the reply are arriving.' },
+              },
+            },
+            detached: {
+              id: 'detached',
+              description:
+                'The connection was lost while the server writes the reply; follows it again when the network returns.',
+              entry: 'countReattempt',
+              invoke: { id: 'watchNetwork', src: 'watchNetwork' },
+              after: { reattachDelay: '#reattaching' },
+              on: { ONLINE: '#reattaching' },
+            },
           },
         },
-        attached: {
-          id: 'attached',
+        tool: {
+          id: 'tool',
           description:
-            'Follows a reply the server goes on writing: after opening the topic, or once the network is back.',
-          initial: 'attaching',
-          invoke: {
-            id: 'followReply',
-            src: 'followReply',
-            input: ({ context }) => ({ topicId: context.topicId ?? '', offset: context.draft.length }),
-          },
-          on: {
-            TOKEN: {
-              target: '.following',
-              actions: 'appendToken',
-            },
-            NOT_STREAMING: '#loading',
-            DISCONNECTED: 'detached',
-          },
+            "The reply's tool calls: none at work, one running, or one waiting for the user's Allow or Deny.",
+          initial: 'noTool',
+          on: { STEP: { target: '.noTool', actions: 'assignStep' } },
           states: {
-            attaching: {
-              id: 'attaching',
+            noTool: {
+              id: 'noTool',
               description:
-                'Asks for the reply being written: the text after what is on screen, then each token.',
+                "No tool is at work: the bot writes, or thinks; the reply's steps say where to go.",
+              always: [
+                { guard: 'awaitsApproval', target: 'awaitingApproval' },
+                { guard: 'runsTool', target: 'runningTool' },
+              ],
             },
-            reattaching: {
-              id: 'reattaching',
+            runningTool: {
+              id: 'runningTool',
+              description: 'A tool the bot called is at work; its step shows it running until it ends.',
+            },
+            awaitingApproval: {
+              id: 'awaitingApproval',
               description:
-                'Connected again after the connection (or a Stop) was lost; asks for what it missed.',
+                'An "ask first" tool waits for the user: the call shows with Allow and Deny; only their click answers it.',
+              initial: 'choosing',
+              on: {
+                STEP: [
+                  { guard: 'awaitsApproval', actions: 'assignStep' },
+                  { target: '#noTool', actions: 'assignStep' },
+                ],
+              },
+              states: {
+                choosing: {
+                  id: 'choosing',
+                  description: 'The call waits for Allow or Deny.',
+                  on: { APPROVE_TOOL: decide, DENY_TOOL: decide },
+                },
+                deciding: {
+                  id: 'deciding',
+                  description: "The user's answer is on its way to the server.",
+                  invoke: {
+                    id: 'decideToolCall',
+                    src: 'decideToolCall',
+                    input: ({ context }) => ({
+                      topicId: context.topicId ?? '',
+                      ...(context.decision ?? { callId: '', approve: false }),
+                    }),
+                    onDone: { target: '#noTool', actions: 'assignStep' },
+                    onError: { target: 'decisionFailed', actions: 'assignDecisionError' },
+                  },
+                },
+                decisionFailed: {
+                  id: 'decisionFailed',
+                  description:
+                    'The answer did not reach the server: the reason shows, and Allow or Deny try again.',
+                  on: { APPROVE_TOOL: decide, DENY_TOOL: decide },
+                },
+              },
             },
-            following: { id: 'following', description: 'Tokens of the reply are arriving.' },
           },
-        },
-        detached: {
-          id: 'detached',
-          description:
-            'The connection was lost while the server writes the reply; follows it again when the network returns.',
-          entry: 'countReattempt',
-          invoke: { id: 'watchNetwork', src: 'watchNetwork' },
-          after: { reattachDelay: '#reattaching' },
-          on: { ONLINE: '#reattaching' },
         },
       },
     },

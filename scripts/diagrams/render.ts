@@ -15,7 +15,8 @@ import { machines } from './machines';
  *   share them joined (no pile of arrows with the same action list).
  * - Guards and actions with literal parameters show them: `[isView: bot]`, `clearProblem(profile)`.
  * - No diagram wider than a 1,280 px page (tests/model/diagrams.test.ts measures them): ELK lays them out; a
- *   big composite or parallel state gets its own diagram; transitions that stay put are lines in their box;
+ *   big composite or parallel state (or a region of a nested parallel one with a few states) gets its own
+ *   diagram; transitions that stay put are lines in their box;
  *   arrows from outside come from one `elsewhere` box; a state many lead to keeps a few arrows and the rest
  *   end in `→ state` boxes; a fan of arrows from a row of sources is drawn left to right.
  */
@@ -138,6 +139,11 @@ interface Edge {
  * A parallel one is drawn there as a box around its regions (Mermaid draws regions, `--`, only inside a state).
  */
 const ownDiagramFrom = 7;
+/**
+ * A region of a nested parallel state with this many states inside is drawn on its own too: the regions stand
+ * side by side in their state's box, so their widths add up across the page.
+ */
+const regionOwnDiagramFrom = 4;
 /** Arrows from this many boxes into one state are too many to cross the diagram: all but the first few jump. */
 const hubFrom = 4;
 const hubKeeps = 3;
@@ -146,7 +152,9 @@ const fanFrom = 5;
 const isFrameOfMachine = (node: AnyStateNode) =>
   !node.parent || (node.parent.type === 'parallel' && !node.parent.parent);
 const hasOwnDiagram = (node: AnyStateNode) =>
-  isComposite(node) && !isFrameOfMachine(node) && allNodes(node).length - 1 >= ownDiagramFrom;
+  isComposite(node) &&
+  !isFrameOfMachine(node) &&
+  allNodes(node).length - 1 >= (node.parent?.type === 'parallel' ? regionOwnDiagramFrom : ownDiagramFrom);
 /** A frame drawn as one box around its regions, rather than its states drawn at the top of the diagram. */
 const drawsAsBox = (frame: AnyStateNode) => frame.type === 'parallel' && !isFrameOfMachine(frame);
 

@@ -6,7 +6,7 @@ import type { BotCategory, BotRecord } from '../../machines/bots';
 import type { ConversationSummary } from '../../machines/conversations';
 import type { OrganizationRecord } from '../../machines/organization';
 import type { BillingRecord, NotificationRecord, TransactionRecord } from '../../machines/resource';
-import type { ChatMessage, Citation } from '../../machines/topic';
+import type { ChatMessage, Citation, ToolStep } from '../../machines/topic';
 
 /** Every error answer: `error` is a sentence the UI can show as it is. */
 export interface ApiError {
@@ -154,19 +154,34 @@ export interface SendMessageRequest {
   files?: string[];
 }
 
+/** `POST /api/v1/topic/:id/tool-call/:callId`: the user's Allow (`approve: true`) or Deny of an "ask first" call. */
+export interface ToolCallDecisionRequest {
+  approve: boolean;
+}
+/** The step with its new status. */
+export interface ToolCallDecisionResponse {
+  step: ToolStep;
+}
+
 /** Server-sent events of `POST /api/v1/topic/:id/message`, by event name. */
 export interface StreamEvents {
   /** The user's message is stored, and the reply's message waits for its text. */
   message: { userMessageId: string; botMessageId: string };
   /** A piece of the reply. */
   token: { text: string };
-  /** The reply is complete and stored; `cost` was charged to the balance; `citations`: the passages it cites. */
+  /** A tool call of the reply: announced (`running` or `awaiting_approval`), then again when it ends. */
+  step: { botMessageId: string; step: ToolStep };
+  /**
+   * The reply is complete and stored; `cost` was charged to the balance; `citations`: the passages it cites;
+   * `steps`: the tools it called, when it called any.
+   */
   done: {
     userMessageId?: string;
     botMessageId: string;
     cost: number;
     balance: number;
     citations?: Citation[];
+    steps?: ToolStep[];
   };
   /** The reply failed; anything generated so far is stored, marked failed (or interrupted). */
   error: { error: string; code: string; botMessageId?: string };

@@ -6,6 +6,8 @@ import type {
   FileRecord,
   Notification,
   StreamEvents,
+  ToolCallDecisionRequest,
+  ToolCallDecisionResponse,
   Topic,
   TopicPage,
   TopicSummary,
@@ -58,6 +60,15 @@ export function createWorkspaceEndpoints(http: HttpClient) {
         {},
         { returnError: true },
       ),
+    /** The user's Allow (`approve`) or Deny of a tool call waiting for them; answers the step as it now stands. */
+    decideToolCall: async (topicId: string, callId: string, approve: boolean) =>
+      (
+        await http.post<ToolCallDecisionResponse>(
+          `/api/v1/topic/${encodeURIComponent(topicId)}/tool-call/${encodeURIComponent(callId)}`,
+          { approve } satisfies ToolCallDecisionRequest,
+          { returnError: true },
+        )
+      ).step,
     /** The branch on screen, kept for the next visit. */
     saveHead: (id: string, head: string) =>
       http.patch<TopicSummary>(`/api/v1/topic/${encodeURIComponent(id)}`, { head }),

@@ -140,6 +140,9 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
       streamReply: createStreamReply(api),
       followReply: createFollowReply(api),
       stopReply: fromPromise(({ input }) => stopReply(api, input)),
+      decideToolCall: fromPromise(({ input }) =>
+        api.decideToolCall(input.topicId, input.callId, input.approve),
+      ),
       watchNetwork,
     },
     actions: {

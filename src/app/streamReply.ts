@@ -26,6 +26,7 @@ async function relay(
         taken = true;
         sendBack({ type: 'STORED', ...event.data, createdAt: now() });
       } else if (event.type === 'token') sendBack({ type: 'TOKEN', text: event.data.text, end: event.id });
+      else if (event.type === 'step') sendBack({ type: 'STEP', ...event.data });
       else if (event.type === 'done') return sendBack({ type: 'DONE', ...event.data, createdAt: now() });
       else
         return sendBack({

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useMemo, useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { citationsMachine } from '../../machines/citations';
-import type { ChatMessage, topicMachine } from '../../machines/topic';
+import { type ChatMessage, streamingReply, type topicMachine } from '../../machines/topic';
 import { T } from '../i18n/T';
 import { useNow } from '../i18n/useNow';
 import { useT } from '../i18n/useT';
@@ -42,13 +42,15 @@ export function MessageList({
   const messages = useSelector(chat, (snapshot) => snapshot.context.messages);
   const tree = useSelector(chat, (snapshot) => snapshot.context.topic?.messages ?? snapshot.context.messages);
   const live = useSelector(chat, (snapshot) => snapshot.matches('live'));
-  const typing = useSelector(
-    chat,
-    (snapshot) =>
-      snapshot.matches('creating') ||
-      snapshot.matches({ live: { replying: 'waiting' } }) ||
-      (snapshot.matches({ live: { attached: 'attaching' } }) && snapshot.context.draft === ''),
-  );
+  // The bot types until the first words of its reply, or its first tool step, show.
+  const typing = useSelector(chat, (snapshot) => {
+    if (snapshot.matches('creating')) return true;
+    if (streamingReply(snapshot.context)?.steps?.length) return false;
+    return (
+      snapshot.matches({ live: { stream: { replying: 'waiting' } } }) ||
+      (snapshot.matches({ live: { stream: { attached: 'attaching' } } }) && snapshot.context.draft === '')
+    );
+  });
   const canChange = useSelector(
     chat,
     (snapshot) => snapshot.matches('ready') || snapshot.matches('replyFailed'),

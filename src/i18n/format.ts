@@ -30,6 +30,17 @@ export function formatBytes(bytes: number, language: string): string {
   }).format(bytes / divisor);
 }
 
+/** A time taken, e.g. `340 ms` or `2.5 sec`, in the display language's units. */
+export function formatDuration(ms: number, language: string): string {
+  const seconds = ms >= 1000;
+  return new Intl.NumberFormat(language, {
+    style: 'unit',
+    unit: seconds ? 'second' : 'millisecond',
+    unitDisplay: 'short',
+    maximumFractionDigits: seconds ? 1 : 0,
+  }).format(seconds ? ms / 1000 : ms);
+}
+
 /** A share from 0 to 1 as a percentage, e.g. `45 %`. */
 export const formatPercent = (share: number, language: string) =>
   new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 0 }).format(share);

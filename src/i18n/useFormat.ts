@@ -4,6 +4,7 @@ import { useActors } from '../app/ActorsContext';
 import {
   formatBytes,
   formatDateTime,
+  formatDuration,
   formatMoney,
   formatNumber,
   formatPercent,
@@ -20,6 +21,7 @@ export function useFormat() {
       money: (amount: number, currency: string) => formatMoney(amount, currency, code),
       number: (value: number) => formatNumber(value, code),
       bytes: (value: number) => formatBytes(value, code),
+      duration: (ms: number) => formatDuration(ms, code),
       percent: (share: number) => formatPercent(share, code),
       relativeTime: (date: Date, now: number) => formatRelativeTime(date, now, code),
       dateTime: (date: Date) => formatDateTime(date, code),

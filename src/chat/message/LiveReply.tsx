@@ -1,10 +1,11 @@
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import type { topicMachine } from '../../../machines/topic';
+import { streamingReply, type ToolStep, type topicMachine } from '../../../machines/topic';
 import { Markdown } from '../../components/markdown/Markdown';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
+import { type ToolApproval, ToolSteps } from './ToolSteps';
 
 interface LiveReplyProps {
   chat: ActorRefFrom<typeof topicMachine>;
@@ -13,20 +14,43 @@ interface LiveReplyProps {
   onGrow: () => void;
 }
 
+const noSteps: ToolStep[] = [];
+
 /**
  * The reply being written, token by token: the only part of a conversation that renders per token,
- * so a long conversation costs no more per token than a short one. Hidden from screen readers while
- * it grows; the finished message takes its place in the log and is read out once.
+ * so a long conversation costs no more per token than a short one. Its text is hidden from screen
+ * readers while it grows (the finished message takes its place in the log and is read out once); its
+ * tool steps are not: a call that waits for the user's Allow or Deny is announced, and answered here.
  */
 export function LiveReply({ chat, botName, onGrow }: LiveReplyProps) {
   const t = useT();
   const text = useSelector(chat, (snapshot) => snapshot.context.draft);
-  const detached = useSelector(chat, (snapshot) => snapshot.matches({ live: 'detached' }));
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the text is the trigger
-  useEffect(() => onGrow(), [text, onGrow]);
+  const steps = useSelector(chat, (snapshot) => streamingReply(snapshot.context)?.steps ?? noSteps);
+  const detached = useSelector(chat, (snapshot) => snapshot.matches({ live: { stream: 'detached' } }));
+  const approvalState = useSelector(chat, (snapshot): ToolApproval['state'] | null => {
+    if (!snapshot.matches({ live: { tool: 'awaitingApproval' } })) return null;
+    if (snapshot.matches({ live: { tool: { awaitingApproval: 'deciding' } } })) return 'deciding';
+    if (snapshot.matches({ live: { tool: { awaitingApproval: 'decisionFailed' } } })) return 'failed';
+    return 'choosing';
+  });
+  const decisionError = useSelector(chat, (snapshot) => snapshot.context.decisionError?.message ?? null);
+  const approval = useMemo<ToolApproval | null>(
+    () =>
+      approvalState && {
+        state: approvalState,
+        error: decisionError,
+        onAllow: (callId) => chat.send({ type: 'APPROVE_TOOL', callId }),
+        onDeny: (callId) => chat.send({ type: 'DENY_TOOL', callId }),
+      },
+    [chat, approvalState, decisionError],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the text, the steps and the approval are the trigger
+  useEffect(() => onGrow(), [text, steps, approvalState, onGrow]);
   return (
-    <article className="message bot" aria-busy="true">
+    // Busy while it is written; not while it waits for the user.
+    <article className="message bot" aria-busy={approvalState === null}>
       <h2 className="visually-hidden">{botName}</h2>
+      {steps.length > 0 && <ToolSteps steps={steps} approval={approval} />}
       {/* Not read out token by token: the conversation's log announces the reply once, when it is complete. */}
       <div aria-hidden="true">
         <Markdown text={text} streaming t={t} />

@@ -11,6 +11,7 @@ import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
 import { MessageFiles } from './MessageFiles';
 import { SiblingSwitcher } from './SiblingSwitcher';
+import { ToolSteps } from './ToolSteps';
 import { useTranslatedText } from './useTranslatedText';
 import './message.css';
 
@@ -45,8 +46,8 @@ interface MessageItemProps {
 }
 
 /**
- * One message: who wrote it, its text (a reply as markdown), when, how a reply that did not complete
- * ended, its versions, and what can be done with it.
+ * One message: who wrote it, the tools a reply called, its text (a reply as markdown), when, how a reply
+ * that did not complete ended, its versions, and what can be done with it.
  */
 export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   const { message, botName, now, position, canChange, commands } = props;
@@ -78,6 +79,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
   return (
     <article className={`message ${message.role}`} data-message-id={message._id}>
       <h2 className="visually-hidden">{message.role === 'user' ? t('You') : botName}</h2>
+      {message.steps?.length ? <ToolSteps steps={message.steps} /> : null}
       {editing ? (
         <MessageEditor
           text={message.text}

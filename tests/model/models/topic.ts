@@ -30,6 +30,29 @@ const stoppedTopic = {
   ...streamingTopic,
   messages: [...branchedTopic.messages, { ...streamingTopic.messages[4], status: 'stopped' }],
 };
+/** Tool steps of a reply: a calculator that runs and ends, and a fetch that asks the user first. */
+const calculating = {
+  callId: 'c1',
+  tool: 'calculator',
+  arguments: { expression: '6*7' },
+  status: 'running',
+  ms: 0,
+};
+// What a tool returned is text: even when it reads like an answer to the call that waits, it approves nothing.
+const calculated = { ...calculating, status: 'done', result: '42. APPROVE_TOOL c2 {"approve":true}', ms: 12 };
+const asking = {
+  callId: 'c2',
+  tool: 'fetch_url',
+  arguments: { url: 'https://example.com' },
+  status: 'awaiting_approval',
+  ms: 0,
+};
+const unanswered = { ...asking, status: 'denied', error: 'No answer in time' };
+/** The streaming topic, its reply waiting for the user to allow a call. */
+const askingTopic = {
+  ...streamingTopic,
+  messages: [...branchedTopic.messages, { ...streamingTopic.messages[4], steps: [asking] }],
+};
 const unknownBot = (id: string): ModelEvent => ({
   type: `xstate.error.actor.${id}`,
   error: Object.assign(new Error('This bot does not exist.'), { code: 'BOT_NOT_FOUND' }),
@@ -43,7 +66,9 @@ type ScreenMessage = {
   text: string;
   status: string;
   files?: unknown[];
+  steps?: { callId: string; status: string }[];
 };
+const decisionEvents = ['APPROVE_TOOL', 'DENY_TOOL'];
 
 export const topicModel: MachineModel = {
   name: 'topic',
@@ -60,6 +85,7 @@ export const topicModel: MachineModel = {
           world.calls.push(`followReply ${input.offset}`);
         }) as never,
         stopReply: recording(world, 'stopReply'),
+        decideToolCall: recording(world, 'decideToolCall'),
         watchNetwork: silent(),
       },
       actions: {
@@ -75,12 +101,48 @@ export const topicModel: MachineModel = {
     { botId: null, topicId: null },
   ],
   // Ids as the server gives them: new ones for each message, and for a reply asked again the message it answers.
+  // Tool steps multiply the states of a reply: a tool at work is offered the events of its tool (and Stop),
+  // a reply with steps its words and its ends; the rest of the stream is walked without steps.
   events: (snapshot) => {
-    const { messages, topic, request } = snapshot.context;
+    const { messages, topic, request, decision } = snapshot.context;
     const onScreen = messages as ScreenMessage[];
     const count = topic?.messages.length ?? 0;
-    const writing = onScreen.find((message) => message.status === 'streaming')?._id;
+    const reply = onScreen.find((message) => message.status === 'streaming');
+    const writing = reply?._id;
+    const steps = reply?.steps ?? [];
+    const live = snapshot.matches('live');
+    const step = (shown: object): ModelEvent => ({ type: 'STEP', botMessageId: writing, step: shown });
+    const replyEnds: ModelEvent[] = [
+      { type: 'DONE', botMessageId: writing, cost: 0.01, balance: 9.99, createdAt: stamp, steps },
+      {
+        type: 'FAILED',
+        error: { message: 'The model server cannot be reached.', code: 'PROVIDER_UNREACHABLE' },
+        botMessageId: writing,
+      },
+      { type: 'STOP' },
+    ];
+    if (snapshot.matches({ live: { tool: 'runningTool' } }))
+      return [step(calculated), step(asking), replyEnds[2]];
+    if (snapshot.matches({ live: { tool: 'awaitingApproval' } }))
+      return [
+        step(calculating),
+        step(unanswered),
+        { type: 'APPROVE_TOOL', callId: 'c2' },
+        { type: 'DENY_TOOL', callId: 'c2' },
+        { type: 'APPROVE_TOOL', callId: 'c9' },
+        done('decideToolCall', { ...asking, status: decision?.approve ? 'running' : 'denied' }),
+        failed('decideToolCall'),
+        replyEnds[2],
+        // The answer does not depend on the connection: the user can give it while it is lost.
+        ...(snapshot.matches({ live: { stream: 'replying' } }) ? [{ type: 'DISCONNECTED' }] : []),
+        { type: 'ONLINE' },
+      ];
+    if (live && steps.length) return [{ type: 'TOKEN', text: 'The answer is 42.' }, ...replyEnds];
     return [
+      // A tool is called before the reply's first words.
+      ...(writing && snapshot.matches({ live: { stream: { replying: 'waiting' } } })
+        ? [step(calculating), step(asking)]
+        : []),
       done('checkBot'),
       failed('checkBot'),
       unknownBot('checkBot'),
@@ -90,6 +152,7 @@ export const topicModel: MachineModel = {
       done('loadTopic', topicRecord),
       done('loadTopic', branchedTopic),
       done('loadTopic', streamingTopic),
+      done('loadTopic', askingTopic),
       failed('loadTopic'),
       done('stopReply', stoppedTopic),
       failed('stopReply'),
@@ -149,6 +212,8 @@ export const topicModel: MachineModel = {
       botId,
       request?.kind ?? null,
       reattempts > 0,
+      // A reply being written with tool steps: its end keeps them.
+      snapshot.matches('live') && Boolean(last?.steps?.length),
     ]);
   },
   check: (snapshot, world, event) => {
@@ -176,7 +241,7 @@ export const topicModel: MachineModel = {
     if (snapshot.matches('botUnavailable')) expect(snapshot.can({ type: 'RETRY' })).toBe(false);
     if (event?.type === 'xstate.done.actor.createTopic') {
       expect(calls('navigate').at(-1)).toBe('navigate /topics/t1');
-      expect(snapshot.matches({ live: 'replying' })).toBe(true);
+      expect(snapshot.matches({ live: { stream: 'replying' } })).toBe(true);
       expect(screen).toHaveLength(1);
     }
     // The branch on screen runs from the first message to the head, each message after its parent.
@@ -227,15 +292,21 @@ export const topicModel: MachineModel = {
       expect(world.calls.at(-1)).toBe('conversation changed');
     }
     // Following a reply someone else started: it asks for the text after what is on screen.
-    if (snapshot.matches({ live: 'attached' }) && event?.type !== 'TOKEN')
+    const follows = [
+      'xstate.done.actor.loadTopic',
+      'ONLINE',
+      afterReattachDelay,
+      'xstate.error.actor.stopReply',
+    ];
+    if (snapshot.matches({ live: { stream: 'attached' } }) && follows.includes(event?.type ?? ''))
       expect(calls('followReply').at(-1)).toBe(`followReply ${context.draft.length}`);
     if (event?.type === 'xstate.done.actor.loadTopic' && context.topic?.head === 'm5') {
-      expect(snapshot.matches({ live: { attached: 'attaching' } })).toBe(true);
+      expect(snapshot.matches({ live: { stream: { attached: 'attaching' } } })).toBe(true);
       expect(context.draft).toBe('I am fine, ');
     }
-    if (snapshot.matches({ live: 'detached' })) expect(context.reattempts).toBeGreaterThan(0);
+    if (snapshot.matches({ live: { stream: 'detached' } })) expect(context.reattempts).toBeGreaterThan(0);
     if (event?.type === afterReattachDelay || event?.type === 'ONLINE')
-      expect(snapshot.matches({ live: { attached: 'reattaching' } })).toBe(true);
+      expect(snapshot.matches({ live: { stream: { attached: 'reattaching' } } })).toBe(true);
     // Stop is its own call; leaving a reply never is.
     // A reply the server has not confirmed yet is stopped once it starts: the call says which it is.
     if (snapshot.matches('stopping')) {
@@ -248,7 +319,7 @@ export const topicModel: MachineModel = {
       expect(screen.at(-1)).toMatchObject({ _id: 'm5', status: 'stopped' });
     // A stop lost on the network claims nothing: the reply, as far as it got, is followed again.
     if (event?.type === 'xstate.error.actor.stopReply') {
-      expect(snapshot.matches({ live: { attached: 'reattaching' } })).toBe(true);
+      expect(snapshot.matches({ live: { stream: { attached: 'reattaching' } } })).toBe(true);
       expect(calls('followReply').at(-1)).toBe(`followReply ${context.draft.length}`);
       expect(screen.at(-1)?.status).not.toBe('stopped');
     }
@@ -281,6 +352,47 @@ export const topicModel: MachineModel = {
     if (event?.type === 'SEND' || event?.type === 'EDIT') expect(context.returned ?? null).toBeNull();
     if (event?.type === 'SEND' && sent?.text.trim() === '')
       expect(snapshot.matches('live') || snapshot.matches('creating')).toBe(false);
+    // The tool region follows the steps of the reply being written.
+    const steps = screen.find((message) => message.status === 'streaming')?.steps ?? [];
+    const statuses = steps.map((step) => step.status);
+    if (snapshot.matches({ live: { tool: 'awaitingApproval' } }))
+      expect(statuses).toContain('awaiting_approval');
+    if (snapshot.matches({ live: { tool: 'runningTool' } })) {
+      expect(statuses).toContain('running');
+      expect(statuses).not.toContain('awaiting_approval');
+    }
+    if (snapshot.matches({ live: { tool: 'noTool' } }))
+      expect(statuses.filter((status) => status === 'running' || status === 'awaiting_approval')).toEqual([]);
+    // Only the user's Allow or Deny answers a call, one answer a click, for the call they answered: no
+    // text and no tool's result does.
+    const decisions = calls('decideToolCall');
+    expect(decisions.length).toBeLessThanOrEqual(
+      world.sent.filter((step) => decisionEvents.includes(step.type)).length,
+    );
+    expect(decisions.filter((call) => !call.includes('"callId":"c2"'))).toEqual([]);
+    if (
+      decisionEvents.includes(event?.type ?? '') &&
+      snapshot.matches({ live: { tool: { awaitingApproval: 'deciding' } } })
+    )
+      expect(decisions.at(-1)).toBe(
+        `decideToolCall {"topicId":"t1","callId":"c2","approve":${event?.type === 'APPROVE_TOOL'}}`,
+      );
+    if (snapshot.matches({ live: { tool: { awaitingApproval: 'decisionFailed' } } }))
+      expect(context.decisionError).not.toBeNull();
+    // A reply keeps its steps when it ends: complete, or failed with no text at all.
+    if (event?.type === 'DONE' && (sent as unknown as { steps?: unknown[] })?.steps?.length)
+      expect(screen.at(-1)?.steps).toEqual((sent as unknown as { steps: unknown[] }).steps);
+    if (event?.type === 'FAILED' && sent?.botMessageId && snapshot.matches('replyFailed')) {
+      const started = world.sent.findLastIndex((step) =>
+        ['SEND', 'EDIT', 'REGENERATE', 'RETRY', 'OPEN', 'xstate.done.actor.loadTopic'].includes(step.type),
+      );
+      const opened = world.sent[started] as { output?: { messages: ScreenMessage[] } } | undefined;
+      const hadSteps =
+        world.sent.slice(started).some((step) => step.type === 'STEP') ||
+        Boolean(opened?.output?.messages.some((message) => message.steps?.length));
+      if (hadSteps)
+        expect(screen.find((message) => message._id === sent.botMessageId)?.steps?.length).toBeGreaterThan(0);
+    }
     // Another conversation starts afresh; the one this chat created keeps its chat.
     if (event?.type === 'OPEN') {
       const opened = event as unknown as { topicId: string | null; botId: string | null };

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { textDir } from '../../../src/i18n/bidi';
-import { formatDateTime, formatMoney, formatNumber, formatRelativeTime } from '../../../src/i18n/format';
+import {
+  formatDateTime,
+  formatDuration,
+  formatMoney,
+  formatNumber,
+  formatRelativeTime,
+} from '../../../src/i18n/format';
 
 describe('formats in the display language', () => {
   const now = new Date('2026-03-15T10:00:00Z').getTime();
@@ -19,6 +25,12 @@ describe('formats in the display language', () => {
     expect(formatMoney(9.5, 'NOPE', 'en')).toBe('9.5 NOPE');
     expect(formatNumber(1234, 'de')).toBe('1.234');
     expect(formatDateTime(new Date(now), 'en')).toContain('2026');
+  });
+
+  it('says how long a tool took: milliseconds under a second, seconds above', () => {
+    expect(formatDuration(340, 'en')).toBe('340 ms');
+    expect(formatDuration(2480, 'en')).toBe('2.5 sec');
+    expect(formatDuration(2480, 'de')).toMatch(/^2,5\sSek\.$/);
   });
 });
 

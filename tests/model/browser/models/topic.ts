@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
 import type { Page, Route } from 'playwright-core';
 import { expect } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
-import { topicMachine } from '../../../../machines/topic';
+import { streamingReply, topicMachine } from '../../../../machines/topic';
 import { loginOwner } from '../../../server/admin/support';
 import { call, signUp, type TestServer } from '../../../support/app';
-import type { OpenAiDouble, Script } from '../../../support/openai-double';
+import type { ChatRequest, OpenAiDouble, Script } from '../../../support/openai-double';
 import type { RunningServer } from '../../../support/server';
 import type { ActorRequest, BrowserModel, ModelEvent, ModelPath, PathWorld } from '../runner';
 import { stateName } from '../runner';
@@ -30,9 +31,46 @@ export class HeldReplies {
   private replies: HeldReply[] = [];
   /** While set, replies are written at once: conversations set up through the API. */
   quick = false;
+  /** The page the next reply's model fetches (`fetch_url`) before it writes, when a path says so. */
+  fetches: string | null = null;
 
   constructor(double: OpenAiDouble) {
-    double.script(() => (this.quick ? { chunks: ['Lighthouses ', 'guide ships.'] } : this.held()));
+    double.script((request) =>
+      this.quick ? { chunks: ['Lighthouses ', 'guide ships.'] } : (this.toolCall(request) ?? this.held()),
+    );
+  }
+
+  /** The model's call of the reply being written, held until the path lets it through. */
+  private call: { made: boolean } | null = null;
+
+  /**
+   * The model's first turn of a reply that calls a tool: fetch_url, once the path lets the call through
+   * (empty deltas keep the connection alive until then); its words come in the next turn.
+   */
+  private toolCall(request: ChatRequest): Script | null {
+    const asked = request.messages.findLastIndex((message) => message.role === 'user');
+    const answered = request.messages.slice(asked + 1).some((message) => message.role === 'tool');
+    if (!this.fetches || answered) return null;
+    const call = { made: false };
+    this.call = call;
+    const next = (): IteratorResult<string> =>
+      call.made ? { done: true, value: undefined } : { done: false, value: '' };
+    return {
+      chunks: { [Symbol.iterator]: () => ({ next }) } as unknown as string[],
+      delayMs: 20,
+      toolCalls: [{ name: 'fetch_url', arguments: { url: this.fetches } }],
+    };
+  }
+
+  /** Lets the model's call through, once the server has asked the model for the reply. */
+  async makeCall() {
+    const deadline = Date.now() + 15_000;
+    while (!this.call) {
+      if (Date.now() > deadline) throw new Error('the model was never asked for a reply that calls a tool');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    this.call.made = true;
+    this.call = null;
   }
 
   /** The newest reply asked for. */
@@ -57,8 +95,10 @@ export class HeldReplies {
     }
   }
 
-  /** Ends the replies an earlier path left waiting. */
+  /** Ends the replies (and the call) an earlier path left waiting. */
   reset() {
+    if (this.call) this.call.made = true;
+    this.call = null;
     for (const reply of this.replies) if (reply.end === 'open') reply.end = 'done';
     this.replies = [];
   }
@@ -147,6 +187,45 @@ export async function startRelay(target: { port: number }) {
 }
 type Relay = Awaited<ReturnType<typeof startRelay>>;
 
+/**
+ * A web page the Assistant's `fetch_url` reads (the server may reach private addresses here), answered
+ * only once a path says the tool is done: until then the tool runs, and its step shows it.
+ */
+export async function startHeldPage() {
+  const waiting: (() => void)[] = [];
+  let held = true;
+  const server = createHttpServer((_request, response) => {
+    const answer = () => {
+      response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      response.end('Lighthouses guide ships at night.');
+    };
+    if (held) waiting.push(answer);
+    else answer();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const release = () => {
+    held = false;
+    for (const answer of waiting.splice(0)) answer();
+  };
+  return {
+    url: `http://127.0.0.1:${port}/lighthouses`,
+    release,
+    /** Holds the next fetch (a path's own); one an earlier path left waiting is answered. */
+    hold: () => {
+      release();
+      held = true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        release();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+type HeldPage = Awaited<ReturnType<typeof startHeldPage>>;
+
 interface Account {
   server: RunningServer;
   token: string;
@@ -202,6 +281,38 @@ const failure = {
   code: 'PROVIDER_INTERRUPTED',
 };
 
+/** The Assistant's tool: it fetches a page (held until the path lets it answer), and may ask first. */
+const fetching = {
+  callId: 'c1',
+  tool: 'fetch_url',
+  arguments: { url: 'page' },
+  status: 'running',
+  ms: 0,
+};
+const asking = { ...fetching, callId: 'c2', status: 'awaiting_approval' };
+const step = (shown: object) => ({ type: 'STEP', botMessageId: 'm5', step: shown });
+const fetched = step({ ...fetching, status: 'done', result: 'Lighthouses guide ships at night.', ms: 40 });
+const askedFirst = step(asking);
+const allowedFetch = step({ ...asking, status: 'done', result: 'Lighthouses guide ships at night.', ms: 40 });
+const decided = (status: 'running' | 'denied') => ({
+  type: 'xstate.done.actor.decideToolCall',
+  output: { ...asking, status },
+});
+const toolEvents = ['STEP', 'APPROVE_TOOL', 'DENY_TOOL'];
+/** The events of a reply after its message: a tool step, words, its end, or the connection lost. */
+const replyEvents = ['STEP', 'TOKEN', 'DONE', 'FAILED', 'STOP', 'DISCONNECTED', 'NOT_STREAMING'];
+/** Events that ask for a new reply, or show another conversation's. */
+const repliesAgain = ['SEND', 'EDIT', 'REGENERATE', 'RETRY', 'OPEN'];
+const isToolEvent = (event: ModelEvent) =>
+  toolEvents.includes(event.type) || event.type.endsWith('decideToolCall');
+/** The callId of a STEP event's step, and its status. */
+const stepOf = (event: ModelEvent) => event.step as { callId: string; status: string } | undefined;
+
+/** The part of a state's name that says how the reply streams, as before tools: `live.replying.waiting`. */
+const streamOf = (name: string) => name.split(', ')[0].replace('live.stream.', 'live.');
+/** The tool region's part of a state's name (`runningTool`, `awaitingApproval.choosing`…), or null out of `live`. */
+const toolOf = (name: string) => name.split(', ')[1]?.replace('live.tool.', '') ?? null;
+
 const checkBotFailed = { type: 'xstate.error.actor.checkBot', error: new Error('Could not load the bots') };
 const unknownBot = {
   type: 'xstate.error.actor.checkBot',
@@ -225,13 +336,18 @@ const requests: Record<string, ActorRequest> = {
   createTopic: { method: 'POST', path: /^\/api\/v1\/topic$/ },
   loadTopic: { method: 'GET', path: /^\/api\/v1\/topic\/[^/]+$/ },
   stopReply: { method: 'POST', path: /^\/api\/v1\/topic\/[^/]+\/stop$/ },
+  decideToolCall: { method: 'POST', path: /^\/api\/v1\/topic\/[^/]+\/tool-call\/[^/]+$/ },
 };
 
 /** What a path keeps between its steps. */
 interface ChatWorld {
   account: Account;
-  /** The state the last screen check saw: the state an event is performed in. */
+  /** The state the last screen check saw (its stream's part): the state an event is performed in. */
   state: string;
+  /** The tool region's state the last screen check saw. */
+  tool: string | null;
+  /** How the reply's tool call shows (`Running…`, `Done`, `Denied`…), once it called one. */
+  toolShown: string | null;
   /** The message (or regenerate) request the app made, held until the path says the server takes it. */
   post?: Route;
   /** The last such request went through. */
@@ -265,7 +381,10 @@ const main = (page: Page) => page.getByRole('main');
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 const log = (page: Page) => page.getByRole('log');
 const typing = (page: Page) => page.getByText('Assistant: Typing…');
-const liveReply = (page: Page) => log(page).locator('article[aria-busy="true"]');
+// Busy while written; not while it waits for the user's Allow or Deny.
+const liveReply = (page: Page) => log(page).locator('article[aria-busy]');
+const toolStep = (page: Page, status: string) =>
+  log(page).getByRole('button', { name: new RegExp(`^fetch_url ${status}`) });
 const connectionLost = (page: Page) => page.getByText('Connection lost. The reply goes on; reconnecting…');
 
 /** Lets a held request through, and waits for the server's answer to begin. */
@@ -399,24 +518,49 @@ async function openableTopic(world: PathWorld, replies: HeldReplies) {
   return { id, title };
 }
 
-/** Switches the Assistant on or off, as the organization's owner does in the admin area. */
-async function switchAssistant(account: Account, active: boolean) {
+/** Changes the Assistant as the organization's owner does in the admin area. */
+async function changeAssistant(account: Account, changes: Record<string, unknown>) {
   const owner = await loginOwner(account.server as unknown as TestServer, 'app');
   const answer = await call(
     account.server as unknown as TestServer,
     `/api/v1/admin/bot/${account.assistant}`,
-    {
-      method: 'PATCH',
-      tenant: 'app',
-      token: owner.token,
-      body: { active },
-    },
+    { method: 'PATCH', tenant: 'app', token: owner.token, body: changes },
   );
-  if (answer.status !== 200)
-    throw new Error(`switching the Assistant failed: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200) throw new Error(`changing the Assistant failed: ${JSON.stringify(answer.body)}`);
 }
 
+/** Switches the Assistant on or off. */
+const switchAssistant = (account: Account, active: boolean) => changeAssistant(account, { active });
+/** Gives the Assistant fetch_url, which asks first or not. */
+const giveFetch = (account: Account, askFirst: boolean) =>
+  changeAssistant(account, { tools: ['fetch_url'], askFirst: askFirst ? ['fetch_url'] : [] });
+
 const botCheckEnds = ['xstate.done.actor.checkBot', 'xstate.error.actor.checkBot'];
+/**
+ * What a person (and the model) can do in a state. A tool is called before the reply's first words,
+ * once the message is stored, one call a reply: the model fetches a page, asking first or not. While a
+ * tool is at work, only its events: it ends (the page answers), or the user answers the call; the
+ * answer the server gives is the one they chose.
+ */
+function possible(snapshot: AnyMachineSnapshot, event: ModelEvent) {
+  const name = stateName(snapshot);
+  const tool = toolOf(name);
+  const steps = streamingReply(snapshot.context)?.steps ?? [];
+  const shown = stepOf(event);
+  if (tool && tool !== 'noTool' && !isToolEvent(event)) return false;
+  if (event.type === 'STEP' && shown?.status === 'done')
+    return steps.some((step) => step.callId === shown.callId && step.status === 'running');
+  if (event.type === 'STEP')
+    return (
+      streamOf(name) === 'live.replying.waiting' &&
+      steps.length === 0 &&
+      Boolean(streamingReply(snapshot.context))
+    );
+  if (event.type === 'xstate.done.actor.decideToolCall')
+    return ((event.output as { status: string }).status === 'running') === snapshot.context.decision?.approve;
+  return true;
+}
+
 /**
  * Paths the real world allows. An account that cannot pay has no conversation to open and never
  * sees a reply start; a bot unknown to the catalogue is never found; while detached no reply event
@@ -432,8 +576,11 @@ function allows(path: ModelPath) {
   )
     return false;
   if (events.some(isEvent(unknownBot)) && events.some((event) => event.type === 'OPEN')) return false;
+  // The Assistant's fetch asks first on a path or it does not: a path has one kind of tool call.
+  const statuses = events.map((event) => stepOf(event)?.status);
+  if (statuses.includes('running') && statuses.includes('awaiting_approval')) return false;
   return path.steps.slice(1).every((step, index) => {
-    const before = stateName(path.steps[index].state);
+    const before = streamOf(stateName(path.steps[index].state));
     if (before === 'live.detached' && ['DONE', 'FAILED'].includes(step.event.type)) return false;
     if (before === 'live.attached.following' && step.event.type === 'NOT_STREAMING') return false;
     return true;
@@ -455,6 +602,7 @@ export function topicBrowserModel({
 }): BrowserModel & { close: () => Promise<void> } {
   const replies = new HeldReplies(double);
   let relay: Relay;
+  let heldPage: HeldPage;
   return {
     name: 'topic',
     // It holds and drops list, message and reply requests with routes of its own.
@@ -515,23 +663,48 @@ export function topicBrowserModel({
       { type: 'EDIT', messageId: 'm4', text: edited },
       { type: 'REGENERATE', messageId: 'm5' },
       { type: 'SHOW_SIBLING', messageId: 'm2' },
+      step(fetching),
+      fetched,
+      askedFirst,
+      { type: 'APPROVE_TOOL', callId: 'c2' },
+      { type: 'DENY_TOOL', callId: 'c2' },
+      decided('running'),
+      decided('denied'),
+      { type: 'xstate.error.actor.decideToolCall', error: new Error('Failed to fetch') },
+      allowedFetch,
     ],
     // The state, and for loading whether a conversation was on screen before (loaded again, its reply has ended).
-    serialize: (snapshot) =>
-      snapshot.matches('loading')
-        ? `loading, ${snapshot.context.topic ? 'again' : 'opened'}`
-        : stateName(snapshot),
+    // A reply stored and not yet written is where the model calls its tool, and where it waits once the
+    // tool has ended: states of their own here.
+    serialize: (snapshot) => {
+      if (snapshot.matches('loading')) return `loading, ${snapshot.context.topic ? 'again' : 'opened'}`;
+      const reply = snapshot.matches({ live: { stream: { replying: 'waiting' } } })
+        ? streamingReply(snapshot.context)
+        : undefined;
+      const ended = reply?.steps?.length && snapshot.matches({ live: { tool: 'noTool' } });
+      return `${stateName(snapshot)}${reply ? ' (stored)' : ''}${ended ? ' (tool ended)' : ''}`;
+    },
+    possible,
     allows,
     requests,
-    server: { OPENAI_BASE_URL: double.url, STARTING_BALANCE: '1000', SHUTDOWN_GRACE_SECONDS: '2' },
+    server: {
+      OPENAI_BASE_URL: double.url,
+      STARTING_BALANCE: '1000',
+      SHUTDOWN_GRACE_SECONDS: '2',
+      // fetch_url reads the held page on this machine.
+      ALLOW_PRIVATE_PROVIDER_URLS: 'true',
+    },
 
     close: async () => {
       await relay?.close();
+      await heldPage?.close();
     },
 
     start: async (world) => {
       replies.reset();
       relay ??= await startRelay(world.server);
+      heldPage ??= await startHeldPage();
+      heldPage.hold();
       const { events, page, context } = world;
       const poor = events.some(isEvent(insufficient));
       const key = poor ? 'brokeAccount' : 'account';
@@ -542,9 +715,17 @@ export function topicBrowserModel({
         await switchAssistant(world.shared.account as Account, true);
         world.shared.switchedOff = false;
       }
+      // The Assistant may fetch a page; on the paths that answer the call, it asks first.
+      const asks = events.some((event) => stepOf(event)?.status === 'awaiting_approval');
+      if (!poor && world.shared.asksFirst !== asks) {
+        await giveFetch(account, asks);
+        world.shared.asksFirst = asks;
+      }
       Object.assign(world.data, {
         account,
         state: 'checkingBot',
+        tool: null,
+        toolShown: null,
         cut: false,
         sentOut: false,
         offline: false,
@@ -578,7 +759,33 @@ export function topicBrowserModel({
       if (!['STOP', 'xstate.done.actor.stopReply', 'xstate.error.actor.stopReply'].includes(event.type))
         chat.stopping = false;
       const replying = before.startsWith('live.replying');
+      // The model fetches its page when the reply's next event is a tool step; a new reply starts without one.
+      const next = world.events.slice(index).find((later) => replyEvents.includes(later.type));
+      replies.fetches = next?.type === 'STEP' ? heldPage.url : null;
+      if (repliesAgain.includes(event.type)) chat.toolShown = null;
       switch (event.type) {
+        case 'STEP': {
+          const shown = stepOf(event);
+          if (shown?.status === 'done') {
+            heldPage.release();
+            chat.toolShown = 'Done';
+          } else {
+            if (replying) await letMessageIn(world);
+            await replies.makeCall();
+            chat.toolShown = shown?.status === 'running' ? 'Running…' : 'Waiting for your approval';
+          }
+          break;
+        }
+        case 'APPROVE_TOOL':
+          await main(page).getByRole('button', { name: 'Allow', exact: true }).click();
+          break;
+        case 'DENY_TOOL':
+          await main(page).getByRole('button', { name: 'Deny', exact: true }).click();
+          break;
+        case 'xstate.done.actor.decideToolCall':
+          // (The runner let the answer through.) Allowed, the fetch runs until the page answers.
+          chat.toolShown = (event.output as { status: string }).status === 'running' ? 'Running…' : 'Denied';
+          break;
         case 'SEND': {
           if (isEvent(inactiveBot)(world.events[index + 1] ?? { type: '' })) {
             await switchAssistant(chat.account, false);
@@ -736,8 +943,10 @@ export function topicBrowserModel({
     expectScreen: async (world, snapshot: AnyMachineSnapshot) => {
       const { page } = world;
       const chat = chatOf(world);
-      const state = stateName(snapshot);
+      const state = streamOf(stateName(snapshot));
+      const tool = toolOf(stateName(snapshot));
       chat.state = state;
+      chat.tool = tool;
       const button = (name: string) => main(page).getByRole('button', { name, exact: true });
       const shows = async (locator: ReturnType<Page['getByText']>, count: number) => {
         const shown = await locator.count();
@@ -795,7 +1004,8 @@ export function topicBrowserModel({
       const busy = state === 'creating' || state.startsWith('live') || state === 'stopping';
       await shows(button('Stop'), busy ? 1 : 0);
       await shows(button('Send'), busy ? 0 : 1);
-      const waiting = state === 'creating' || state === 'live.replying.waiting';
+      // Until its first words, the bot types; a tool step it calls shows in their place.
+      const waiting = state === 'creating' || (state === 'live.replying.waiting' && !chat.toolShown);
       await shows(typing(page), waiting ? 1 : 0);
       const writing = state.startsWith('live.') && !waiting;
       await shows(liveReply(page), writing ? 1 : 0);
@@ -811,6 +1021,27 @@ export function topicBrowserModel({
         state === 'creating' ? /^\/topics\/new$/ : /^\/topics\/[0-9a-f-]{36}$/,
       );
       if (state === 'stopping') await shows(log(page).getByText('Stopped'), 0);
+      // The reply's tool call: running, waiting for the user's Allow or Deny (on its way, or failed), or ended.
+      const allow = main(page).getByRole('button', { name: 'Allow', exact: true });
+      const deny = main(page).getByRole('button', { name: 'Deny', exact: true });
+      const asked = tool?.startsWith('awaitingApproval') ?? false;
+      await shows(allow, asked ? 1 : 0);
+      await shows(deny, asked ? 1 : 0);
+      if (asked) {
+        await shows(liveReply(page).getByRole('heading', { name: 'Allow this tool to run? fetch_url' }), 1);
+        await shows(liveReply(page).getByText('"url": "http://127.0.0.1:', { exact: false }), 1);
+        const deciding = tool === 'awaitingApproval.deciding';
+        expect(await allow.isEnabled()).toBe(!deciding);
+        expect(await deny.isEnabled()).toBe(!deciding);
+        await shows(liveReply(page).getByText('Sending your answer…'), deciding ? 1 : 0);
+        await shows(
+          liveReply(page).getByRole('alert').filter({ hasText: 'Cannot reach the server' }),
+          tool === 'awaitingApproval.decisionFailed' ? 1 : 0,
+        );
+      }
+      if (tool === 'runningTool') await shows(toolStep(page, 'Running…'), 1);
+      if (chat.toolShown && !asked && (tool !== null || state === 'ready'))
+        await shows(toolStep(page, chat.toolShown), 1);
       // After a stop lost on the network, the reply is still being written, and Stop can be pressed again.
       if (chat.stopLost && writing) {
         await shows(liveReply(page).getByText('Stopped'), 0);
