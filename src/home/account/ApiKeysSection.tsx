@@ -209,7 +209,7 @@ function NewKeyDialog({
         <label htmlFor={fieldId}>
           <T>API key</T>
         </label>
-        <div className="share-link-row">
+        <div className="share-link-row api-key-secret">
           <input
             id={fieldId}
             type="text"
