@@ -205,7 +205,7 @@ export const apiKeysMachine = setup({
       initial: 'idle',
       states: {
         idle: {
-          id: 'apiKeys.idle',
+          id: 'apiKeys.ready.idle',
           description: 'The member fills in the form or picks a key to revoke; problems show at the fields.',
           on: {
             CREATE: [
@@ -216,7 +216,7 @@ export const apiKeysMachine = setup({
           },
         },
         creating: {
-          id: 'apiKeys.creating',
+          id: 'apiKeys.ready.creating',
           description: 'Makes the key; the server checks the name and the date too.',
           invoke: {
             id: 'createKey',
@@ -227,12 +227,12 @@ export const apiKeysMachine = setup({
           },
         },
         showingKey: {
-          id: 'apiKeys.showingKey',
+          id: 'apiKeys.ready.showingKey',
           description: 'The new key in a dialog, with Copy, once: it is never shown again.',
           on: { DISMISS: { target: 'idle', actions: 'forgetNewKey' } },
         },
         confirming: {
-          id: 'apiKeys.confirming',
+          id: 'apiKeys.ready.confirming',
           description: 'Asks before revoking the key: programs using it stop working.',
           on: {
             CANCEL_REVOKE: { target: 'idle', actions: 'forgetRevoking' },
@@ -240,7 +240,7 @@ export const apiKeysMachine = setup({
           },
         },
         revoking: {
-          id: 'apiKeys.revoking',
+          id: 'apiKeys.ready.revoking',
           description: 'Revokes the key; a failure is told in the dialog, which stays open.',
           invoke: {
             id: 'revokeKey',

@@ -128,7 +128,7 @@ export const apiKeysBrowserModel: BrowserModel = {
     expect(await form.getByRole('status').filter({ hasText: 'Loading…' }).count()).toBe(
       snapshot.matches('loading') ? 1 : 0,
     );
-    const retry = form.getByRole('alert').filter({ has: form.getByRole('button', { name: 'Retry' }) });
+    const retry = form.getByRole('alert').filter({ has: world.page.getByRole('button', { name: 'Retry' }) });
     expect(await retry.count()).toBe(snapshot.matches('failed') ? 1 : 0);
     if (snapshot.matches('failed')) expect(await retry.textContent()).toMatch(networkProblem);
     // Turned off: the server's sentence, and no form to make a key that could not be used.
