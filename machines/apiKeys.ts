@@ -107,7 +107,7 @@ export const apiKeysMachine = setup({
     }),
   },
   guards: {
-    isTurnedOff: ({ event }) => 'turnedOff' in outputOf<KeyList>(event),
+    isOff: ({ event }) => 'turnedOff' in outputOf<KeyList>(event),
     isValid: ({ event }) => {
       assertEvent(event, 'CREATE');
       return keyProblems(event, event.today).length === 0;
@@ -122,14 +122,14 @@ export const apiKeysMachine = setup({
       const list = outputOf<KeyList>(event);
       return { keys: 'keys' in list ? list.keys : [], error: null };
     }),
-    assignTurnedOff: assign(({ event }) => {
+    assignOff: assign(({ event }) => {
       const list = outputOf<KeyList>(event);
       return { keys: [], turnedOff: 'turnedOff' in list ? list.turnedOff : null, error: null };
     }),
     assignError: assign({ error: ({ event }) => messageOf(errorOf(event)) }),
     clearError: assign({ error: null }),
     assignRequest: assign({ request: ({ event }) => requestOf(event), problems: [] }),
-    assignFormProblems: assign({
+    assignProblems: assign({
       problems: ({ event }) => {
         assertEvent(event, 'CREATE');
         return keyProblems(event, event.today);
@@ -139,7 +139,7 @@ export const apiKeysMachine = setup({
       const { key, ...record } = outputOf<CreatedKey>(event);
       return { keys: [record, ...context.keys], newKey: key, request: { name: '', expiresAt: '' } };
     }),
-    assignCreateProblem: assign({
+    assignRefusal: assign({
       problems: ({ event }) => {
         const error = errorOf(event);
         const field = (error as { field?: unknown } | null)?.field;
@@ -148,15 +148,15 @@ export const apiKeysMachine = setup({
       },
     }),
     forgetNewKey: assign({ newKey: null }),
-    assignRevoking: assign({
+    assignAsked: assign({
       revoking: ({ context, event }) => {
         assertEvent(event, 'ASK_REVOKE');
         return context.keys.find((key) => key._id === event.id) ?? null;
       },
       error: null,
     }),
-    forgetRevoking: assign({ revoking: null, error: null }),
-    removeRevoked: assign(({ context }) => ({
+    forgetAsked: assign({ revoking: null, error: null }),
+    dropRevoked: assign(({ context }) => ({
       keys: context.keys.filter((key) => key._id !== context.revoking?._id),
       revoking: null,
       error: null,
@@ -184,8 +184,8 @@ export const apiKeysMachine = setup({
         id: 'listKeys',
         src: 'listKeys',
         onDone: [
-          { guard: 'isTurnedOff', target: 'turnedOff', actions: 'assignTurnedOff' },
-          { target: 'ready', actions: 'assignKeys' },
+          { guard: 'isOff', target: 'turnedOff', actions: 'assignOff' },
+          { target: 'idle', actions: 'assignKeys' },
         ],
         onError: { target: 'failed', actions: 'assignError' },
       },
@@ -199,57 +199,56 @@ export const apiKeysMachine = setup({
       id: 'apiKeys.turnedOff',
       description: 'The organization turned API access off: the section says so, with no form.',
     },
-    ready: {
-      id: 'apiKeys.ready',
-      description: 'The keys listed, with the form to make one and Revoke on each.',
-      initial: 'idle',
-      states: {
-        idle: {
-          id: 'apiKeys.ready.idle',
-          description: 'The member fills in the form or picks a key to revoke; problems show at the fields.',
-          on: {
-            CREATE: [
-              { guard: 'isValid', target: 'creating', actions: 'assignRequest' },
-              { actions: 'assignFormProblems' },
-            ],
-            ASK_REVOKE: { guard: 'isListed', target: 'confirming', actions: 'assignRevoking' },
-          },
-        },
-        creating: {
-          id: 'apiKeys.ready.creating',
-          description: 'Makes the key; the server checks the name and the date too.',
-          invoke: {
-            id: 'createKey',
-            src: 'createKey',
-            input: ({ context }) => context.request,
-            onDone: { target: 'showingKey', actions: 'assignCreated' },
-            onError: { target: 'idle', actions: 'assignCreateProblem' },
-          },
-        },
-        showingKey: {
-          id: 'apiKeys.ready.showingKey',
-          description: 'The new key in a dialog, with Copy, once: it is never shown again.',
-          on: { DISMISS: { target: 'idle', actions: 'forgetNewKey' } },
-        },
-        confirming: {
-          id: 'apiKeys.ready.confirming',
-          description: 'Asks before revoking the key: programs using it stop working.',
-          on: {
-            CANCEL_REVOKE: { target: 'idle', actions: 'forgetRevoking' },
-            REVOKE: { target: 'revoking', actions: 'clearError' },
-          },
-        },
-        revoking: {
-          id: 'apiKeys.ready.revoking',
-          description: 'Revokes the key; a failure is told in the dialog, which stays open.',
-          invoke: {
-            id: 'revokeKey',
-            src: 'revokeKey',
-            input: ({ context }) => ({ id: context.revoking?._id ?? '' }),
-            onDone: { target: 'idle', actions: 'removeRevoked' },
-            onError: { target: 'confirming', actions: 'assignError' },
-          },
-        },
+    idle: {
+      id: 'apiKeys.idle',
+      description:
+        'The keys listed with Revoke on each, and the form to make one; problems show at the fields.',
+      tags: 'listed',
+      on: {
+        CREATE: [
+          { guard: 'isValid', target: 'creating', actions: 'assignRequest' },
+          { actions: 'assignProblems' },
+        ],
+        ASK_REVOKE: { guard: 'isListed', target: 'confirming', actions: 'assignAsked' },
+      },
+    },
+    creating: {
+      id: 'apiKeys.creating',
+      description: 'Makes the key; the server checks the name and the date too.',
+      tags: 'listed',
+      invoke: {
+        id: 'createKey',
+        src: 'createKey',
+        input: ({ context }) => context.request,
+        onDone: { target: 'showingKey', actions: 'assignCreated' },
+        onError: { target: 'idle', actions: 'assignRefusal' },
+      },
+    },
+    showingKey: {
+      id: 'apiKeys.showingKey',
+      description: 'The new key in a dialog, with Copy, once: it is never shown again.',
+      tags: 'listed',
+      on: { DISMISS: { target: 'idle', actions: 'forgetNewKey' } },
+    },
+    confirming: {
+      id: 'apiKeys.confirming',
+      description: 'Asks before revoking the key: programs using it stop working.',
+      tags: 'listed',
+      on: {
+        CANCEL_REVOKE: { target: 'idle', actions: 'forgetAsked' },
+        REVOKE: { target: 'revoking', actions: 'clearError' },
+      },
+    },
+    revoking: {
+      id: 'apiKeys.revoking',
+      description: 'Revokes the key; a failure is told in the dialog, which stays open.',
+      tags: 'listed',
+      invoke: {
+        id: 'revokeKey',
+        src: 'revokeKey',
+        input: ({ context }) => ({ id: context.revoking?._id ?? '' }),
+        onDone: { target: 'idle', actions: 'dropRevoked' },
+        onError: { target: 'confirming', actions: 'assignError' },
       },
     },
   },

@@ -35,7 +35,7 @@ export function ApiKeysSection() {
   const snapshot = useSelector(actor, (state) => state);
   const { keys, problems, newKey, revoking, error, turnedOff } = snapshot.context;
   const [values, setValues] = useState({ name: '', expiresAt: '' });
-  const creating = snapshot.matches({ ready: 'creating' });
+  const creating = snapshot.matches('creating');
 
   const problemAt = (field: KeyField) => problems.find((problem) => problem.field === field)?.message;
   const formProblem = problems.find((problem) => problem.field === null)?.message ?? null;
@@ -77,7 +77,7 @@ export function ApiKeysSection() {
           {snapshot.matches('failed') && (
             <ListProblem error={error} onRetry={() => actor.send({ type: 'RETRY' })} />
           )}
-          {snapshot.matches('ready') && (
+          {snapshot.hasTag('listed') && (
             <KeyList keys={keys} onRevoke={(id) => actor.send({ type: 'ASK_REVOKE', id })} />
           )}
           <form className="form compact" noValidate onSubmit={submit}>
@@ -106,7 +106,7 @@ export function ApiKeysSection() {
       {revoking && (
         <RevokeDialog
           name={revoking.name}
-          busy={snapshot.matches({ ready: 'revoking' })}
+          busy={snapshot.matches('revoking')}
           error={error}
           heading={heading}
           onConfirm={() => actor.send({ type: 'REVOKE' })}
