@@ -17,6 +17,8 @@ export interface OrganizationSettings {
   allowedDomains?: string[];
   /** Whether conversations may be shared with anyone (public links); off turns existing ones off too. */
   publicSharing?: boolean;
+  /** Whether members' personal keys may call Parley's OpenAI-compatible API; off stops every key at once. */
+  apiAccess?: boolean;
 }
 
 /** A logo to store: PNG or SVG, base64. */
@@ -39,6 +41,7 @@ export interface SettingsDraft {
   signup: SignupPolicy;
   allowedDomains: string;
   publicSharing: boolean;
+  apiAccess: boolean;
 }
 
 /** A file the admin picked for the logo, read in the browser. */
@@ -86,6 +89,7 @@ export function draftOf(settings: OrganizationSettings): SettingsDraft {
     signup: settings.signup,
     allowedDomains: (settings.allowedDomains ?? []).join(', '),
     publicSharing: settings.publicSharing ?? true,
+    apiAccess: settings.apiAccess ?? true,
   };
 }
 
@@ -135,6 +139,7 @@ export function settingsRequest(draft: SettingsDraft): SettingsRequest {
     signup: draft.signup,
     allowedDomains: draft.signup === 'domains' ? domainsOf(draft.allowedDomains) : [],
     publicSharing: draft.publicSharing,
+    apiAccess: draft.apiAccess,
   };
 }
 
@@ -153,6 +158,7 @@ const emptyDraft: SettingsDraft = {
   signup: 'open',
   allowedDomains: '',
   publicSharing: true,
+  apiAccess: true,
 };
 
 export interface OrgSettingsContext {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { call, signUp, type TestServer } from '../../tests/support/app';
+import { call, encrypter, signUp, type TestServer } from '../../tests/support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../../tests/support/openai-double';
 import { type RunningServer, startServer } from '../../tests/support/server';
 import { memoryLine, memoryOf } from './serverCost';
@@ -65,6 +65,7 @@ export async function setUp(
       LOG_LEVEL: 'info',
       RATE_LIMIT_OTP_PER_IP_PER_HOUR: '100000',
       RATE_LIMIT_API_PER_MINUTE: '10000000',
+      RATE_LIMIT_API_KEY_PER_MINUTE: '10000000',
       STARTING_BALANCE: '1000000',
       ...env,
     },
@@ -96,6 +97,22 @@ export const send = (setup: Setup, index: number, text: string) => {
 };
 export const isParleyToken = (text: string) => text.includes('event: token');
 
+/** A personal API key for each member of the setup (one per distinct token), for `/v1/…`. */
+async function apiKeysOf(setup: Setup): Promise<string[]> {
+  const client = setup.server as unknown as TestServer;
+  const encrypt = await encrypter(client);
+  const tokens = [...new Set(setup.topics.map((topic) => topic.token))];
+  return Promise.all(
+    tokens.map(async (token) => {
+      const answer = await call(client, '/api/v1/user/me/key', { token, body: { name: encrypt('bench') } });
+      if (answer.status !== 200) throw new Error(`no API key: ${JSON.stringify(answer.body)}`);
+      return answer.body.key as string;
+    }),
+  );
+}
+/** The first chunk of a `/v1/chat/completions` stream that carries text (not the role alone). */
+const isCompletionText = (text: string) => /"content":"[^"]/.test(text);
+
 /**
  * Time to first token through Parley against the model double's own, per request: the double notes
  * when each request arrived and when its first chunk left, and what Parley added is the client's
@@ -106,6 +123,10 @@ export async function printTtftFigures(database: { name: string; url?: string })
   model.script(() => ({ chunks: ['Hello', ' there', '!'] }));
   const env: Record<string, string> = database.url ? { DATABASE_URL: database.url } : {};
   const setup = await setUp({ ...env, OPENAI_BASE_URL: model.url }, 'Assistant');
+  const keys = await apiKeysOf(setup);
+  const botId = (
+    await call(setup.server as unknown as TestServer, '/api/v1/bot', { token: setup.topics[0].token })
+  ).body.find((item: { name: string }) => item.name === 'Assistant')._id as string;
   let sequence = 0;
   const direct = async () => {
     const text = `direct ${sequence++}`;
@@ -127,17 +148,43 @@ export async function printTtftFigures(database: { name: string; url?: string })
     if (own) added.push(total - (own.firstChunk - own.received));
     return total;
   };
+  // The same bot through Parley's OpenAI-compatible API, streamed, each member with their own key.
+  const addedByApi: number[] = [];
+  const throughApi = async (index: number) => {
+    const text = `api ${sequence++}`;
+    const total = await firstToken(
+      () =>
+        fetch(`${setup.server.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${keys[index % keys.length]}`,
+          },
+          body: JSON.stringify({ model: botId, stream: true, messages: [{ role: 'user', content: text }] }),
+        }),
+      isCompletionText,
+    );
+    const own = model.timings.get(text);
+    if (own) addedByApi.push(total - (own.firstChunk - own.received));
+    return total;
+  };
   try {
     const idle = rssMb(setup.server.pid);
     const memory = await memoryOf(setup.server);
     await measure(concurrency, () => direct());
     await measure(concurrency, through);
-    const figures: Record<string, { direct: number[]; parley: number[]; added: number[] }> = {};
+    await measure(concurrency, throughApi);
+    const figures: Record<
+      string,
+      { direct: number[]; parley: number[]; added: number[]; api: number[]; addedByApi: number[] }
+    > = {};
     for (const parallel of [1, concurrency]) {
       added.length = 0;
+      addedByApi.length = 0;
       const own = await measure(parallel, () => direct());
       const parley = await measure(parallel, through);
-      figures[parallel] = { direct: own, parley, added: [...added] };
+      const api = await measure(parallel, throughApi);
+      figures[parallel] = { direct: own, parley, added: [...added], api, addedByApi: [...addedByApi] };
     }
     let peak = 0;
     const watch = setInterval(() => {
@@ -147,12 +194,18 @@ export async function printTtftFigures(database: { name: string; url?: string })
     clearInterval(watch);
 
     console.log(
-      `## Time to first token, ${database.name} (server process at log level info, OpenAI double, loopback)`,
+      `## Time to first token, ${database.name} (server process at log level info, OpenAI double, loopback): the chat route and /v1/chat/completions`,
     );
-    for (const [parallel, { direct: own, parley, added: extra }] of Object.entries(figures)) {
+    for (const [parallel, { direct: own, parley, added: extra, api, addedByApi: apiExtra }] of Object.entries(
+      figures,
+    )) {
+      const through = (route: string, times: number[], extraTimes: number[]) =>
+        `  through ${route} p50 ${ms(percentile(times, 50))} p99 ${ms(percentile(times, 99))} (${(percentile(times, 50) / percentile(own, 50)).toFixed(2)}× the double's p50); added by Parley per request p50 ${ms(percentile(extraTimes, 50))} p99 ${ms(percentile(extraTimes, 99))}`;
       console.log(
-        `${parallel === '1' ? 'one at a time' : `${parallel} simultaneous`} (${parley.length} samples): double's own p50 ${ms(percentile(own, 50))} p99 ${ms(percentile(own, 99))}; through Parley p50 ${ms(percentile(parley, 50))} p99 ${ms(percentile(parley, 99))} (${(percentile(parley, 50) / percentile(own, 50)).toFixed(2)}× the double's p50); added by Parley per request p50 ${ms(percentile(extra, 50))} p99 ${ms(percentile(extra, 99))}`,
+        `${parallel === '1' ? 'one at a time' : `${parallel} simultaneous`} (${parley.length} samples each): double's own p50 ${ms(percentile(own, 50))} p99 ${ms(percentile(own, 99))}`,
       );
+      console.log(through('the chat route (POST /api/v1/topic/:id/message)', parley, extra));
+      console.log(through('/v1/chat/completions (API key, stream: true)', api, apiExtra));
     }
     console.log(
       `server RSS: idle ${idle.toFixed(0)} MB, during ${concurrency} streams up to ${peak.toFixed(0)} MB`,

@@ -1,5 +1,6 @@
 import { accountMachine } from '../../machines/account';
 import { adminListMachine } from '../../machines/adminList';
+import { apiKeysMachine } from '../../machines/apiKeys';
 import { attachmentMachine } from '../../machines/attachment';
 import { attachmentsMachine } from '../../machines/attachments';
 import { botEditorMachine } from '../../machines/botEditor';
@@ -26,6 +27,7 @@ import { workerMachine } from '../../machines/worker';
 export const machines = [
   { file: 'machines/session.ts', machine: sessionMachine },
   { file: 'machines/account.ts', machine: accountMachine },
+  { file: 'machines/apiKeys.ts', machine: apiKeysMachine },
   { file: 'machines/organization.ts', machine: organizationMachine },
   { file: 'machines/sidePanel.ts', machine: sidePanelMachine },
   { file: 'machines/bots.ts', machine: botsMachine },

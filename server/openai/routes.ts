@@ -23,6 +23,7 @@ import {
   toOpenAiError,
 } from './errors';
 import {
+  apiAccessOf,
   createKey,
   interruptCalls,
   type KeyHolder,
@@ -53,21 +54,36 @@ const keySchema = {
 
 /**
  * The member's personal API keys: `GET, POST /api/v1/user/me/key` (list; create `{ name, expiresAt? }`
- * → `{ _id, key }`, the key shown this once) and `DELETE /api/v1/user/me/key/:id` (revoke, at once on
- * every node: each API request reads its key from the database).
+ * → `{ _id, key }` and the listed fields, the key shown this once) and `DELETE /api/v1/user/me/key/:id`
+ * (revoke, at once on every node: each API request reads its key from the database). While the
+ * organization has API access off, listing and creating answer 403 with a sentence the Profile panel
+ * shows (members have no other way to learn the setting); revoking still works.
  */
 export const apiKeysPlugin: FastifyPluginAsync = async (app) => {
   app.addHook('preHandler', app.authenticate);
 
+  const refuseWhenOff = async (request: FastifyRequest) => {
+    if (!(await apiAccessOf(app.db, request.auth.tenant)))
+      throw new ApiError(
+        403,
+        'API access is turned off for this organization. Ask an administrator of the organization.',
+        'API_ACCESS_DISABLED',
+      );
+  };
+
   app.get(
     '/api/v1/user/me/key',
-    { schema: { response: { 200: { type: 'array', items: keySchema } } } },
+    {
+      preHandler: refuseWhenOff,
+      schema: { response: { 200: { type: 'array', items: keySchema } } },
+    },
     async (request) => listKeys(app.db, request.auth),
   );
 
   app.post<{ Body: { name: string; expiresAt?: string | null } }>(
     '/api/v1/user/me/key',
     {
+      preHandler: refuseWhenOff,
       schema: {
         body: {
           type: 'object',
@@ -82,8 +98,8 @@ export const apiKeysPlugin: FastifyPluginAsync = async (app) => {
         response: {
           200: {
             type: 'object',
-            required: ['_id', 'key'],
-            properties: { _id: { type: 'string' }, key: { type: 'string' } },
+            required: [...keySchema.required, 'key'],
+            properties: { ...keySchema.properties, key: { type: 'string' } },
           },
         },
       },

@@ -37,20 +37,32 @@ const toKey = (row: KeyRow): ApiKey => ({
   last4: row.last4,
 });
 
-/** A new key of the member: stored hashed, answered this once. */
+/**
+ * A new key of the member: stored hashed, answered this once, with the record the list shows (so the
+ * Profile panel lists it without asking again).
+ */
 export async function createKey(
   db: Db,
   owner: Owner,
   name: string,
   expiresAt: Date | null,
-): Promise<{ _id: string; key: string }> {
+): Promise<ApiKey & { key: string }> {
   const key = `${keyPrefix}${randomBytes(32).toString('base64url')}`;
-  const { rows } = await db.query<{ id: string }>(
+  const { rows } = await db.query<KeyRow>(
     `insert into api_keys (tenant, user_id, name, key_hash, last4, expires_at)
-     values ($1, $2, $3, $4, $5, $6) returning id`,
+     values ($1, $2, $3, $4, $5, $6) returning id, name, created_at, expires_at, last_used_at, last4`,
     [owner.tenant, owner.userId, name, hashKey(key), key.slice(-4), expiresAt],
   );
-  return { _id: rows[0].id, key };
+  return { ...toKey(rows[0]), key };
+}
+
+/** Whether the organization lets its members' keys call the API (`apiAccess`). */
+export async function apiAccessOf(db: Db, tenant: string): Promise<boolean> {
+  const { rows } = await db.query<{ api_access: boolean }>(
+    'select api_access from organizations where subdomain = $1',
+    [tenant],
+  );
+  return rows[0]?.api_access ?? false;
 }
 
 /** The member's keys that are not revoked, newest first (expired ones too: their owner sees why). */

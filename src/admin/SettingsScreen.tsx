@@ -229,6 +229,13 @@ export function SettingsScreen() {
             checked={draft.publicSharing}
             onChange={(event) => change({ publicSharing: event.target.checked })}
           />
+          <CheckboxField
+            label="API access"
+            role="switch"
+            hint="Members may create personal API keys and use the bots from OpenAI clients. Off: every key stops working at once."
+            checked={draft.apiAccess}
+            onChange={(event) => change({ apiAccess: event.target.checked })}
+          />
         </fieldset>
         <FormError message={formProblem} />
         <div className="actions">

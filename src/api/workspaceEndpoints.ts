@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
+import type { ApiKey, CreatedKey, KeyList, KeyRequest } from '../../machines/apiKeys';
 import type { ShareAudience, ShareLink } from '../../machines/share';
-import type { HttpClient, UploadProgress } from './http';
+import { type HttpClient, HttpError, type UploadProgress } from './http';
 import type {
   BillingInfo,
   FileRecord,
@@ -47,6 +48,24 @@ export function createWorkspaceEndpoints(http: HttpClient) {
         { returnError: true },
       ),
     revokeShare: (id: string) => http.delete<unknown>(`/api/v1/share/${encodeURIComponent(id)}`),
+    /** The member's API keys; the server's sentence instead while the organization has API access off. */
+    apiKeys: async (): Promise<KeyList> => {
+      try {
+        return { keys: await http.get<ApiKey[]>('/api/v1/user/me/key') };
+      } catch (error) {
+        if (error instanceof HttpError && error.code === 'API_ACCESS_DISABLED')
+          return { turnedOff: error.message };
+        throw error;
+      }
+    },
+    /** A new API key; its name travels RSA-encrypted like every `name` (spec §7). */
+    createApiKey: ({ name, expiresAt }: KeyRequest) =>
+      http.post<CreatedKey>(
+        '/api/v1/user/me/key',
+        { name, expiresAt: expiresAt || null },
+        { returnError: true },
+      ),
+    revokeApiKey: (id: string) => http.delete<unknown>(`/api/v1/user/me/key/${encodeURIComponent(id)}`),
     /** The conversation as a Markdown file: every message of the branch on screen, both sides. */
     exportTopic: (id: string) =>
       http.download(`/api/v1/topic/${encodeURIComponent(id)}/export`, { format: 'md' }),

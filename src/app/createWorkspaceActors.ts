@@ -1,4 +1,5 @@
 import { type ActorRefFrom, createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
+import { apiKeysMachine } from '../../machines/apiKeys';
 import { activeBots, type botsMachine } from '../../machines/bots';
 import { citationsMachine } from '../../machines/citations';
 import { conversationsMachine } from '../../machines/conversations';
@@ -155,6 +156,15 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
     },
   });
 
+  /** The Profile panel's API keys: the panel runs its own actor of it while it shows the profile. */
+  const apiKeys = apiKeysMachine.provide({
+    actors: {
+      listKeys: fromPromise(() => api.apiKeys()),
+      createKey: fromPromise(({ input }) => api.createApiKey(input)),
+      revokeKey: fromPromise(({ input }) => api.revokeApiKey(input.id)),
+    },
+  });
+
   /** The composer's files (each chat screen runs its own actor) and the files messages carry. */
   const attachments = createAttachments(api);
   const files = createFileAccess(api, env.saveFile);
@@ -171,6 +181,7 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
     share,
     theme,
     chat,
+    apiKeys,
     attachments,
     citations,
     files,

@@ -69,6 +69,12 @@ describe("Parley's OpenAI-compatible API with personal keys", () => {
     const created = await newKey(server, user, 'My editor', '2999-12-31');
     expect(created.key).toMatch(/^pk-parley-[\w-]{43}$/);
     expect(created.key.length).toBeGreaterThanOrEqual(32);
+    // The answer is also the record the list shows, so the panel lists it at once.
+    expect(created).toMatchObject({
+      name: 'My editor',
+      expiresAt: '2999-12-31T23:59:59.999Z',
+      lastUsedAt: null,
+    });
     const list = await call(server, '/api/v1/user/me/key', { token: user.token, tenant: user.tenant });
     expect(list.body).toEqual([
       {
@@ -327,6 +333,7 @@ describe("Parley's OpenAI-compatible API with personal keys", () => {
   it('an organization with apiAccess off refuses every key (403); on again, they work', async () => {
     const user = await signUp(server);
     const { key } = await newKey(server, user);
+    const spare = await newKey(server, user, 'spare');
     const settings = await admin(server, owner, '/settings');
     expect(settings.body.apiAccess).toBe(true);
     const off = await admin(server, owner, '/settings', { method: 'PATCH', body: { apiAccess: false } });
@@ -336,6 +343,24 @@ describe("Parley's OpenAI-compatible API with personal keys", () => {
         status: 403,
         error: openAiError('api_access_disabled'),
       });
+      // The Profile panel learns it from its own calls: listing and creating say so; revoking still works.
+      const asMember = { token: user.token, tenant: user.tenant };
+      const refused = {
+        error: 'API access is turned off for this organization. Ask an administrator of the organization.',
+        code: 'API_ACCESS_DISABLED',
+      };
+      const list = await call(server, '/api/v1/user/me/key', asMember);
+      expect([list.status, list.body]).toEqual([403, refused]);
+      const create = await call(server, '/api/v1/user/me/key', {
+        ...asMember,
+        body: { name: user.encrypt('another') },
+      });
+      expect([create.status, create.body]).toEqual([403, refused]);
+      const revoked = await call(server, `/api/v1/user/me/key/${spare._id}`, {
+        ...asMember,
+        method: 'DELETE',
+      });
+      expect(revoked.status).toBe(200);
     } finally {
       await admin(server, owner, '/settings', { method: 'PATCH', body: { apiAccess: true } });
     }

@@ -10,6 +10,7 @@ import { T } from '../../i18n/T';
 import { useFormat } from '../../i18n/useFormat';
 import { useT } from '../../i18n/useT';
 import { AccountActions } from '../account/AccountActions';
+import { ApiKeysSection } from '../account/ApiKeysSection';
 import { PasswordForm } from '../account/PasswordForm';
 import { ProfileForm } from '../account/ProfileForm';
 import { useBilling } from '../useBilling';
@@ -124,6 +125,7 @@ export function ProfileView() {
       <ThemeChoice />
       <ProfileForm />
       <PasswordForm />
+      <ApiKeysSection />
       <AccountActions />
     </div>
   );

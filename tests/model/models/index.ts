@@ -1,5 +1,6 @@
 import { accountModel } from './account';
 import { adminListModel } from './adminList';
+import { apiKeysModel } from './apiKeys';
 import { attachmentModel } from './attachment';
 import { attachmentsModel } from './attachments';
 import { botEditorModel } from './botEditor';
@@ -26,6 +27,7 @@ import { workerModel } from './worker';
 export const models = [
   sessionModel,
   accountModel,
+  apiKeysModel,
   organizationModel,
   sidePanelModel,
   botsModel,

@@ -35,7 +35,12 @@ export const orgSettingsModel: MachineModel = {
     { type: 'CHANGE', values: { brandColor: '#ffee00' } },
     {
       type: 'CHANGE',
-      values: { brandColor: '#2a2aa8', signup: 'domains', allowedDomains: 'example.org, @Example.com' },
+      values: {
+        brandColor: '#2a2aa8',
+        signup: 'domains',
+        allowedDomains: 'example.org, @Example.com',
+        apiAccess: false,
+      },
     },
     { type: 'PICK_LOGO', file: png },
     { type: 'PICK_LOGO', file: { type: 'image/gif', size: 10, dataUrl: 'data:image/gif;base64,R0lG' } },
@@ -62,6 +67,9 @@ export const orgSettingsModel: MachineModel = {
       // A colour white text cannot be read on is never stored; domains go lower-case, without @.
       expect(sent.brandColor).not.toBe('#ffee00');
       if (sent.signup === 'domains') expect(sent.allowedDomains).toEqual(['example.org', 'example.com']);
+      // The switches go as they stand.
+      expect(sent.apiAccess).toBe(draft.apiAccess);
+      expect(sent.publicSharing).toBe(draft.publicSharing);
       // The stored logo is left alone; a picked one goes as its data; a removed one as null.
       if (draft.logo === null) expect(sent.logo).toBeNull();
       else if (draft.logo.startsWith('data:'))

@@ -107,7 +107,7 @@ describe('the Stately inspector in development', () => {
     const workspace = await actors.workspace();
     const admin = await createAdminActors({ ...actors.services, session: actors.session });
     // The screens' own actors (a chat, its attachments, files and cited passages, a bot editor, a knowledge base, a
-    // provider's models, a shared link's page) take the observer they hand out.
+    // provider's models, a shared link's page, the Profile panel's API keys) take the observer they hand out.
     expect(workspace.inspect).toBe(inspect);
     expect(admin.inspect).toBe(inspect);
     const screens = new Set([
@@ -118,6 +118,7 @@ describe('the Stately inspector in development', () => {
       'botEditor',
       'knowledgeBase',
       'sharedConversation',
+      'apiKeys',
     ]);
     const expected = machines.map(({ machine }) => machine.id).filter((id) => !screens.has(id));
     expect(expected.filter((id) => !names.has(id))).toEqual([]);

@@ -2,6 +2,7 @@ import type { OpenAiDouble } from '../../../support/openai-double';
 import type { BrowserModel } from '../runner';
 import { accountBrowserModel } from './account';
 import { adminListBrowserModel } from './adminList';
+import { apiKeysBrowserModel } from './apiKeys';
 import { attachmentsBrowserModel } from './attachments';
 import { botEditorBrowserModel } from './botEditor';
 import { botsBrowserModel } from './bots';
@@ -31,6 +32,7 @@ export const browserModels: BrowserModel[] = [
   languageBrowserModel,
   sessionBrowserModel,
   accountBrowserModel,
+  apiKeysBrowserModel,
   themeBrowserModel,
   botsBrowserModel,
   sidePanelBrowserModel,

@@ -15,11 +15,15 @@ const stored = {
   startingBalance: 10,
   signup: 'open' as const,
   allowedDomains: [],
+  publicSharing: true,
+  apiAccess: true,
 };
+// Saved with the API turned off: members' keys stop working (the API keys e2e shows that).
 const domains = {
   brandColor: '#2a2aa8',
   signup: 'domains' as const,
   allowedDomains: 'example.org, @Example.com',
+  apiAccess: false,
 };
 // A 1×1 PNG, and a GIF (not a logo format).
 const png = Buffer.from(
@@ -133,6 +137,7 @@ export const orgSettingsBrowserModel: BrowserModel = {
         if (values.signup) await page.getByLabel('Sign-up').selectOption(values.signup);
         if (values.allowedDomains) await page.getByLabel('Allowed email domains').fill(values.allowedDomains);
         if (values.currency) await page.getByLabel('Currency').fill(values.currency);
+        if (values.apiAccess === false) await page.getByRole('switch', { name: 'API access' }).uncheck();
         break;
       case 'PICK_LOGO': {
         const gif = (event.file as { type: string }).type === 'image/gif';
@@ -176,6 +181,9 @@ export const orgSettingsBrowserModel: BrowserModel = {
     expect(await page.getByLabel('Brand colour').inputValue()).toBe(draft.brandColor);
     expect(await page.getByLabel('Sign-up').inputValue()).toBe(draft.signup);
     expect(await page.getByLabel('Allowed email domains').count()).toBe(draft.signup === 'domains' ? 1 : 0);
+    // The switches, as the draft has them.
+    expect(await page.getByRole('switch', { name: 'API access' }).isChecked()).toBe(draft.apiAccess);
+    expect(await page.getByRole('switch', { name: 'Public sharing' }).isChecked()).toBe(draft.publicSharing);
     // The contrast of white text on the brand colour is spelled out.
     const contrast = main.getByText(/^Contrast with white text/);
     if (draft.brandColor)

@@ -1,0 +1,4 @@
+import { apiKeysBrowserModel } from './models/apiKeys';
+import { runInBrowser } from './runner';
+
+runInBrowser(apiKeysBrowserModel);
