@@ -167,7 +167,6 @@ describe('the Tools screen and a bot’s Tools field in Chromium', () => {
     expect(await askEcho.isDisabled()).toBe(true);
   });
 
-  // Needs the admin bot route to take `tools` and `askFirst` (the tools-server work).
   it('saves a model bot’s tools and Ask first, and shows them again', async () => {
     await admin.goto(`${server.url}/admin/bots/new`);
     await admin.getByRole('heading', { name: 'New bot', level: 1 }).waitFor();

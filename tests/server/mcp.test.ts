@@ -4,25 +4,16 @@ import { ToolError } from '../../server/tools/types';
 import { call, type Json, startApp, type TestServer } from '../support/app';
 import {
   type EverythingServer,
+  elapsed,
   type HangingServer,
   startEverything,
   startHangingServer,
 } from '../support/mcpServers';
 import { type Actor, admin, loginOwner, member } from './admin/support';
+import { giveTools } from './tools/support';
 
 const builtins = ['calculator', 'current_time', 'fetch_url', 'search_knowledge'];
 const token = 'mcp-secret-token-0123456789abcdef';
-
-/** How long `work` took, in ms, and what it answered or threw. */
-async function elapsed<T>(work: () => Promise<T>) {
-  const started = Date.now();
-  try {
-    const value = await work();
-    return { ms: Date.now() - started, value, error: null as unknown };
-  } catch (error) {
-    return { ms: Date.now() - started, value: null, error };
-  }
-}
 
 describe('admin area: MCP servers and the tools bots may use', () => {
   let server: TestServer;
@@ -238,14 +229,12 @@ describe('admin area: MCP servers and the tools bots may use', () => {
     });
     expect(created.status).toBe(201);
     const botId = created.body._id;
-    // What the bot editor saves as `tools`/`askFirst` (the admin bot route takes them with the tools work).
-    await server.app.db.query(
-      `update bots set config = config || jsonb_build_object('tools', $2::jsonb, 'askFirst', $3::jsonb) where id = $1`,
-      [
-        botId,
-        JSON.stringify(['calculator', 'flaky__echo', 'flaky__get-sum', 'everything-demo__echo']),
-        JSON.stringify(['flaky__get-sum']),
-      ],
+    await giveTools(
+      server,
+      'acme',
+      botId,
+      ['calculator', 'flaky__echo', 'flaky__get-sum', 'everything-demo__echo'],
+      ['flaky__get-sum'],
     );
     const flakyId = (await admin(server, owner, '/mcp')).body.find((item: Json) => item.name === 'Flaky')._id;
     const listed = await admin(server, owner, '/mcp');
@@ -261,16 +250,13 @@ describe('admin area: MCP servers and the tools bots may use', () => {
     expect(renamed.body.name).toBe('Steady Tools');
     expect(renamed.body.tools.map((tool: Json) => tool.name)).toContain('steady-tools__echo');
     expect(renamed.body.botsChanged).toEqual([{ _id: botId, name: 'Tool user' }]);
-    const { rows } = await server.app.db.query<{ config: Json }>('select config from bots where id = $1', [
-      botId,
-    ]);
-    expect(rows[0].config.tools).toEqual([
-      'calculator',
-      'steady-tools__echo',
-      'steady-tools__get-sum',
-      'everything-demo__echo',
-    ]);
-    expect(rows[0].config.askFirst).toEqual(['steady-tools__get-sum']);
+    // The bot editor reads the renamed tools.
+    const toolsOf = async () =>
+      (await admin(server, owner, '/bot')).body.find((bot: Json) => bot._id === botId) as Json;
+    expect(await toolsOf()).toMatchObject({
+      tools: ['calculator', 'steady-tools__echo', 'steady-tools__get-sum', 'everything-demo__echo'],
+      askFirst: ['steady-tools__get-sum'],
+    });
 
     const removed = await admin(server, owner, `/mcp/${flakyId}`, { method: 'DELETE' });
     expect(removed.status).toBe(200);
@@ -279,12 +265,7 @@ describe('admin area: MCP servers and the tools bots may use', () => {
       bots: [{ _id: botId, name: 'Tool user' }],
       message: 'Its tools were removed from Tool user.',
     });
-    const { rows: after } = await server.app.db.query<{ config: Json }>(
-      'select config from bots where id = $1',
-      [botId],
-    );
-    expect(after[0].config.tools).toEqual(['calculator', 'everything-demo__echo']);
-    expect(after[0].config.askFirst).toEqual([]);
+    expect(await toolsOf()).toMatchObject({ tools: ['calculator', 'everything-demo__echo'], askFirst: [] });
     const tools = await admin(server, owner, '/tool');
     expect(tools.body.some((tool: Json) => tool.name.startsWith('steady-tools__'))).toBe(false);
   }, 30_000);

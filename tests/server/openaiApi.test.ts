@@ -4,22 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Json, signUp, startApp, type TestServer } from '../support/app';
 import { type RunningPostgres, startPostgres } from '../support/postgres';
 import { type Actor, admin, loginOwner } from './admin/support';
-
-type User = Awaited<ReturnType<typeof signUp>>;
-
-/** A new personal key of `user` through the web app's route (its name RSA-encrypted, spec §7). */
-async function newKey(server: TestServer, user: User, name = 'script', expiresAt?: string) {
-  const answer = await call(server, '/api/v1/user/me/key', {
-    token: user.token,
-    tenant: user.tenant,
-    body: { name: user.encrypt(name), ...(expiresAt ? { expiresAt } : {}) },
-  });
-  expect(answer.status).toBe(200);
-  return answer.body as { _id: string; key: string };
-}
-
-const client = (server: TestServer, apiKey: string) =>
-  new OpenAI({ apiKey, baseURL: `${server.url}/v1`, maxRetries: 0 });
+import { billing as balanceOf, openAiClient as client, newKey, type User } from './tools/support';
 
 /** What the official client threw: its status and OpenAI's error JSON. */
 async function failure(promise: Promise<unknown>) {
@@ -39,11 +24,6 @@ const openAiError = (code: string) => ({
   code,
   param: expect.toBeOneOf([null, expect.any(String)]),
 });
-
-async function balanceOf(server: TestServer, user: User) {
-  return (await call(server, `/payment/billing-info/${user.id}`, { token: user.token, tenant: user.tenant }))
-    .body as { balance: number; reserved: number; transactions: Json[] };
-}
 
 async function topicsOf(server: TestServer, user: User) {
   return (await call(server, '/api/v1/topic', { token: user.token, tenant: user.tenant })).body as Json[];

@@ -100,3 +100,14 @@ export async function startHangingServer(target?: string): Promise<HangingServer
       }),
   };
 }
+
+/** How long `work` took, in ms, and what it answered or threw: for calls to a server that may hang. */
+export async function elapsed<T>(work: () => Promise<T>) {
+  const started = Date.now();
+  try {
+    const value = await work();
+    return { ms: Date.now() - started, value, error: null as unknown };
+  } catch (error) {
+    return { ms: Date.now() - started, value: null, error };
+  }
+}

@@ -4,7 +4,7 @@ import { botIds, type Json, signUp, startApp, type TestServer } from '../../supp
 import { type OpenAiDouble, startOpenAiDouble, toolSteps } from '../../support/openai-double';
 import { type RunningPostgres, startPostgres } from '../../support/postgres';
 import { readEvents, type ServerSentEvent } from '../../support/sse';
-import { answerCall, billing, giveTools, newTopic, readTopic, say, stepEvents } from './support';
+import { answerCall, billing, giveTools, newTopic, readTopic, replyText, say, stepEvents } from './support';
 
 /** Two nodes on one PostgreSQL: a call awaiting approval on one node is answered on the other. */
 describe('tool calls across nodes', () => {
@@ -77,12 +77,7 @@ describe('tool calls across nodes', () => {
     expect(stepEvents(there).at(0)?.status).toBe('awaiting_approval');
     expect(stepEvents(there).at(-1)).toEqual(done.data.steps[0]);
     expect(there.at(-1)).toMatchObject({ event: 'done', data: { steps: done.data.steps } });
-    expect(
-      there
-        .filter((event) => event.event === 'token')
-        .map((event) => event.data.text)
-        .join(''),
-    ).toBe('A gross is 12*12 = 144.');
+    expect(replyText(there)).toBe('A gross is 12*12 = 144.');
 
     // Both nodes show the stored steps; one charge.
     expect((await readTopic(b, user, topic)).messages[1].steps).toEqual(done.data.steps);

@@ -1,3 +1,4 @@
+import OpenAI from 'openai';
 import { expect } from 'vitest';
 import { call, type Json, type signUp, type TestServer } from '../../support/app';
 import { readEvents, type ServerSentEvent } from '../../support/sse';
@@ -63,13 +64,36 @@ export async function readTopic(server: TestServer, user: User, topic: string) {
   return answer.body as Json;
 }
 
+/** The text of a reply's `token` events, joined. */
+export const replyText = (events: ServerSentEvent[]) =>
+  events
+    .filter((event) => event.event === 'token')
+    .map((event) => event.data.text)
+    .join('');
+
+/** The user's balance, what is reserved, and the transactions (charges are negative amounts). */
 export async function billing(server: TestServer, user: User) {
   const answer = await call(server, `/payment/billing-info/${user.id}`, {
     token: user.token,
     tenant: user.tenant,
   });
-  return answer.body as { balance: number; reserved: number };
+  return answer.body as { balance: number; reserved: number; transactions: Json[] };
 }
+
+/** A new personal API key of `user` through the web app's route (its name RSA-encrypted, spec §7). */
+export async function newKey(server: TestServer, user: User, name = 'script', expiresAt?: string) {
+  const answer = await call(server, '/api/v1/user/me/key', {
+    token: user.token,
+    tenant: user.tenant,
+    body: { name: user.encrypt(name), ...(expiresAt ? { expiresAt } : {}) },
+  });
+  expect(answer.status).toBe(200);
+  return answer.body as { _id: string; key: string };
+}
+
+/** The official `openai` client against Parley's OpenAI-compatible API, with a personal key. */
+export const openAiClient = (server: TestServer, apiKey: string) =>
+  new OpenAI({ apiKey, baseURL: `${server.url}/v1`, maxRetries: 0 });
 
 /** Answers an "ask first" call as the topic's owner does. */
 export const answerCall = (server: TestServer, user: User, topic: string, callId: string, approve: boolean) =>

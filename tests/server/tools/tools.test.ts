@@ -4,7 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botIds, call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble, textOf, toolSteps } from '../../support/openai-double';
 import { admin, loginOwner } from '../admin/support';
-import { answerCall, billing, giveTools, newTopic, readTopic, say, stepEvents, type User } from './support';
+import {
+  answerCall,
+  billing,
+  giveTools,
+  newKey,
+  newTopic,
+  readTopic,
+  replyText,
+  say,
+  stepEvents,
+  type User,
+} from './support';
 
 /** Tools of a model bot, through the chat routes, against the OpenAI double speaking `tool_calls`. */
 describe('tools of model bots', () => {
@@ -50,10 +61,7 @@ describe('tools of model bots', () => {
     const done = events.at(-1) as Json;
     expect(done.event).toBe('done');
     expect(done.data.steps).toEqual([steps[1], steps[3]]);
-    const text = events
-      .filter((event) => event.event === 'token')
-      .map((event) => event.data.text)
-      .join('');
+    const text = replyText(events);
     expect(text).toMatch(/^Let me work it out\.\n\nThe sum: 2\+3 = 5\. The time: \d{4}-/);
 
     // OpenAI's wire format both ways: the tools offered, the calls and their results sent back.
@@ -124,10 +132,7 @@ describe('tools of model bots', () => {
       ['error', 'There is no tool named no_such_tool.'],
     ]);
     expect(done.data.steps[1].arguments).toBe('{"expression": ');
-    const text = events
-      .filter((event) => event.event === 'token')
-      .map((event) => event.data.text)
-      .join('');
+    const text = replyText(events);
     expect(text).toBe(
       'Error: Cannot calculate 1/0: Division by zero. | Error: The arguments are not valid JSON. | Error: There is no tool named no_such_tool.',
     );
@@ -173,10 +178,7 @@ describe('tools of model bots', () => {
       expect(steps[5].error).toBe('Only http and https URLs can be fetched, not file.');
       expect(reached).toBe(0);
       // The reply itself completes: the model read the errors.
-      const text = events
-        .filter((event) => event.event === 'token')
-        .map((event) => event.data.text)
-        .join('');
+      const text = replyText(events);
       expect(text.split('\n').every((line) => line.startsWith('Error: '))).toBe(true);
     } finally {
       await new Promise((resolve) => redirector.close(resolve));
@@ -218,12 +220,7 @@ describe('tools of model bots', () => {
     expect(stepEvents(events).map((step) => step.status)).toEqual(['awaiting_approval', 'running', 'done']);
     const done = events.at(-1) as Json;
     expect(done.data.steps).toEqual([expect.objectContaining({ status: 'done', result: '6*7 = 42' })]);
-    expect(
-      events
-        .filter((event) => event.event === 'token')
-        .map((event) => event.data.text)
-        .join(''),
-    ).toBe('It is 6*7 = 42.');
+    expect(replyText(events)).toBe('It is 6*7 = 42.');
     // Answered once: a second answer is refused; someone else's topic or an unknown call is a 404.
     const { callId } = done.data.steps[0];
     expect(await answerCall(server, user, topic, callId, false)).toMatchObject({
@@ -318,12 +315,7 @@ describe('tools of model bots', () => {
     expect(sent).toHaveLength(9);
     expect(sent.slice(0, 8).every((request) => request.tool_choice === undefined)).toBe(true);
     expect(sent[8].tool_choice).toBe('none');
-    expect(
-      events
-        .filter((event) => event.event === 'token')
-        .map((event) => event.data.text)
-        .join(''),
-    ).toBe('Enough calculating.');
+    expect(replyText(events)).toBe('Enough calculating.');
   });
 
   it('validates a bot’s tools: unknown names are a 400 naming them, built-in bots have none', async () => {
@@ -366,14 +358,10 @@ describe('tools of model bots', () => {
       ]),
     );
     const user = await signUp(server);
-    const key = await call(server, '/api/v1/user/me/key', {
-      token: user.token,
-      tenant: user.tenant,
-      body: { name: user.encrypt('tools') },
-    });
+    const key = await newKey(server, user, 'tools');
     const response = await fetch(`${server.url}/v1/chat/completions`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key.body.key}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key.key}` },
       body: JSON.stringify({
         model: bots.Assistant,
         messages: [{ role: 'user', content: 'Powers and time' }],
