@@ -1,8 +1,7 @@
-import { generateKeyPairSync } from 'node:crypto';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Json, signUp, startApp, type TestServer } from '../support/app';
-import { type RunningPostgres, startPostgres } from '../support/postgres';
+import { type Nodes, startTwoNodes } from '../support/nodes';
 import { type Actor, admin, loginOwner } from './admin/support';
 import { billing as balanceOf, openAiClient as client, newKey, type User } from './tools/support';
 
@@ -382,26 +381,16 @@ describe("Parley's OpenAI-compatible API with personal keys", () => {
 });
 
 describe('API keys on two nodes of one PostgreSQL', () => {
-  let postgres: RunningPostgres;
+  let nodes: Nodes;
   let a: TestServer;
   let b: TestServer;
 
   beforeAll(async () => {
-    postgres = await startPostgres();
-    const shared = {
-      DATABASE_URL: postgres.url,
-      JWT_SECRET: 'the same secret on every node',
-      RSA_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
-        .privateKey.export({ type: 'pkcs8', format: 'pem' })
-        .toString(),
-    };
-    a = await startApp(shared);
-    b = await startApp(shared);
+    nodes = await startTwoNodes();
+    ({ a, b } = nodes);
   }, 90_000);
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    postgres?.stop();
+    await nodes?.stop();
   });
 
   it('a key revoked on one node is refused by the other within a second', async () => {

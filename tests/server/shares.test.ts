@@ -1,7 +1,6 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botIds, call, type Json, signUp, startApp, type TestServer } from '../support/app';
-import { type RunningPostgres, startPostgres } from '../support/postgres';
+import { type Nodes, startTwoNodes } from '../support/nodes';
 import { readEvents } from '../support/sse';
 import { admin, loginOwner, member } from './admin/support';
 
@@ -375,25 +374,16 @@ describe('shared conversations', () => {
 
 /** Two nodes on one PostgreSQL: a revocation on one is a 404 on the other at once. */
 describe('shares across nodes', () => {
-  let postgres: RunningPostgres;
+  let nodes: Nodes;
   let a: TestServer;
   let b: TestServer;
 
   beforeAll(async () => {
-    postgres = await startPostgres();
-    const shared = {
-      DATABASE_URL: postgres.url,
-      JWT_SECRET: 'the same secret on every node',
-      RSA_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
-        .privateKey.export({ type: 'pkcs8', format: 'pem' })
-        .toString(),
-    };
-    [a, b] = await Promise.all([startApp(shared), startApp(shared)]);
+    nodes = await startTwoNodes();
+    ({ a, b } = nodes);
   }, 90_000);
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    postgres?.stop();
+    await nodes?.stop();
   });
 
   it('answers 404 on the other node as soon as a share is revoked or its conversation deleted', async () => {

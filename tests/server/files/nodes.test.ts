@@ -1,30 +1,20 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, signUp, startApp, type TestServer } from '../../support/app';
-import { type RunningPostgres, startPostgres } from '../../support/postgres';
+import { call, signUp, type TestServer } from '../../support/app';
+import { type Nodes, startTwoNodes } from '../../support/nodes';
 import { download, makePdf, photoWithExif, upload } from './support';
 
 /** Files live in the database: two nodes on one PostgreSQL, no disk state of their own. */
 describe('files across nodes sharing a PostgreSQL', () => {
-  let postgres: RunningPostgres;
+  let nodes: Nodes;
   let a: TestServer;
   let b: TestServer;
 
   beforeAll(async () => {
-    postgres = await startPostgres();
-    const shared = {
-      DATABASE_URL: postgres.url,
-      JWT_SECRET: 'the same secret on every node',
-      RSA_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
-        .privateKey.export({ type: 'pkcs8', format: 'pem' })
-        .toString(),
-    };
-    [a, b] = await Promise.all([startApp(shared), startApp(shared)]);
+    nodes = await startTwoNodes();
+    ({ a, b } = nodes);
   }, 90_000);
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    postgres?.stop();
+    await nodes?.stop();
   });
 
   it('reads on one node what another stored, shares the same bytes once, and deletes from either', async () => {

@@ -1,37 +1,25 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botIds, type Json, signUp, startApp, type TestServer } from '../../support/app';
+import { botIds, type Json, signUp, type TestServer } from '../../support/app';
+import { type Nodes, startTwoNodes } from '../../support/nodes';
 import { type OpenAiDouble, startOpenAiDouble, toolSteps } from '../../support/openai-double';
-import { type RunningPostgres, startPostgres } from '../../support/postgres';
 import { readEvents, type ServerSentEvent } from '../../support/sse';
 import { answerCall, billing, giveTools, newTopic, readTopic, replyText, say, stepEvents } from './support';
 
 /** Two nodes on one PostgreSQL: a call awaiting approval on one node is answered on the other. */
 describe('tool calls across nodes', () => {
-  let postgres: RunningPostgres;
+  let nodes: Nodes;
   let model: OpenAiDouble;
   let a: TestServer;
   let b: TestServer;
 
   beforeAll(async () => {
-    postgres = await startPostgres();
     model = await startOpenAiDouble();
-    const shared = {
-      DATABASE_URL: postgres.url,
-      OPENAI_BASE_URL: model.url,
-      JWT_SECRET: 'the same secret on every node',
-      RSA_PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
-        .privateKey.export({ type: 'pkcs8', format: 'pem' })
-        .toString(),
-    };
-    a = await startApp(shared);
-    b = await startApp(shared);
+    nodes = await startTwoNodes({ OPENAI_BASE_URL: model.url });
+    ({ a, b } = nodes);
   }, 240_000);
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
+    await nodes?.stop();
     await model?.close();
-    postgres?.stop();
   });
 
   it('approved on the other node, the call runs; a follower there sees its steps', async () => {
