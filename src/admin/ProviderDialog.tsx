@@ -1,10 +1,10 @@
 import { type FormEvent, useRef, useState } from 'react';
 import type { AdminProblem, ProviderRecord } from '../../machines/adminList';
 import { Dialog } from '../components/Dialog';
+import { DialogActions } from '../components/DialogActions';
 import { FormError } from '../components/FormError';
 import { TextField } from '../components/TextField';
 import { useFormFields } from '../forms/useFormFields';
-import { T } from '../i18n/T';
 import { useFocusFirstProblem } from './useFocusFirstProblem';
 
 interface ProviderDialogProps {
@@ -48,14 +48,7 @@ export function ProviderDialog({ provider, saving, problem, onSave, onCancel }: 
           {...field('apiKey')}
         />
         <FormError message={formError} />
-        <div className="actions">
-          <button type="button" className="button" onClick={onCancel}>
-            <T>Cancel</T>
-          </button>
-          <button type="submit" className="button primary" disabled={saving}>
-            <T>Save</T>
-          </button>
-        </div>
+        <DialogActions onCancel={onCancel} busy={saving} />
       </form>
     </Dialog>
   );

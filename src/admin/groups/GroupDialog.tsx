@@ -1,10 +1,10 @@
 import { type FormEvent, useRef, useState } from 'react';
 import type { AdminProblem, GroupRecord } from '../../../machines/adminList';
 import { Dialog } from '../../components/Dialog';
+import { DialogActions } from '../../components/DialogActions';
 import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { useFormFields } from '../../forms/useFormFields';
-import { T } from '../../i18n/T';
 import { TextAreaField } from '../fields/TextAreaField';
 import { useFocusFirstProblem } from '../useFocusFirstProblem';
 
@@ -78,14 +78,7 @@ export function GroupDialog({ group, saving, problem, onSave, onCancel }: GroupD
           {...field('idpGroups')}
         />
         <FormError message={formError} />
-        <div className="actions">
-          <button type="button" className="button" onClick={onCancel}>
-            <T>Cancel</T>
-          </button>
-          <button type="submit" className="button primary" disabled={saving}>
-            <T>Save</T>
-          </button>
-        </div>
+        <DialogActions onCancel={onCancel} busy={saving} />
       </form>
     </Dialog>
   );

@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import type { AdminProblem, GroupMember, GroupRecord } from '../../../machines/adminList';
 import { Dialog } from '../../components/Dialog';
+import { DialogActions } from '../../components/DialogActions';
 import { FormError } from '../../components/FormError';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
@@ -110,14 +111,7 @@ export function GroupMembersDialog({ group, saving, problem, onSave, onCancel }:
           )}
         </fieldset>
         <FormError message={problem?.message ?? null} />
-        <div className="actions">
-          <button type="button" className="button" onClick={onCancel}>
-            <T>Cancel</T>
-          </button>
-          <button type="submit" className="button primary" disabled={saving}>
-            <T>Save</T>
-          </button>
-        </div>
+        <DialogActions onCancel={onCancel} busy={saving} />
       </form>
     </Dialog>
   );

@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Dialog } from '../../components/Dialog';
+import { DialogActions } from '../../components/DialogActions';
 import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { T } from '../../i18n/T';
@@ -57,14 +58,7 @@ export function CreditDialog() {
           onChange={(event) => setNote(event.target.value)}
         />
         <FormError message={formProblem} />
-        <div className="actions">
-          <button type="button" className="button" onClick={cancel}>
-            <T>Cancel</T>
-          </button>
-          <button type="submit" className="button primary" disabled={granting}>
-            <T>Book credit</T>
-          </button>
-        </div>
+        <DialogActions onCancel={cancel} busy={granting} submit={<T>Book credit</T>} />
       </form>
     </Dialog>
   );

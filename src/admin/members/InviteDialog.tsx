@@ -3,6 +3,7 @@ import { type FormEvent, type RefObject, useRef, useState } from 'react';
 import { type MemberRole, memberRoles } from '../../../machines/members';
 import { useActors } from '../../app/ActorsContext';
 import { Dialog } from '../../components/Dialog';
+import { DialogActions } from '../../components/DialogActions';
 import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { T } from '../../i18n/T';
@@ -53,14 +54,7 @@ export function InviteDialog({ returnFocus }: { returnFocus: RefObject<HTMLEleme
           options={roles.map((item) => ({ value: item, label: roleLabels[item] }))}
         />
         <FormError message={formProblem} />
-        <div className="actions">
-          <button type="button" className="button" onClick={cancel}>
-            <T>Cancel</T>
-          </button>
-          <button type="submit" className="button primary" disabled={inviting}>
-            <T>Send invitation</T>
-          </button>
-        </div>
+        <DialogActions onCancel={cancel} busy={inviting} submit={<T>Send invitation</T>} />
       </form>
     </Dialog>
   );

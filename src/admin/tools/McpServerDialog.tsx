@@ -1,6 +1,7 @@
 import { type FormEvent, useRef, useState } from 'react';
 import type { AdminProblem, McpServerRecord } from '../../../machines/adminList';
 import { Dialog } from '../../components/Dialog';
+import { DialogActions } from '../../components/DialogActions';
 import { FormError } from '../../components/FormError';
 import { TextField } from '../../components/TextField';
 import { useFormFields } from '../../forms/useFormFields';
@@ -87,14 +88,7 @@ export function McpServerDialog({ server, saving, problem, onSave, onCancel }: M
             <T>Connecting and reading its tools…</T>
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button" onClick={onCancel}>
-            <T>Cancel</T>
-          </button>
-          <button type="submit" className="button primary" disabled={saving}>
-            <T>Save</T>
-          </button>
-        </div>
+        <DialogActions onCancel={onCancel} busy={saving} />
       </form>
     </Dialog>
   );
