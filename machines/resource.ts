@@ -62,6 +62,10 @@ export function createResourceMachine<Data, Change = never>() {
         throw new Error('change is provided by the app');
       }),
     },
+    guards: {
+      /** Something is on screen to change: an earlier copy, while a newer one is fetched. */
+      hasData: ({ context }) => context.data !== null,
+    },
     actions: {
       assignData: assign({ data: ({ event }) => outputOf<Data>(event), error: null, errorField: null }),
       replaceData: assign({
@@ -96,6 +100,9 @@ export function createResourceMachine<Data, Change = never>() {
       idle: { description: 'Not asked for yet.', on: { LOAD: 'loading' } },
       loading: {
         description: 'Fetches the data.',
+        // A change asked for while a newer copy is fetched (the old one still on screen) is not lost:
+        // it is sent, and the fetch that follows it answers for both.
+        on: { CHANGE: { guard: 'hasData', target: 'changing' } },
         invoke: {
           id: 'fetch',
           src: 'fetch',
