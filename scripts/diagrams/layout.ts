@@ -1,4 +1,8 @@
-import { renderMermaid } from '@mermaid-js/mermaid-cli';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'puppeteer';
 
 /** A box of text in a rendered diagram, in CSS pixels at the diagram's own size. */
@@ -54,21 +58,63 @@ const measureInPage = `(() => {
   };
 })()`;
 
+/** What the renderer's page loads: mermaid-cli's page and the ESM builds (with their chunks) it imports. */
+const folderOf = (name: string) => dirname(fileURLToPath(import.meta.resolve(name)));
+const servedFolders: Record<string, string> = {
+  page: join(folderOf('@mermaid-js/mermaid-cli'), '../dist'),
+  mermaid: folderOf('mermaid'),
+  elk: folderOf('@mermaid-js/layout-elk'),
+};
+
 /**
- * A diagram as mermaid-cli renders it, then laid out at its own size in a page of the same browser to read
- * where each label landed (the SVG text alone does not say: its labels are HTML in `foreignObject`s).
+ * Diagrams rendered as mermaid-cli renders them (its page, Mermaid with the ELK layouts, `mermaid.render`
+ * into the container), all in one page: mermaid-cli opens a page and compiles Mermaid again for each
+ * one (seconds apiece). Then each is laid out at its own size in that page to read where each label
+ * landed (the SVG text alone does not say: its labels are HTML in `foreignObject`s). One at a time.
  */
-export async function renderDiagram(browser: Browser, source: string): Promise<RenderedDiagram> {
-  const { data } = await renderMermaid(browser, source, 'svg');
-  const svg = new TextDecoder().decode(data);
+export async function openRenderer(browser: Browser) {
+  const files = createServer((request, response) => {
+    const [, folder, path] =
+      /^\/(\w+)\/([\w./-]+)$/.exec(new URL(request.url ?? '/', 'http://x').pathname) ?? [];
+    const root = servedFolders[folder];
+    const file = root && normalize(join(root, path));
+    if (!file?.startsWith(root) || !existsSync(file)) return void response.writeHead(404).end();
+    const type = file.endsWith('.html') ? 'text/html' : 'text/javascript';
+    response.writeHead(200, { 'content-type': type }).end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+  const { port } = files.address() as AddressInfo;
   const page = await browser.newPage();
-  try {
-    await page.setContent(`<!doctype html><html><body style="margin:0">${svg}</body></html>`);
+  await page.goto(`http://127.0.0.1:${port}/page/index.html`);
+  await page.evaluate(`(async () => {
+    const { default: mermaid } = await import('/mermaid/mermaid.esm.mjs');
+    const { default: elkLayouts } = await import('/elk/mermaid-layout-elk.esm.mjs');
+    mermaid.registerLayoutLoaders(elkLayouts);
+    mermaid.initialize({ startOnLoad: false });
+    window.renderDiagram = async (source) => {
+      const container = document.getElementById('container');
+      const { svg } = await mermaid.render('my-svg', source, container);
+      container.innerHTML = svg;
+      return svg;
+    };
+  })()`);
+  let queue: Promise<unknown> = Promise.resolve();
+  const renderOne = async (source: string): Promise<RenderedDiagram> => {
+    const svg = (await page.evaluate(`window.renderDiagram(${JSON.stringify(source)})`)) as string;
     const measured = (await page.evaluate(measureInPage)) as Omit<RenderedDiagram, 'svg'>;
     return { svg, ...measured };
-  } finally {
-    await page.close();
-  }
+  };
+  return {
+    render(source: string): Promise<RenderedDiagram> {
+      const rendered = queue.then(() => renderOne(source));
+      queue = rendered.catch(() => {});
+      return rendered;
+    },
+    async close() {
+      await page.close();
+      await new Promise((resolve) => files.close(resolve));
+    },
+  };
 }
 
 /** Pairs of labels that overlap by more than `tolerance` pixels both ways. */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import puppeteer, { type Browser, type LaunchOptions } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateNode } from 'xstate';
-import { overlappingLabels, type RenderedDiagram, renderDiagram } from '../../scripts/diagrams/layout';
+import { openRenderer, overlappingLabels, type RenderedDiagram } from '../../scripts/diagrams/layout';
 import { machines } from '../../scripts/diagrams/machines';
 import { type Diagram, machineDiagrams } from '../../scripts/diagrams/render';
 
@@ -80,6 +80,7 @@ const diagrams = machines.flatMap(({ machine }) => {
 
 describe.concurrent('docs/machines.md in Mermaid', () => {
   let browser: Browser;
+  let renderer: Awaited<ReturnType<typeof openRenderer>>;
   beforeAll(async () => {
     if (!launchOptions.executablePath || !existsSync(launchOptions.executablePath))
       throw new Error(
@@ -87,8 +88,10 @@ describe.concurrent('docs/machines.md in Mermaid', () => {
           '(apt-get install chromium, as .ci/run does); see scripts/diagrams/puppeteer.json.',
       );
     browser = await puppeteer.launch(launchOptions);
+    renderer = await openRenderer(browser);
   }, 60_000);
   afterAll(async () => {
+    await renderer?.close();
     await browser?.close();
   });
 
@@ -98,7 +101,7 @@ describe.concurrent('docs/machines.md in Mermaid', () => {
     if (!rendered.has(diagram.name))
       rendered.set(
         diagram.name,
-        renderDiagram(browser, diagram.source).catch((error: Error) => {
+        renderer.render(diagram.source).catch((error: Error) => {
           throw new Error(`Mermaid cannot render the diagram of ${diagram.name}: ${error.message}`);
         }),
       );
