@@ -72,7 +72,8 @@ export default defineConfig({
           name: 'browser-model',
           include: ['tests/model/browser/**/*.test.ts'],
           environment: 'node',
-          testTimeout: 60_000,
+          // A walk chains up to 16 steps, each checked on screen (and with axe the first time).
+          testTimeout: 180_000,
           hookTimeout: 120_000,
         },
       },

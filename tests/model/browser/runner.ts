@@ -76,6 +76,12 @@ export interface BrowserModel {
   allows?: (path: ModelPath) => boolean;
   /** Invoked actors (by invoke id) and the requests they make. */
   requests?: Record<string, ActorRequest>;
+  /**
+   * Its walks may go on from where they end to check more (see `chained`): each walk boots the app, most
+   * of its time. A model whose steps assume a walk that started fresh (the server's data it made, a
+   * failure just seen) leaves it off.
+   */
+  chainWalks?: boolean;
   /** The model holds or drops some requests itself with `page.route` (see HeldRequests.install). */
   ownRoutes?: boolean;
   /** The server's environment for this machine's paths. */
@@ -533,11 +539,19 @@ interface Walk {
  * transition it takes, by the names the coverage uses.
  */
 function stepsChecked(model: BrowserModel, path: ModelPath): string[] {
-  const serialize = serializeOf(model);
   const events = path.steps.slice(1).map((step) => step.event);
-  const states = ownStates(model, events);
+  const [first] = initialTransition(model.machine, model.input as never);
+  return [`state ${serializeOf(model)(first)}`, ...checksAlong(model, first, events)];
+}
+
+/** What the events check from a state on: each state they lead to, and each transition they take. */
+function checksAlong(model: BrowserModel, from: AnyMachineSnapshot, events: ModelEvent[]): string[] {
+  const serialize = serializeOf(model);
+  const states = [from];
+  for (const event of events)
+    states.push(transition(model.machine, states.at(-1) as never, event as never)[0]);
   return [
-    ...states.map((state) => `state ${serialize(state)}`),
+    ...states.slice(1).map((state) => `state ${serialize(state)}`),
     ...events.flatMap((event, index) => transitionsOf(model.machine, states[index], event)),
   ];
 }
@@ -559,17 +573,78 @@ function withoutRetraced(model: BrowserModel, walks: Walk[]): Walk[] {
   return walks.filter((walk) => kept.includes(walk));
 }
 
+/** The longest chain of steps one walk is made of: a failure is still read from its printed events. */
+const chainSteps = 16;
+
+/**
+ * The walks' checks in as few walks as their paths allow: each walk boots the app once (most of its
+ * time), so a walk goes on from where it ends, by the shortest way a person can take, to the nearest
+ * state or transition no walk has checked yet, until it is `chainSteps` long or nothing is left. Every
+ * check of the walks it replaces is made; the whole chain must be a path the real world allows.
+ */
+function chained(model: BrowserModel, walks: Walk[], viewport: Viewport): Walk[] {
+  const serialize = serializeOf(model);
+  const asPath = (events: ModelEvent[]): ModelPath => {
+    const states = ownStates(model, events);
+    return {
+      state: states.at(-1),
+      steps: states.map((state, index) => ({
+        state,
+        event: index ? events[index - 1] : { type: 'xstate.init' },
+      })),
+      weight: events.length,
+    } as never as ModelPath;
+  };
+  const open = new Set(walks.flatMap((walk) => stepsChecked(model, walk.path)));
+  const chains: Walk[] = [];
+  for (const walk of walks) {
+    let events = walk.path.steps.slice(1).map((step) => step.event);
+    if (!stepsChecked(model, walk.path).some((check) => open.has(check))) continue;
+    for (;;) {
+      const path = asPath(events);
+      for (const check of stepsChecked(model, path)) open.delete(check);
+      if (events.length >= chainSteps || open.size === 0) break;
+      const onward = getShortestPaths(model.machine, {
+        fromState: path.state,
+        events: (snapshot: AnyMachineSnapshot) => eventsIn(model, snapshot, viewport),
+        serializeState: (snapshot: AnyMachineSnapshot) => serialize(snapshot),
+      } as never) as unknown as ModelPath[];
+      // The nearest state that checks something new, itself or by one more event from it.
+      const ways = onward
+        .flatMap((to) => {
+          const way = to.steps.slice(1).map((step) => step.event);
+          return [way, ...eventsIn(model, to.state, viewport).map((event) => [...way, event])];
+        })
+        .filter((way) => way.length > 0 && events.length + way.length <= chainSteps)
+        .sort((a, b) => a.length - b.length);
+      const next = ways.find((way) => {
+        const longer = asPath([...events, ...way]);
+        return (
+          checksAlong(model, path.state, way).some((check) => open.has(check)) &&
+          (model.allows?.(longer) ?? true)
+        );
+      });
+      if (!next) break;
+      events = [...events, ...next];
+    }
+    chains.push({ path: asPath(events), index: walk.index, viewport });
+  }
+  return chains;
+}
+
 /**
  * The walks of a machine: every path at desktop size, and at phone size the shortest path to every
  * state, so each state is checked at both sizes; of those, the ones that are not the start of a longer
- * one (the gallery photographs every path's end, so it walks them all). With REPLAY (and VIEWPORT) set,
- * only that path.
+ * one, chained into as few walks as they allow where the model says so (the gallery photographs every
+ * path's end, so it walks them all, unchained). With REPLAY (and VIEWPORT) set, only the walk of those
+ * events.
  */
 function walksOf(model: BrowserModel): Walk[] {
   const onPhone = browserPathsByKind(model, phone);
   const atSize = (paths: ModelPath[], viewport: Viewport) => {
     const walks = paths.map((path, index) => ({ path, index, viewport }));
-    return process.env.GALLERY ? walks : withoutRetraced(model, walks);
+    const kept = process.env.GALLERY ? walks : withoutRetraced(model, walks);
+    return model.chainWalks && !process.env.GALLERY ? chained(model, kept, viewport) : kept;
   };
   const walks = [
     ...atSize(browserPaths(model, desktop), desktop),
@@ -579,10 +654,11 @@ function walksOf(model: BrowserModel): Walk[] {
   if (replay === undefined) return walks;
   const width = Number(process.env.VIEWPORT ?? desktop.width);
   const all = [
+    ...walks,
     ...browserPaths(model, desktop).map((path, index) => ({ path, index, viewport: desktop })),
     ...onPhone.paths.map((path, index) => ({ path, index, viewport: phone })),
   ];
-  return all.filter(
+  const matching = all.filter(
     ({ path, viewport }) =>
       viewport.width === width &&
       path.steps
@@ -590,6 +666,7 @@ function walksOf(model: BrowserModel): Walk[] {
         .map((step) => step.event.type)
         .join(' → ') === replay.trim(),
   );
+  return matching.slice(0, 1);
 }
 
 /**

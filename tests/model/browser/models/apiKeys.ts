@@ -36,6 +36,7 @@ const turnsOff = (events: { type: string; output?: unknown }[]) =>
  */
 export const apiKeysBrowserModel: BrowserModel = {
   name: 'apiKeys',
+  chainWalks: true,
   machine: apiKeysMachine,
   events: [
     done('listKeys', { keys: [] }),

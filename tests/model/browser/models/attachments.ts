@@ -56,6 +56,7 @@ const stored = { _id: 'f1', name: 'notes.txt', type: 'text/plain', size: 16 };
  */
 export const attachmentsBrowserModel: BrowserModel = {
   name: 'attachments',
+  chainWalks: true,
   machine: attachmentsMachine,
   events: [
     { type: 'ADD', files: [{ name: 'notes.txt', type: 'text/plain', size: 16 }] },

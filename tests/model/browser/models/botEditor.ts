@@ -50,6 +50,7 @@ const field = (page: Page, label: string) => page.getByLabel(label, { exact: tru
  */
 export const botEditorBrowserModel: BrowserModel = {
   name: 'botEditor',
+  chainWalks: true,
   machine: botEditorMachine,
   input: { botId: null },
   // Slow built-in replies, so one can be watched and stopped; providers on this machine's double.

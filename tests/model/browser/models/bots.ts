@@ -25,6 +25,7 @@ const shown = async (locator: ReturnType<PathWorld['page']['getByRole']>) =>
  */
 export const botsBrowserModel = {
   name: 'bots',
+  chainWalks: true,
   machine: botsMachine,
   events: [
     { type: 'LOAD' },

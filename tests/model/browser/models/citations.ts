@@ -37,6 +37,7 @@ async function librarianConversation(world: PathWorld) {
  */
 export const citationsBrowserModel: BrowserModel = {
   name: 'citations',
+  chainWalks: true,
   machine: citationsMachine,
   events: [{ type: 'SHOW_CITATION', messageId: 'm1', citation: cited }, { type: 'CLOSE' }],
   start: async (world: PathWorld) => {

@@ -17,6 +17,7 @@ const words: Record<string, { language: string; register: string }> = {
  */
 export const languageBrowserModel = {
   name: 'language',
+  chainWalks: true,
   machine: languageMachine,
   input: { storedLanguage: null, search: '?language=xx' },
   events: [

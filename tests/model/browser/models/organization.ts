@@ -15,6 +15,7 @@ const requests: Record<string, ActorRequest> = {
  */
 export const organizationBrowserModel = {
   name: 'organization',
+  chainWalks: true,
   machine: organizationMachine,
   input: { host: 'acme.parley.localhost', defaultOrganization: 'app' },
   events: [

@@ -26,6 +26,7 @@ const panel = ({ page }: PathWorld) => page.getByRole('complementary');
 /** The side panel on the home screen of a signed-in user, driven by its header buttons and keyboard. */
 export const sidePanelBrowserModel: BrowserModel = {
   name: 'sidePanel',
+  chainWalks: true,
   machine: sidePanelMachine,
   events: [
     { type: 'SHOW_PROFILE' },

@@ -17,6 +17,7 @@ const backgrounds = { light: 'rgb(255, 255, 255)', dark: 'rgb(20, 20, 31)' };
  */
 export const themeBrowserModel = {
   name: 'theme',
+  chainWalks: true,
   machine: themeMachine,
   input: { stored: null },
   events: [
