@@ -4,7 +4,7 @@ import { adminListMachine } from '../../../../machines/adminList';
 import { sensitiveFields } from '../../../../server/plugins/decryptFields';
 import { type CallOptions, call, encrypter, type TestServer } from '../../../support/app';
 import { done, failed } from '../../models';
-import type { BrowserModel, PathWorld } from '../runner';
+import type { BrowserModel, ModelPath, PathWorld } from '../runner';
 import { errorOf, expectDisabled } from './account';
 
 // What the admin machines' models share: the seeded owner of `app`, the API as they call it, the area.
@@ -71,6 +71,12 @@ export async function logOut(world: PathWorld) {
   await page.getByRole('button', { name: 'Log out', exact: true }).click();
   world.data.out = true;
 }
+/** Logging out leaves the admin area: nothing a path does there follows it. */
+export function endsAtLogOut(path: ModelPath) {
+  const events = path.steps.slice(1).map((step) => step.event.type);
+  const out = events.indexOf('RESET');
+  return out < 0 || out === events.length - 1;
+}
 export async function expectLoggedOut(world: PathWorld) {
   expect(new URL(world.page.url()).pathname).toBe('/landing');
   expect(await world.page.evaluate(() => localStorage.getItem('token'))).toBeNull();
@@ -109,6 +115,8 @@ const row = (world: PathWorld, name: string) =>
  */
 export const adminListBrowserModel: BrowserModel = {
   name: 'adminList',
+  chainWalks: true,
+  allows: endsAtLogOut,
   machine: adminListMachine,
   events: [
     { type: 'LOAD' },
@@ -158,7 +166,8 @@ export const adminListBrowserModel: BrowserModel = {
     if (event.type === 'LOAD') return list === 'idle' || (change === 'idle' && list !== 'loading');
     if (!changeEvents.test(event.type)) return true;
     if (list !== 'loaded') return false;
-    if (event.type === 'EDIT') return editing !== 'new';
+    // A new category's field stays on the page: there is nothing to cancel.
+    if (event.type === 'EDIT' || event.type === 'CANCEL') return editing !== 'new';
     if (event.type === 'SAVE') {
       const kind = (event.change as { kind: string }).kind;
       return kind === 'create'

@@ -3,7 +3,15 @@ import { orgSettingsMachine, type SettingsDraft } from '../../../../machines/org
 import { done, failed, failedOn } from '../../models';
 import type { BrowserModel } from '../runner';
 import { errorOf, expectDisabled } from './account';
-import { adminNav, asOwner, expectLoggedOut, logOut, networkProblem, openAdmin } from './adminList';
+import {
+  adminNav,
+  asOwner,
+  endsAtLogOut,
+  expectLoggedOut,
+  logOut,
+  networkProblem,
+  openAdmin,
+} from './adminList';
 
 /** The seeded `app` organization's settings, as the server answers them (checked once per file). */
 const stored = {
@@ -45,6 +53,8 @@ const problemsOf = (snapshot: { context: { problems: { field: string | null }[] 
 /** The settings screen of the seeded owner: its fields, logo picker, Save; left by logging out. */
 export const orgSettingsBrowserModel: BrowserModel = {
   name: 'orgSettings',
+  chainWalks: true,
+  allows: endsAtLogOut,
   machine: orgSettingsMachine,
   events: [
     { type: 'LOAD' },

@@ -3,7 +3,7 @@ import { usageMachine } from '../../../../machines/usage';
 import { done, failed } from '../../models';
 import type { BrowserModel } from '../runner';
 import { expectDisabled } from './account';
-import { adminNav, expectLoggedOut, logOut, networkProblem, openAdmin } from './adminList';
+import { adminNav, endsAtLogOut, expectLoggedOut, logOut, networkProblem, openAdmin } from './adminList';
 
 const report = {
   days: 30,
@@ -18,6 +18,8 @@ const report = {
 /** The usage screen of the seeded owner: its figures, its Refresh and Retry, its CSV download; left by logging out. */
 export const usageBrowserModel: BrowserModel = {
   name: 'usage',
+  chainWalks: true,
+  allows: endsAtLogOut,
   machine: usageMachine,
   events: [
     { type: 'LOAD' },
