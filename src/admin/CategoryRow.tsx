@@ -31,6 +31,11 @@ export function CategoryRow({ category, editing, saving, problem }: CategoryRowP
     wasEditing.current = editing;
   }, [editing, category.name]);
 
+  // A save that failed leaves the keyboard in the form, on the field that says why (Escape still cancels).
+  useEffect(() => {
+    if (editing && problem) field.current?.querySelector('input')?.focus();
+  }, [editing, problem]);
+
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (name.trim())

@@ -115,7 +115,6 @@ const row = (world: PathWorld, name: string) =>
  */
 export const adminListBrowserModel: BrowserModel = {
   name: 'adminList',
-  chainWalks: true,
   allows: endsAtLogOut,
   machine: adminListMachine,
   events: [
@@ -207,6 +206,8 @@ export const adminListBrowserModel: BrowserModel = {
     const { page, events } = world;
     const next = events[index + 1]?.type ?? '';
     const names = world.data.names as string[];
+    // Focus given back by Escape is checked until the person does something else.
+    if (!event.type.startsWith('xstate.')) delete world.data.focusBack;
     switch (event.type) {
       case 'LOAD':
         // The screen shown (again): from another section.
