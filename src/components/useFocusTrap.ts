@@ -25,8 +25,19 @@ export function useFocusTrap(
   useEffect(() => {
     if (!active) return;
     const previouslyFocused = document.activeElement as HTMLElement | null;
-    box.current?.querySelector<HTMLElement>(focusable)?.focus();
+    const element = box.current;
+    element?.querySelector<HTMLElement>(focusable)?.focus();
+    // A control disabled while it has focus (Delete while deleting) drops focus on the page, out of
+    // reach of Escape and Tab: it comes back to the first control inside.
+    const keepInside = (event: FocusEvent) => {
+      if (event.relatedTarget !== null) return;
+      setTimeout(() => {
+        if (document.activeElement === document.body) element?.querySelector<HTMLElement>(focusable)?.focus();
+      });
+    };
+    element?.addEventListener('focusout', keepInside);
     return () => {
+      element?.removeEventListener('focusout', keepInside);
       // Back where it was; if that is gone (a deleted row, a disabled button), to the main heading.
       (returnFocus?.current ?? previouslyFocused)?.focus?.();
       if (focusIsLost()) focusMainHeading();

@@ -115,6 +115,7 @@ const row = (world: PathWorld, name: string) =>
  */
 export const adminListBrowserModel: BrowserModel = {
   name: 'adminList',
+  chainWalks: true,
   allows: endsAtLogOut,
   machine: adminListMachine,
   events: [

@@ -54,6 +54,7 @@ const documentRow = (world: PathWorld, name: string) =>
 /** The base's page of the seeded owner: the file field, the rows' Remove buttons, the dialog. */
 export const knowledgeBaseBrowserModel: BrowserModel = {
   name: 'knowledgeBase',
+  chainWalks: true,
   machine: knowledgeBaseMachine,
   input: { baseId: 'kb' },
   events: [
