@@ -5,7 +5,7 @@ import { sessionMachine } from '../../../../machines/session';
 import { call, signUp, type TestServer } from '../../../support/app';
 import { type Idp, ssoCode, startIdp } from '../../../support/idpProcess';
 import { readCode } from '../../../support/outbox';
-import type { ActorRequest, ModelEvent, PathWorld } from '../runner';
+import { type ActorRequest, type ModelEvent, type PathWorld, until } from '../runner';
 
 type Account = Awaited<ReturnType<typeof signUp>>;
 
@@ -444,11 +444,14 @@ export const sessionBrowserModel = {
       case 'UNAUTHORIZED':
         if (event.method === 'GET') {
           await revokeStoredToken(world);
-          // Opening the notifications reads them afresh.
-          await page
+          // Opening the notifications reads them afresh; a request of the home screen still under way
+          // may meet the 401 first, and the button goes with the screen.
+          const bell = page
             .getByRole('navigation', { name: 'Side panel' })
-            .getByRole('button', { name: /^Notifications/ })
-            .click();
+            .getByRole('button', { name: /^Notifications/ });
+          await until(async () => {
+            if (new URL(page.url()).pathname !== '/landing') await bell.click({ timeout: 1_000 });
+          });
           setPlace(world, '/landing');
         } else {
           const panel = await openProfile(world);
