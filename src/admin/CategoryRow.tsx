@@ -4,6 +4,7 @@ import { TextField } from '../components/TextField';
 import { T } from '../i18n/T';
 import { useT } from '../i18n/useT';
 import { useAdmin } from './useAdmin';
+import { useFocusFirstProblem } from './useFocusFirstProblem';
 
 interface CategoryRowProps {
   category: CategoryRecord;
@@ -32,12 +33,13 @@ export function CategoryRow({ category, editing, saving, problem }: CategoryRowP
   }, [editing, category.name]);
 
   // A save that failed leaves the keyboard in the form, on the field that says why (Escape still cancels).
-  useEffect(() => {
-    if (editing && problem) field.current?.querySelector('input')?.focus();
-  }, [editing, problem]);
+  const form = useRef<HTMLFormElement>(null);
+  const [attempt, setAttempt] = useState(0);
+  useFocusFirstProblem(form, attempt, saving);
 
   const save = (event: FormEvent) => {
     event.preventDefault();
+    setAttempt((count) => count + 1);
     if (name.trim())
       categories.send({
         type: 'SAVE',
@@ -49,6 +51,7 @@ export function CategoryRow({ category, editing, saving, problem }: CategoryRowP
     return (
       <li className="row">
         <form
+          ref={form}
           className="field-row"
           noValidate
           onSubmit={save}

@@ -643,8 +643,9 @@ function walksOf(model: BrowserModel): Walk[] {
   const onPhone = browserPathsByKind(model, phone);
   const atSize = (paths: ModelPath[], viewport: Viewport) => {
     const walks = paths.map((path, index) => ({ path, index, viewport }));
-    const kept = process.env.GALLERY ? walks : withoutRetraced(model, walks);
-    return model.chainWalks && !process.env.GALLERY ? chained(model, kept, viewport) : kept;
+    if (process.env.GALLERY) return walks;
+    const kept = withoutRetraced(model, walks);
+    return model.chainWalks ? chained(model, kept, viewport) : kept;
   };
   const walks = [
     ...atSize(browserPaths(model, desktop), desktop),
