@@ -15,9 +15,14 @@ export function useAutoScroll(container: RefObject<HTMLElement | null>, content:
   useEffect(() => {
     const element = container.current;
     if (!element) return;
+    let lastTop = element.scrollTop;
+    // Only scrolling up leaves the newest content: the scroll event of our own pin can arrive after
+    // the reply grew again, far from the bottom though nobody moved.
     const onScroll = () => {
-      followingNow.current =
-        element.scrollHeight - element.scrollTop - element.clientHeight <= followThreshold;
+      const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight <= followThreshold;
+      if (atBottom) followingNow.current = true;
+      else if (element.scrollTop < lastTop) followingNow.current = false;
+      lastTop = element.scrollTop;
       setFollowing(followingNow.current);
     };
     element.addEventListener('scroll', onScroll, { passive: true });
