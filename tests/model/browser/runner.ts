@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AnyMachineSnapshot,
@@ -285,6 +285,7 @@ interface HeldRequest {
 class HeldRequests {
   private held = new Map<string, HeldRequest[]>();
   private waiters = new Map<string, (() => void)[]>();
+  private devtools?: CDPSession;
 
   constructor(private requests: Record<string, ActorRequest>) {}
 
@@ -310,6 +311,7 @@ class HeldRequests {
       return;
     }
     const devtools = await context.newCDPSession(page);
+    this.devtools = devtools;
     devtools.on('Fetch.requestPaused', ({ requestId, request }) => {
       const send = (method: 'Fetch.continueRequest' | 'Fetch.failRequest', extra = {}) =>
         devtools.send(method, { requestId, ...extra }).catch(() => {});
@@ -336,11 +338,15 @@ class HeldRequests {
     )?.[0];
   }
 
-  /** Fails every request still held when a walk ends: none may reach the server after its walk. */
+  /**
+   * Fails every request still held when a walk ends (none may reach the server after its walk), and
+   * stops holding: the page serves the next walk.
+   */
   async abortAll() {
     const held = [...this.held.values()].flat();
     this.held.clear();
     await Promise.all(held.map((request) => request.fail()));
+    await this.devtools?.detach().catch(() => {});
   }
 
   /** Ends the actor's oldest held request, waiting for the app to make it. */
@@ -366,12 +372,7 @@ class HeldRequests {
 const actorEvent = /^xstate\.(done|error)\.actor\.(.+)$/;
 
 /** What goes wrong on a page that no screen check sees: errors, CSP violations, 5xx answers. */
-async function watchProblems(page: Page, problems: string[]) {
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
-    });
-  });
+function watchProblems(page: Page, problems: string[]) {
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     // The browser logs every failed request; which requests fail is the path's business, checked on screen.
@@ -461,34 +462,51 @@ const replayCommand = (model: BrowserModel, viewport: Viewport, events: ModelEve
   `REPLAY='${events.map((event) => event.type).join(' → ')}' VIEWPORT=${viewport.width} ` +
   `npx vitest run --project browser-model tests/model/browser/${model.name}.test.ts`;
 
+/** CSP violations reach the console, where `watchProblems` reads them. */
+const reportCspViolations = () => {
+  document.addEventListener('securitypolicyviolation', (event) => {
+    console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+  });
+};
+
 /**
- * One browser context per screen size for all of a machine's walks, each walk in a page of its own:
- * a fresh context per walk costs a new renderer process, and the app's code is fetched and compiled
- * again. Between walks, what a walk leaves behind is removed: its storage (cookies, local and session
- * storage, IndexedDB, caches) on every origin it visited, and the init scripts it added.
+ * One browser context and one page per screen size for all of a machine's walks: a new page costs a
+ * renderer process (about 1.7 s of CPU a walk, twice the app's own boot), a new context also fetches
+ * and compiles the app again. Between walks the page goes to about:blank and what a walk left behind is
+ * removed: its storage (cookies, local storage, IndexedDB, caches) on every origin it visited, the init
+ * scripts, routes and listeners it added, and the network, viewport and media it changed.
  */
 class WarmContexts {
-  private contexts = new Map<string, Promise<BrowserContext>>();
+  private contexts = new Map<string, Promise<{ context: BrowserContext; page: Page }>>();
   constructor(private browser: Browser) {}
 
-  private contextAt(viewport: Viewport) {
-    let context = this.contexts.get(viewport.name);
-    if (!context) {
-      context = this.browser.newContext({
-        viewport: { width: viewport.width, height: viewport.height },
-        locale: 'en-US',
-        timezoneId: 'UTC',
-        // No machine walked here is the offline worker's: without it a fresh context does not fetch
-        // and cache the whole app again (18 requests a path), and every request reaches the routes.
-        serviceWorkers: 'block',
-      });
-      this.contexts.set(viewport.name, context);
+  private async create(viewport: Viewport) {
+    const context = await this.browser.newContext({
+      viewport: { width: viewport.width, height: viewport.height },
+      locale: 'en-US',
+      timezoneId: 'UTC',
+      // No machine walked here is the offline worker's: without it a fresh context does not fetch
+      // and cache the whole app again (18 requests a path), and every request reaches the routes.
+      serviceWorkers: 'block',
+    });
+    await context.addInitScript(reportCspViolations);
+    return { context, page: await context.newPage() };
+  }
+
+  private async pageAt(viewport: Viewport) {
+    let warm = this.contexts.get(viewport.name);
+    if (!warm) {
+      warm = this.create(viewport);
+      this.contexts.set(viewport.name, warm);
     }
-    return context;
+    const at = await warm;
+    // A page a walk crashed or closed is replaced.
+    if (at.page.isClosed()) at.page = await at.context.newPage();
+    return at;
   }
 
   async open(viewport: Viewport) {
-    const shared = await this.contextAt(viewport);
+    const { context: shared, page } = await this.pageAt(viewport);
     const added: { dispose: () => Promise<unknown> }[] = [];
     // A walk's init scripts (a stored token, say) are its own: recorded so they can be removed.
     const context = new Proxy(shared, {
@@ -503,27 +521,31 @@ class WarmContexts {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    const page = await shared.newPage();
     const origins = new Set<string>();
     page.on('request', (request) => {
       const { protocol, origin } = new URL(request.url());
       if (protocol.startsWith('http')) origins.add(origin);
     });
     const release = async () => {
+      if (page.isClosed()) return;
+      page.removeAllListeners();
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+      await page.goto('about:blank');
       const devtools = await shared.newCDPSession(page);
       for (const origin of origins)
         await devtools.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
       await devtools.detach();
-      await page.close();
       await Promise.all(added.map((script) => script.dispose()));
       await shared.clearCookies();
       await shared.setOffline(false);
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
     };
     return { context, page, release };
   }
 
   close() {
-    return Promise.all([...this.contexts.values()].map(async (context) => (await context).close()));
+    return Promise.all([...this.contexts.values()].map(async (warm) => (await warm).context.close()));
   }
 }
 
@@ -741,7 +763,7 @@ export function runInBrowser(model: BrowserModel) {
     )('%s', async (name, { path, index, viewport }) => {
       const { context, page, release } = await contexts.open(viewport);
       const problems: string[] = [];
-      await watchProblems(page, problems);
+      watchProblems(page, problems);
       const held = new HeldRequests(model.requests ?? {});
       await held.install(context, page, model.ownRoutes ?? false);
       const events = path.steps.slice(1).map((step) => step.event);
