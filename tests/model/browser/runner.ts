@@ -527,19 +527,21 @@ class WarmContexts {
       if (protocol.startsWith('http')) origins.add(origin);
     });
     const release = async () => {
-      if (page.isClosed()) return;
-      page.removeAllListeners();
-      await page.unrouteAll({ behavior: 'ignoreErrors' });
-      await page.goto('about:blank');
-      const devtools = await shared.newCDPSession(page);
+      if (!page.isClosed()) {
+        page.removeAllListeners();
+        await page.unrouteAll({ behavior: 'ignoreErrors' });
+        await page.goto('about:blank');
+        await page.setViewportSize({ width: viewport.width, height: viewport.height });
+        await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
+      }
+      // Through the page the next walk uses (a new one if this walk's was closed).
+      const devtools = await shared.newCDPSession((await this.pageAt(viewport)).page);
       for (const origin of origins)
         await devtools.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
       await devtools.detach();
       await Promise.all(added.map((script) => script.dispose()));
       await shared.clearCookies();
       await shared.setOffline(false);
-      await page.setViewportSize({ width: viewport.width, height: viewport.height });
-      await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
     };
     return { context, page, release };
   }
