@@ -19,7 +19,9 @@ const longMessage = [
 
 // At 375 px every state of every machine is checked by the browser models (tests/model/browser): here
 // the narrowest phone, with what people paste.
-describe.each([320])('every screen fits a %i px phone', (width) => {
+const width = 320;
+
+describe(`every screen fits a ${width} px phone`, () => {
   let server: RunningServer;
   let browser: Browser;
   let member: { token: string };
