@@ -61,8 +61,11 @@ export async function startServer(
       ? await seededDataDir('parley-e2e-')
       : mkdtempSync(join(tmpdir(), 'parley-e2e-')));
   let log = '';
-  // Compiled, it is started as `npm start` starts it.
+  // Compiled, it is started as `npm start` starts it; under tests its database's WebAssembly is not
+  // optimized (--liftoff-only): a test server lives seconds to minutes, and optimizing PostgreSQL's
+  // code costs 2 of the 5.6 s of CPU a start takes (the benchmarks start it as `npm start` does).
   const entry = [
+    ...(process.env.VITEST ? ['--liftoff-only'] : []),
     ...nodeArgs,
     ...(compiled ? [...serverNodeArgs, built] : ['--import', 'tsx', 'server/main.ts']),
   ];
