@@ -90,7 +90,7 @@ function keyOf(transition: { source: AnyStateNode; eventType: string }, definiti
  * way, and records which transitions actually ran.
  */
 export function runModel(model: MachineModel): ModelRun {
-  const pure = model.provide({ sent: [], storage: memoryStorage(), emitted: [], calls: [] });
+  const { machine: pure, replayIn } = providedOnce(model);
   const all = allTransitions(pure);
   const covered = new Set<string>();
   let paths = 0;
@@ -112,7 +112,7 @@ export function runModel(model: MachineModel): ModelRun {
     );
     // The initial state itself is a path too: some inputs end there (e.g. ?language= reloads at once).
     paths += 1;
-    replay(model, input, [], covered);
+    replay(model, pure, replayIn, input, [], covered);
     const adjacency = getAdjacencyMap(pure, options as never);
     for (const [stateKey, { transitions }] of Object.entries(adjacency)) {
       const prefix =
@@ -122,17 +122,62 @@ export function runModel(model: MachineModel): ModelRun {
           .filter((event) => !event.type.startsWith('xstate.init')) ?? [];
       for (const { event } of Object.values(transitions) as { event: ModelEvent }[]) {
         paths += 1;
-        replay(model, input, [...prefix, event], covered);
+        replay(model, pure, replayIn, input, [...prefix, event], covered);
       }
     }
   }
   return { paths, covered, all };
 }
 
-function replay(model: MachineModel, input: unknown, events: ModelEvent[], covered: Set<string>) {
-  const world: World = { sent: [], storage: memoryStorage(), emitted: [], calls: [] };
+const newWorld = (): World => ({ sent: [], storage: memoryStorage(), emitted: [], calls: [] });
+
+/**
+ * The model's machine, provided once: its effects land in the world of the path being replayed
+ * (`replayIn`). Providing a machine builds its whole state tree again, which took most of a replay.
+ */
+function providedOnce(model: MachineModel) {
+  let current = newWorld();
+  const storage: Storage = {
+    get length() {
+      return current.storage.length;
+    },
+    clear: () => current.storage.clear(),
+    getItem: (key) => current.storage.getItem(key),
+    key: (index) => current.storage.key(index),
+    removeItem: (key) => current.storage.removeItem(key),
+    setItem: (key, value) => current.storage.setItem(key, value),
+  };
+  const world: World = {
+    get sent() {
+      return current.sent;
+    },
+    get emitted() {
+      return current.emitted;
+    },
+    get calls() {
+      return current.calls;
+    },
+    storage,
+  };
+  return {
+    machine: model.provide(world),
+    replayIn: (next: World) => {
+      current = next;
+    },
+  };
+}
+
+function replay(
+  model: MachineModel,
+  machine: AnyStateMachine,
+  replayIn: (world: World) => void,
+  input: unknown,
+  events: ModelEvent[],
+  covered: Set<string>,
+) {
+  const world = newWorld();
   model.prepare?.(world, input);
-  const machine = model.provide(world);
+  replayIn(world);
   const actor = createActor(machine as AnyStateMachine, {
     input: input as never,
     inspect: (inspection) => {

@@ -13,7 +13,7 @@ const running = new Set<ReturnType<typeof spawn>>();
 /** `npm run parley -- …` as the operator runs it: a real process, its output and exit code. */
 function parley(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/parley.ts', ...args], {
+    const child = spawn(process.execPath, ['--liftoff-only', '--import', 'tsx', 'scripts/parley.ts', ...args], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
