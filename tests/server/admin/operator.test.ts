@@ -13,10 +13,14 @@ const running = new Set<ReturnType<typeof spawn>>();
 /** `npm run parley -- …` as the operator runs it: a real process, its output and exit code. */
 function parley(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--liftoff-only', '--import', 'tsx', 'scripts/parley.ts', ...args], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--liftoff-only', '--import', 'tsx', 'scripts/parley.ts', ...args],
+      {
+        env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => {
