@@ -54,7 +54,7 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           isolate: false,
-          // The servers these files start in their own process live seconds: optimizing PostgreSQL's
+          // The servers these files start in their worker live seconds: optimizing PostgreSQL's
           // WebAssembly would cost more than it saves (see tests/support/server.ts).
           execArgv: ['--liftoff-only'],
           environment: 'node',
