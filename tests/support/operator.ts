@@ -1,4 +1,13 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/**
+ * The operator's command line as package.json's `parley` script has it (its node options included),
+ * for node to run without npm in between: `[...operatorCommand, ...args]`.
+ */
+export const operatorCommand: string[] = JSON.parse(readFileSync('package.json', 'utf8'))
+  .scripts.parley.split(' ')
+  .slice(1);
 
 export interface OperatorRun {
   /** The exit code: 0 done, 1 refused or failed, 2 wrong usage. */

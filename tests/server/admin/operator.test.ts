@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, encrypter, startApp, type TestServer } from '../../support/app';
+import { operatorCommand } from '../../support/operator';
 import { type RunningPostgres, startPostgres } from '../../support/postgres';
 import { admin, login, readCode } from './support';
 
@@ -13,14 +14,10 @@ const running = new Set<ReturnType<typeof spawn>>();
 /** `npm run parley -- …` as the operator runs it: a real process, its output and exit code. */
 function parley(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--liftoff-only', '--import', 'tsx', 'scripts/parley.ts', ...args],
-      {
-        env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [...operatorCommand, ...args], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => {
