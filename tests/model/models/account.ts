@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { accountMachine } from '../../../machines/account';
 import type { MachineModel, ModelEvent } from '../harness';
+import { expect } from '../harness';
 import { done, failed, failedOn, recording, renamed } from './shared';
 
 const accountRegions = {

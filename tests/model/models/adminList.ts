@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { adminListMachine } from '../../../machines/adminList';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { category, done, failed, failedOn, lastCall, recording, regionEvents } from './shared';
 
 export const adminListModel: MachineModel = {

@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { type ApiKey, apiKeysMachine, type CreatedKey } from '../../../machines/apiKeys';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { done, failed, failedOn, lastCall, recording, stamp } from './shared';
 
 const listed: ApiKey = {

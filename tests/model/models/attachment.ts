@@ -1,7 +1,7 @@
-import { expect } from 'vitest';
 import { type EventObject, fromCallback } from 'xstate';
 import { attachmentMachine } from '../../../machines/attachment';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 
 const stored = { _id: 'f1', name: 'notes.txt', type: 'text/plain', size: 12 };
 const picked = { key: 'file-1', name: 'notes.txt', type: 'text/plain', size: 12 };

@@ -1,7 +1,7 @@
-import { expect } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
 import { type AttachmentEntry, attachmentsMachine, maxAttachments } from '../../../machines/attachments';
 import type { MachineModel, ModelEvent } from '../harness';
+import { expect } from '../harness';
 import { silent } from './shared';
 
 const picked = (name: string) => ({ name, type: 'text/plain', size: 12 });

@@ -1,7 +1,7 @@
-import { expect } from 'vitest';
 import { fromCallback } from 'xstate';
 import { type AdminBot, botEditorMachine, draftProblems } from '../../../machines/botEditor';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { category, done, failed, failedOn, lastCall, recording } from './shared';
 
 const storedBot: AdminBot = {

@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { botsMachine } from '../../../machines/bots';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { done, failed, pending } from './shared';
 
 const bots = [

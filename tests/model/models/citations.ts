@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { citationsMachine } from '../../../machines/citations';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 
 const handbook = {
   n: 1,

@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { conversationsMachine } from '../../../machines/conversations';
 import type { MachineModel, ModelEvent } from '../harness';
+import { expect } from '../harness';
 import { done, failed, recording, stamp } from './shared';
 
 const conversation = (id: string, preview: string | null = 'Hello') => ({

@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { type KnowledgeDocument, knowledgeBaseMachine } from '../../../machines/knowledgeBase';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { done, failed, lastCall, recording } from './shared';
 
 const document = (id: string, status: KnowledgeDocument['status']): KnowledgeDocument => ({

@@ -1,8 +1,8 @@
-import { expect } from 'vitest';
 import { knownLanguages, languageMachine } from '../../../machines/language';
 import { languageActions } from '../../../src/app/machineActions';
 import { createStoredValues } from '../../../src/app/storedValues';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 
 export const languageModel: MachineModel = {
   name: 'language',

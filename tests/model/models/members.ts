@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { membersMachine } from '../../../machines/members';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { done, failed, failedOn, lastCall, recording, regionEvents } from './shared';
 
 const member = (id: string, balance = 10) => ({

@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { orgSettingsMachine } from '../../../machines/orgSettings';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { done, failed, failedOn, lastCall, recording } from './shared';
 
 const settings = {

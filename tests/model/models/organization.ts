@@ -1,8 +1,8 @@
-import { expect } from 'vitest';
 import { organizationMachine } from '../../../machines/organization';
 import { organizationActions } from '../../../src/app/machineActions';
 import { createStoredValues } from '../../../src/app/storedValues';
 import type { MachineModel, World } from '../harness';
+import { expect } from '../harness';
 import { done, failed, pending } from './shared';
 
 const log = (world: World) => (message: string) => world.calls.push(`log: ${message}`);

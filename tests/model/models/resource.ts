@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { resourceMachine } from '../../../machines/resource';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { done, failed, pending } from './shared';
 
 export const resourceModel: MachineModel = {

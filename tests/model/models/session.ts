@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { expect } from '../harness';
 import { fromPromise } from 'xstate';
 import { isSameSitePath, sessionMachine } from '../../../machines/session';
 import { sessionActions } from '../../../src/app/machineActions';

@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { type ShareLink, shareMachine } from '../../../machines/share';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { done, failed, lastCall, recording } from './shared';
 
 const topic = { _id: 't1', title: 'Trip to Lisbon' };

@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { type SharedSnapshot, sharedConversationMachine } from '../../../machines/sharedConversation';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { done, failed, lastCall, recording } from './shared';
 
 const snapshot: SharedSnapshot = {

@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import {
   profileFlagsOf,
   type SidePanelView,
@@ -7,6 +6,7 @@ import {
   sidePanelMachine,
 } from '../../../machines/sidePanel';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 
 export const sidePanelModel: MachineModel = {
   name: 'sidePanel',

@@ -1,8 +1,8 @@
-import { expect } from 'vitest';
 import { themeMachine } from '../../../machines/theme';
 import { createStoredValues } from '../../../src/app/storedValues';
 import { themeActions } from '../../../src/app/themeActions';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 
 export const themeModel: MachineModel = {
   name: 'theme',

@@ -1,7 +1,7 @@
-import { expect } from 'vitest';
 import { type EventObject, fromCallback } from 'xstate';
 import { topicMachine } from '../../../machines/topic';
 import type { MachineModel, ModelEvent } from '../harness';
+import { expect } from '../harness';
 import { done, failed, pending, recording, silent, stamp } from './shared';
 
 const topicRecord = { _id: 't1', title: '', bot: { _id: 'b1', name: 'ELIZA' }, head: null, messages: [] };

@@ -1,7 +1,7 @@
-import { expect } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
 import { translationMachine } from '../../../machines/translation';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { done, failed, pending, silent } from './shared';
 
 const afterWriteBatch = 'xstate.after.writeBatch.translation.ready.gathering';

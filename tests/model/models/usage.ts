@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { usageMachine } from '../../../machines/usage';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { done, failed, lastCall, recording } from './shared';
 
 const report = {

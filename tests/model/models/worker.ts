@@ -1,6 +1,6 @@
-import { expect } from 'vitest';
 import { workerMachine } from '../../../machines/worker';
 import type { MachineModel } from '../harness';
+import { expect } from '../harness';
 import { done, failed, pending } from './shared';
 
 export const workerModel: MachineModel = {
