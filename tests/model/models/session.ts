@@ -1,9 +1,8 @@
-import { expect } from '../harness';
 import { fromPromise } from 'xstate';
 import { isSameSitePath, sessionMachine } from '../../../machines/session';
 import { sessionActions } from '../../../src/app/machineActions';
 import { createStoredValues } from '../../../src/app/storedValues';
-import type { MachineModel, ModelEvent, World } from '../harness';
+import { expect, type MachineModel, type ModelEvent, type World } from '../harness';
 import { done, failed, failedOn, pending, recording, renamed, user } from './shared';
 
 const lastEmitted = (world: World) =>
