@@ -1,38 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, encrypter, startApp, type TestServer } from '../../support/app';
-import { operatorCommand } from '../../support/operator';
+import { killOperatorCommands, parley } from '../../support/operator';
 import { type RunningPostgres, startPostgres } from '../../support/postgres';
 import { admin, login, readCode } from './support';
-
-/** The operator commands still running: a test that gives up leaves none holding the database. */
-const running = new Set<ReturnType<typeof spawn>>();
-
-/** `npm run parley -- …` as the operator runs it: a real process, its output and exit code. */
-function parley(args: string[], env: Record<string, string>) {
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [...operatorCommand, ...args], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      err += chunk;
-    });
-    running.add(child);
-    child.on('exit', (code) => {
-      running.delete(child);
-      resolve({ code, out, err });
-    });
-  });
-}
 
 /** The new owner chooses a password with the mailed code (the reset-password flow) and is signed in. */
 async function choosePassword(server: TestServer, tenant: string, email: string, password: string) {
@@ -51,7 +24,7 @@ describe('the operator command on the embedded database', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'parley-operator-'));
   });
   afterAll(() => {
-    for (const child of running) child.kill('SIGKILL');
+    killOperatorCommands();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
