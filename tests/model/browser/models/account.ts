@@ -5,7 +5,7 @@ import { type AccountSection, accountMachine } from '../../../../machines/accoun
 import { call, signUp, type TestServer } from '../../../support/app';
 import { readCode } from '../../../support/outbox';
 import { done, failed } from '../../models';
-import type { BrowserModel, ModelEvent, PathWorld } from '../runner';
+import type { BrowserModel, ModelEvent, ModelPath, PathWorld } from '../runner';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 const regions: AccountSection[] = ['profile', 'password', 'sessions', 'data', 'deletion', 'recovery'];
@@ -68,6 +68,19 @@ async function login(world: PathWorld, account: User) {
   return body.token as string;
 }
 
+/** Events after which the panel is gone: signed out, account deleted, or logged in from /forgot. */
+const leavesScreen = /^(SESSION_ENDED|xstate\.done\.actor\.(logoutEverywhere|deleteAccount|resetPassword))$/;
+/**
+ * A walk stays on one screen (the panel of a signed-in user, or /forgot of a visitor) and nothing
+ * follows what leaves it: its start opens the screen its events need.
+ */
+function staysOnItsScreen(path: ModelPath) {
+  const events = path.steps.slice(1).map((step) => step.event);
+  const leaving = events.findIndex((event) => leavesScreen.test(event.type));
+  const recovery = events.filter(isRecovery).length;
+  return (leaving < 0 || leaving === events.length - 1) && (recovery === 0 || recovery === events.length);
+}
+
 /**
  * The account's sections in the profile side panel of a signed-in user, and the forgotten-password
  * screen (/forgot) of a signed-out visitor.
@@ -115,6 +128,8 @@ export const accountBrowserModel: BrowserModel = {
     if (busy.includes('recovery')) return false;
     return region === 'session' || busy.length === 0 || busy.includes(region);
   },
+  allows: staysOnItsScreen,
+  chainWalks: true,
   requests: {
     updateProfile: { method: 'PATCH', path: /^\/api\/v1\/user\/me$/, fails: 'server' },
     exportData: { method: 'GET', path: /^\/api\/v1\/user\/me\/export$/ },
@@ -157,6 +172,8 @@ export const accountBrowserModel: BrowserModel = {
     const { page, events } = world;
     const next = events[index + 1]?.type ?? '';
     const me = user(world);
+    // Focus is back on "Delete my account" only until the next step.
+    world.data.cancelled = event.type === 'CANCEL_DELETE';
     switch (event.type) {
       case 'SAVE_PROFILE': {
         const profile = section(world, 'Edit profile');
@@ -196,7 +213,6 @@ export const accountBrowserModel: BrowserModel = {
         break;
       case 'CANCEL_DELETE':
         await page.keyboard.press('Escape');
-        world.data.cancelled = true;
         break;
       case 'DELETE_ACCOUNT': {
         const dialog = page.getByRole('alertdialog', { name: 'Delete your account?' });
