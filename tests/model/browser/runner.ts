@@ -802,8 +802,15 @@ export function runInBrowser(model: BrowserModel) {
         await check(0);
         for (const [step, { event }] of path.steps.slice(1).entries()) {
           const ending = actorEvent.exec(event.type);
-          if (ending) await held.end(ending[2], ending[1] as 'done' | 'error');
-          await model.perform(world, event, step);
+          try {
+            if (ending) await held.end(ending[2], ending[1] as 'done' | 'error');
+            await model.perform(world, event, step);
+          } catch (error) {
+            fail(
+              Object.assign(error as Error, { message: `${event.type}: ${(error as Error).message}` }),
+              step,
+            );
+          }
           await check(step + 1);
         }
         expect(problems, `problems in ${name}`).toEqual([]);

@@ -177,6 +177,9 @@ function possible(snapshot: AnyMachineSnapshot, event: ModelEvent, viewport: Vie
   if (onPhone && inDrawer.includes(event.type) && value.drawer !== 'open') return false;
   if (onPhone && ['SHOW', 'EXPORT', 'REFRESH'].includes(event.type) && value.drawer !== 'closed')
     return false;
+  // Only a search typed can be emptied again; a search finds the path's one conversation, no next page.
+  if (event.type === 'SEARCH' && event.query === '' && !snapshot.context.query) return false;
+  if (event.type === 'LOAD_MORE' && snapshot.context.shownQuery) return false;
   const working = atWork(snapshot).filter((region) => !(onPhone && region === 'drawer'));
   if (value.list === 'idle') return onPhone ? event.type === 'LOAD' : ['LOAD', 'SEARCH'].includes(event.type);
   const region = worksOn[event.type];
@@ -189,14 +192,30 @@ function possible(snapshot: AnyMachineSnapshot, event: ModelEvent, viewport: Vie
 
 /**
  * Nothing follows logging out. A chat opened to export, or started to change the list, is the one on
- * screen when deleting, which the model would not know.
+ * screen when deleting, which the model would not know. Nothing is done to the conversation once it
+ * is deleted, and a walk starts one new chat (REFRESH) and downloads one file at most. A typed search
+ * not waited out is answered by no list afterwards: the browser cannot hold its timer, so it may go out
+ * behind the model's back, and which answer is whose would be a guess.
  */
 function allows(path: ModelPath) {
   const events = path.steps.slice(1).map((step) => step.event.type);
   const reset = events.indexOf('RESET');
   if (reset >= 0 && reset < events.length - 1) return false;
   const opened = events.findIndex((type) => ['EXPORT', 'REFRESH'].includes(type));
-  return opened < 0 || !events.slice(opened).includes('ASK_DELETE');
+  if (opened >= 0 && events.slice(opened).includes('ASK_DELETE')) return false;
+  const deleted = events.indexOf('xstate.done.actor.deleteConversation');
+  const onTarget = ['SHOW', 'START_RENAME', 'ASK_DELETE', 'EXPORT', 'REFRESH'];
+  if (deleted >= 0 && events.slice(deleted).some((type) => onTarget.includes(type))) return false;
+  const count = (type: string) => events.filter((other) => other === type).length;
+  if (count('REFRESH') > 1 || count('xstate.done.actor.exportConversation') > 1) return false;
+  const listAnswer = /^xstate\.(done|error)\.actor\.fetch(Page|More)$/;
+  return events.every(
+    (type, index) =>
+      type !== 'SEARCH' ||
+      regionsOf(path.steps[index + 1].state).list !== 'debouncing' ||
+      events[index + 1] === searchDelay ||
+      !events.slice(index + 1).some((later) => listAnswer.test(later)),
+  );
 }
 
 /**
@@ -263,6 +282,7 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
     },
     possible,
     allows,
+    chainWalks: true,
     requests,
     server: { OPENAI_BASE_URL: double.url },
 
