@@ -3,7 +3,7 @@ import { type ShareLink, shareMachine } from '../../../../machines/share';
 import { ask } from '../../../server/knowledge/support';
 import { call, signUp, type TestServer } from '../../../support/app';
 import { done, failed } from '../../models';
-import type { BrowserModel, PathWorld } from '../runner';
+import type { BrowserModel, ModelPath, PathWorld } from '../runner';
 import { expectDisabled } from './account';
 import { networkProblem } from './adminList';
 import { apiOf, storeToken } from './session';
@@ -30,6 +30,33 @@ async function conversation(world: PathWorld) {
     ._id;
   await ask(server as TestServer, account, created, { text: topic.title });
   return { token: account.token, topic: created as string };
+}
+
+/** The request under way in a state of the dialog. */
+const requestOf: Record<string, string> = {
+  loading: 'findShare',
+  sharing: 'shareTopic',
+  revoking: 'revokeShare',
+};
+
+/**
+ * The model's `findShare` finds no link: a walk opens the dialog again only while its conversation has
+ * none (never shared, or revoked since). A request the dialog was closed on is still held, and which
+ * of two held answers is the app's would be a guess: none of its kind is answered afterwards.
+ */
+function reopensUnshared(path: ModelPath) {
+  let shared = false;
+  const abandoned = new Set<string>();
+  for (const [index, { event }] of path.steps.slice(1).entries()) {
+    const actor = /^xstate\.(done|error)\.actor\.(\w+)$/.exec(event.type)?.[2];
+    if (actor && abandoned.has(actor)) return false;
+    if (event.type === 'xstate.done.actor.shareTopic') shared = true;
+    if (event.type === 'xstate.done.actor.revokeShare') shared = false;
+    if (event.type === 'OPEN' && shared) return false;
+    const inFlight = requestOf[path.steps[index].state.value as string];
+    if (event.type === 'CLOSE' && inFlight) abandoned.add(inFlight);
+  }
+  return true;
 }
 
 /**
@@ -69,6 +96,8 @@ export const shareBrowserModel: BrowserModel = {
       (event.output as ShareLink).audience === snapshot.context.audience
     );
   },
+  allows: reopensUnshared,
+  chainWalks: true,
   requests: {
     findShare: { method: 'GET', path: /^\/api\/v1\/share\?topic=/ },
     shareTopic: { method: 'POST', path: /^\/api\/v1\/topic\/[^/]+\/share$/ },
