@@ -4,7 +4,6 @@ import { botsMachine } from '../../machines/bots';
 import { languageMachine } from '../../machines/language';
 import { organizationMachine } from '../../machines/organization';
 import { sessionMachine } from '../../machines/session';
-import { sharedConversationMachine } from '../../machines/sharedConversation';
 import type { ThemeChoice } from '../../machines/theme';
 import { type TranslationEvent, translationMachine } from '../../machines/translation';
 import { workerMachine } from '../../machines/worker';
@@ -12,6 +11,7 @@ import { createEncryptorLoader } from '../api/encryptor';
 import { createEndpoints, type Endpoints } from '../api/endpoints';
 import { createHttpClient } from '../api/http';
 import type { TranslationCache } from '../i18n/translationCache';
+import type { SharedConversationMachine } from './createSharedConversation';
 import type { Workspace } from './createWorkspaceActors';
 import { languageActions, organizationActions, sessionActions } from './machineActions';
 import { createStoredValues } from './storedValues';
@@ -205,33 +205,22 @@ export function createAppActors(env: AppEnvironment) {
     );
   };
 
-  /**
-   * The page of a shared link (each such page runs its own actor, told whether someone is logged in):
-   * a visitor logs in first, and comes back to continue; a member's new conversation opens.
-   */
-  const sharedConversation = sharedConversationMachine.provide({
-    actors: {
-      fetchShare: fromPromise(({ input }) => api.share(input.shareId)),
-      continueShare: fromPromise(({ input }) => api.continueShare(input.shareId)),
-    },
-    actions: {
-      goToLogin: ({ context }) => {
-        const back = `/s/${encodeURIComponent(context.shareId ?? '')}?continue=1`;
-        // The session keeps where to come back to after the login (it lands the visitor on landing)…
-        session.send({ type: 'CHECK', returnUrl: back });
-        // …and the visitor goes on to the login form itself.
-        env.navigate(`/login?returnUrl=${encodeURIComponent(back)}`, {});
-      },
-      openConversation: ({ context, event }) => {
-        const created = (event as unknown as { output: { _id: string } }).output;
-        env.navigate(`/topics/${encodeURIComponent(created._id)}`, { replace: context.resume });
-      },
-    },
-  });
+  let sharedConversation: Promise<SharedConversationMachine> | null = null;
+  /** The machine of a shared link's page, with its effects: loaded with that page. */
+  const loadSharedConversation = () => {
+    sharedConversation ??= import('./createSharedConversation').then(({ createSharedConversation }) =>
+      createSharedConversation({
+        api,
+        env,
+        checkSession: (returnUrl) => session.send({ type: 'CHECK', returnUrl }),
+      }),
+    );
+    return sharedConversation;
+  };
 
   const actors = {
     session,
-    sharedConversation,
+    sharedConversation: loadSharedConversation,
     account,
     organization,
     bots,

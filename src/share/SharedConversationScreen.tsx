@@ -1,5 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { use, useEffect } from 'react';
 import { useSearch } from 'wouter';
 import { useActors } from '../app/ActorsContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
@@ -33,7 +33,8 @@ export default function SharedConversationScreen({ shareId }: { shareId: string 
   const { sharedConversation, services, session } = useActors();
   // A kept token counts: the server says if it no longer holds when the conversation is continued.
   const loggedIn = useSelector(session, (state) => !state.matches({ auth: 'loggedOut' }));
-  const page = useActorRef(sharedConversation, { input: { loggedIn }, inspect: services.inspect });
+  // The page's machine comes in its own chunk: the first render suspends under the route's Suspense.
+  const page = useActorRef(use(sharedConversation()), { input: { loggedIn }, inspect: services.inspect });
   const t = useT();
   const format = useFormat();
   const resume = new URLSearchParams(useSearch()).get('continue') === '1';
