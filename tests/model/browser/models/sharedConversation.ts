@@ -3,7 +3,7 @@ import { type SharedSnapshot, sharedConversationMachine } from '../../../../mach
 import { ask } from '../../../server/knowledge/support';
 import { call, signUp, type TestServer } from '../../../support/app';
 import { done, failed } from '../../models';
-import type { BrowserModel, PathWorld } from '../runner';
+import type { BrowserModel, ModelPath, PathWorld } from '../runner';
 import { expectDisabled } from './account';
 import { apiOf, storeToken } from './session';
 
@@ -39,6 +39,17 @@ async function sharedOnce(world: PathWorld) {
   return { url: share.body.url as string, token: viewer.token };
 }
 
+/** Continued, the member is in their own copy: only following the link again goes on from there. */
+function linkAgainAfterContinuing(path: ModelPath) {
+  const events = path.steps.slice(1).map((step) => step.event.type);
+  return events.every(
+    (type, index) =>
+      type !== 'xstate.done.actor.continueShare' ||
+      index === events.length - 1 ||
+      events[index + 1] === 'LOAD',
+  );
+}
+
 /**
  * The page of a shared link, for a logged-in member (a visitor's way through the login is the e2e
  * test's): the snapshot read-only, "Continue this conversation" making the member's own copy and
@@ -59,6 +70,8 @@ export const sharedConversationBrowserModel: BrowserModel = {
   ],
   serialize: (state) =>
     JSON.stringify([state.value, state.context.resume, !!state.context.snapshot, !!state.context.error]),
+  allows: linkAgainAfterContinuing,
+  chainWalks: true,
   requests: {
     fetchShare: { method: 'GET', path: /^\/api\/v1\/share\/[A-Za-z0-9_-]+$/ },
     continueShare: { method: 'POST', path: /^\/api\/v1\/share\/[A-Za-z0-9_-]+\/continue$/ },
