@@ -96,6 +96,16 @@ export interface BrowserModel {
   expectScreen: (world: PathWorld, snapshot: AnyMachineSnapshot) => Promise<void>;
 }
 
+/**
+ * Whether nothing follows the first event that ends a walk (`ends`): after it the screen the walk's
+ * start opened is gone (logged out, say), so a chain stops there.
+ */
+export function nothingAfter(path: ModelPath, ends: (event: ModelEvent) => boolean) {
+  const events = path.steps.slice(1).map((step) => step.event);
+  const at = events.findIndex(ends);
+  return at < 0 || at === events.length - 1;
+}
+
 /** A state's readable name: its value with regions joined, e.g. `auth.loggedIn, oneTimeCode.idle`. */
 export function stateName(snapshot: AnyMachineSnapshot): string {
   const flatten = (value: unknown, prefix: string): string[] =>

@@ -5,7 +5,7 @@ import { type AccountSection, accountMachine } from '../../../../machines/accoun
 import { call, signUp, type TestServer } from '../../../support/app';
 import { readCode } from '../../../support/outbox';
 import { done, failed } from '../../models';
-import type { BrowserModel, ModelEvent, ModelPath, PathWorld } from '../runner';
+import { type BrowserModel, type ModelEvent, type ModelPath, nothingAfter, type PathWorld } from '../runner';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 const regions: AccountSection[] = ['profile', 'password', 'sessions', 'data', 'deletion', 'recovery'];
@@ -76,9 +76,11 @@ const leavesScreen = /^(SESSION_ENDED|xstate\.done\.actor\.(logoutEverywhere|del
  */
 function staysOnItsScreen(path: ModelPath) {
   const events = path.steps.slice(1).map((step) => step.event);
-  const leaving = events.findIndex((event) => leavesScreen.test(event.type));
   const recovery = events.filter(isRecovery).length;
-  return (leaving < 0 || leaving === events.length - 1) && (recovery === 0 || recovery === events.length);
+  return (
+    nothingAfter(path, (event) => leavesScreen.test(event.type)) &&
+    (recovery === 0 || recovery === events.length)
+  );
 }
 
 /**

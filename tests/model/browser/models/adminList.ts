@@ -4,7 +4,7 @@ import { adminListMachine } from '../../../../machines/adminList';
 import { sensitiveFields } from '../../../../server/plugins/decryptFields';
 import { type CallOptions, call, encrypter, type TestServer } from '../../../support/app';
 import { done, failed } from '../../models';
-import type { BrowserModel, ModelPath, PathWorld } from '../runner';
+import { type BrowserModel, type ModelPath, nothingAfter, type PathWorld } from '../runner';
 import { errorOf, expectDisabled } from './account';
 
 // What the admin machines' models share: the seeded owner of `app`, the API as they call it, the area.
@@ -72,11 +72,7 @@ export async function logOut(world: PathWorld) {
   world.data.out = true;
 }
 /** Logging out leaves the admin area: nothing a path does there follows it. */
-export function endsAtLogOut(path: ModelPath) {
-  const events = path.steps.slice(1).map((step) => step.event.type);
-  const out = events.indexOf('RESET');
-  return out < 0 || out === events.length - 1;
-}
+export const endsAtLogOut = (path: ModelPath) => nothingAfter(path, (event) => event.type === 'RESET');
 export async function expectLoggedOut(world: PathWorld) {
   expect(new URL(world.page.url()).pathname).toBe('/landing');
   expect(await world.page.evaluate(() => localStorage.getItem('token'))).toBeNull();

@@ -6,6 +6,7 @@ import { login } from '../../../server/admin/support';
 import { call, signUp, type TestServer, uniqueTag } from '../../../support/app';
 import type { OpenAiDouble } from '../../../support/openai-double';
 import type { ActorRequest, BrowserModel, ModelEvent, ModelPath, PathWorld, Viewport } from '../runner';
+import { endsAtLogOut } from './adminList';
 import { HeldReplies, readEvents } from './topic';
 
 type Region = 'list' | 'edit' | 'export' | 'drawer';
@@ -198,9 +199,8 @@ function possible(snapshot: AnyMachineSnapshot, event: ModelEvent, viewport: Vie
  * behind the model's back, and which answer is whose would be a guess.
  */
 function allows(path: ModelPath) {
+  if (!endsAtLogOut(path)) return false;
   const events = path.steps.slice(1).map((step) => step.event.type);
-  const reset = events.indexOf('RESET');
-  if (reset >= 0 && reset < events.length - 1) return false;
   const opened = events.findIndex((type) => ['EXPORT', 'REFRESH'].includes(type));
   if (opened >= 0 && events.slice(opened).includes('ASK_DELETE')) return false;
   const deleted = events.indexOf('xstate.done.actor.deleteConversation');
