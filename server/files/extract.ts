@@ -71,7 +71,8 @@ export function createExtractor(limits: ExtractLimits) {
           timer = setTimeout(timeUp, limits.timeoutMs);
         });
         child.on('error', () => settle(unreadable('The file could not be read.')));
-        child.on('exit', (_code, signal) =>
+        // 'close', not 'exit': an answer sent just before the process ended is read first.
+        child.on('close', (_code, signal) =>
           settle(signal === 'SIGABRT' ? tooMuchMemory() : unreadable('The file could not be read.')),
         );
         child.send(job);

@@ -132,6 +132,8 @@ export interface Started {
 
 // Started by ./extract.ts, with an IPC channel: one job, its answer, and the process ends.
 if (process.send && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // A server that ended without ending it (killed) no longer watches it: it ends too.
+  process.once('disconnect', () => process.exit(1));
   process.once('message', async (job: ExtractJob) => {
     process.send?.({ started: process.memoryUsage.rss() } satisfies Started);
     // The bytes arrive as a Buffer, which pdf.js does not take.
