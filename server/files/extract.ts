@@ -10,6 +10,8 @@ export interface ExtractLimits {
 }
 
 const megabyte = 1024 * 1024;
+/** A reading process not started by then never will. */
+const startLimitMs = 30_000;
 const tooMuchMemory = () => unreadable('The file needs too much memory to read: it is not accepted.');
 
 /** A process's resident memory in bytes, from /proc (Linux); null where there is none. */
@@ -42,15 +44,9 @@ export function createExtractor(limits: ExtractLimits) {
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
           resolve(answer);
         };
-        // The time limit is the reading's: it starts again once the process has started (Node's own
-        // start is no part of it, and takes long on a busy machine).
-        const timeUp = () =>
-          settle(
-            unreadable(
-              `The file could not be read within ${Math.round(limits.timeoutMs / 1000)} seconds: it is too complex.`,
-            ),
-          );
-        let timer = setTimeout(timeUp, limits.timeoutMs);
+        // The time limit is the reading's, from the moment the process has started: Node's own start
+        // is no part of it (a second or more on a busy machine), and has a limit of its own.
+        let timer = setTimeout(() => settle(unreadable('The file could not be read.')), startLimitMs);
         // Its heap's own limit is a backstop where /proc is missing: on Linux the watch ends the
         // process first (SIGKILL), where V8 past its heap limit would abort (and perhaps dump core).
         const child: ChildProcess = startProcess(extractWorkerFile, {
@@ -68,7 +64,15 @@ export function createExtractor(limits: ExtractLimits) {
           if (!('started' in message)) return settle(message);
           limit = message.started + limits.memoryMb * megabyte;
           clearTimeout(timer);
-          timer = setTimeout(timeUp, limits.timeoutMs);
+          timer = setTimeout(
+            () =>
+              settle(
+                unreadable(
+                  `The file could not be read within ${Math.round(limits.timeoutMs / 1000)} seconds: it is too complex.`,
+                ),
+              ),
+            limits.timeoutMs,
+          );
         });
         child.on('error', () => settle(unreadable('The file could not be read.')));
         // 'close', not 'exit': an answer sent just before the process ended is read first.
