@@ -316,7 +316,7 @@ describe('the limits an organization and the server set', () => {
   beforeAll(async () => {
     // Readings past two seconds are ended: 5,000 pages take about five.
     server = await startApp({ EXTRACT_TIMEOUT_SECONDS: '2', UPLOAD_MAX_PAGES: '100000' });
-    // A reading of 48 MB reads a short PDF (about 15 MB with pdf.js's code), not 5,000 pages (about 90).
+    // A reading of 48 MB reads a short PDF (15 to 25 MB with pdf.js's code), not 5,000 pages (about 90).
     frugal = await startApp({ EXTRACT_MEMORY_MB: '48', UPLOAD_MAX_PAGES: '100000' });
   });
   afterAll(async () => {
