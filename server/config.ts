@@ -77,11 +77,13 @@ export interface Config {
     maxExpandedBytes: number;
     /** An image's pixels at most, all frames counted (413 beyond). */
     maxPixels: number;
+    /** An animation's pixels at most, all frames counted (413 beyond): a frame costs more than a still's pixels. */
+    maxAnimationPixels: number;
     /** Reading one upload (its text, or an image's processing) at most; then it is refused. */
     extractTimeoutMs: number;
-    /** The JavaScript heap of the thread reading one upload. */
+    /** Memory of the process reading one upload: its JavaScript heap, and what it holds besides. */
     extractMemoryMb: number;
-    /** Uploads read at once on one node; more wait their turn. */
+    /** Uploads read at once on one node, one member's at most half of them; more wait their turn. */
     extractConcurrency: number;
   };
   knowledge: {
@@ -152,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxPages: number(env.UPLOAD_MAX_PAGES, 1000),
       maxExpandedBytes: number(env.UPLOAD_MAX_EXPANDED_BYTES, 100 * 1024 * 1024),
       maxPixels: number(env.UPLOAD_MAX_PIXELS, 50_000_000),
+      maxAnimationPixels: number(env.UPLOAD_MAX_ANIMATION_PIXELS, 10_000_000),
       extractTimeoutMs: number(env.EXTRACT_TIMEOUT_SECONDS, 15) * 1000,
       extractMemoryMb: number(env.EXTRACT_MEMORY_MB, 256),
       extractConcurrency: number(env.EXTRACT_CONCURRENCY, 2),

@@ -1,3 +1,4 @@
+import { type ChildProcess, type ForkOptions, fork } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
@@ -22,5 +23,13 @@ export function startWorker(file: string, options: WorkerOptions): Worker {
   return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${url}); })`, {
     ...options,
     eval: true,
+  });
+}
+
+/** Starts a Node process on one of the files above (through tsx for the sources), with an IPC channel. */
+export function startProcess(file: string, options: ForkOptions & { execArgv: string[] }): ChildProcess {
+  return fork(file, {
+    ...options,
+    execArgv: [...(file.endsWith('.ts') ? ['--import', 'tsx'] : []), ...options.execArgv],
   });
 }

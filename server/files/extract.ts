@@ -1,80 +1,86 @@
-import type { Worker } from 'node:worker_threads';
-import { extractWorkerFile, startWorker } from '../paths';
-import type { ExtractJob } from './extractWorker';
-import { type Reading, type Refusal, unreadable, type WorkerAnswer } from './kinds';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { extractWorkerFile, startProcess } from '../paths';
+import type { ExtractJob, Started } from './extractWorker';
+import { type Reading, type Refusal, unreadable } from './kinds';
 
 export interface ExtractLimits {
   timeoutMs: number;
   memoryMb: number;
-  /** Readings at once on this node; more wait their turn. */
-  concurrency: number;
+}
+
+const megabyte = 1024 * 1024;
+/** A reading process not started by then never will. */
+const startLimitMs = 30_000;
+const tooMuchMemory = () => unreadable('The file needs too much memory to read: it is not accepted.');
+
+/** A process's resident memory in bytes, from /proc (Linux); null where there is none. */
+function residentBytes(pid: number): number | null {
+  try {
+    const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'));
+    return line ? Number(line[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
- * Reads uploads in worker threads, one thread per upload: a thread over its memory limit dies alone,
- * and one past the time limit is ended, so a hostile file costs at most that, and the server goes on.
+ * Reads uploads in processes of their own, one per upload (./extractWorker.ts). A heap limit does not
+ * see what a reader decodes into buffers (a PDF stream inflating to gigabytes), so the process's
+ * resident memory is watched every 20 ms: past `memoryMb` beyond its start it is ended, as it is past
+ * the time limit. A hostile file costs at most that, and its memory goes back to the system with its
+ * process, whole, which a thread of the server could not give back.
  */
 export function createExtractor(limits: ExtractLimits) {
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const turn = async () => {
-    if (running >= limits.concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
-    running += 1;
-  };
-  const done = () => {
-    running -= 1;
-    waiting.shift()?.();
-  };
-
-  function run(job: ExtractJob): Promise<Reading | Refusal> {
-    return new Promise((resolve) => {
-      let worker: Worker;
-      let settled = false;
-      const settle = (answer: Reading | Refusal) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        void worker.terminate();
-        resolve(answer);
-      };
-      const timer = setTimeout(
-        () =>
-          settle(
-            unreadable(
-              `The file could not be read within ${Math.round(limits.timeoutMs / 1000)} seconds: it is too complex.`,
-            ),
-          ),
-        limits.timeoutMs,
-      );
-      worker = startWorker(extractWorkerFile, {
-        workerData: job,
-        resourceLimits: {
-          maxOldGenerationSizeMb: limits.memoryMb,
-          maxYoungGenerationSizeMb: Math.min(64, Math.max(8, Math.round(limits.memoryMb / 8))),
-        },
-      });
-      worker.on('message', ({ ok, ...answer }: WorkerAnswer) => settle(answer as Reading | Refusal));
-      worker.on('error', (error: Error & { code?: string }) =>
-        settle(
-          unreadable(
-            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-              ? 'The file needs too much memory to read: it is not accepted.'
-              : 'The file could not be read.',
-          ),
-        ),
-      );
-      worker.on('exit', () => settle(unreadable('The file could not be read.')));
-    });
-  }
-
   return {
-    async read(job: ExtractJob): Promise<Reading | Refusal> {
-      await turn();
-      try {
-        return await run(job);
-      } finally {
-        done();
-      }
+    read(job: ExtractJob): Promise<Reading | Refusal> {
+      return new Promise((resolve) => {
+        let limit = Number.POSITIVE_INFINITY;
+        let settled = false;
+        const settle = (answer: Reading | Refusal) => {
+          settled = true;
+          clearTimeout(timer);
+          clearInterval(watch);
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+          resolve(answer);
+        };
+        // The time limit is the reading's, from the moment the process has started: Node's own start
+        // is no part of it (a second or more on a busy machine), and has a limit of its own.
+        let timer = setTimeout(() => settle(unreadable('The file could not be read.')), startLimitMs);
+        // Its heap's own limit is a backstop where /proc is missing: on Linux the watch ends the
+        // process first (SIGKILL), where V8 past its heap limit would abort (and perhaps dump core).
+        const child: ChildProcess = startProcess(extractWorkerFile, {
+          execArgv: [`--max-old-space-size=${2 * limits.memoryMb}`],
+          serialization: 'advanced',
+          stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+        });
+        const watch = setInterval(() => {
+          const resident = residentBytes(child.pid ?? 0);
+          if (resident === null) clearInterval(watch);
+          else if (resident > limit) settle(tooMuchMemory());
+        }, 20);
+        child.on('message', (message: Started | Reading | Refusal) => {
+          if (settled) return;
+          if (!('started' in message)) return settle(message);
+          limit = message.started + limits.memoryMb * megabyte;
+          clearTimeout(timer);
+          timer = setTimeout(
+            () =>
+              settle(
+                unreadable(
+                  `The file could not be read within ${Math.round(limits.timeoutMs / 1000)} seconds: it is too complex.`,
+                ),
+              ),
+            limits.timeoutMs,
+          );
+        });
+        child.on('error', () => settle(unreadable('The file could not be read.')));
+        // 'close', not 'exit': an answer sent just before the process ended is read first.
+        child.on('close', (_code, signal) =>
+          settle(signal === 'SIGABRT' ? tooMuchMemory() : unreadable('The file could not be read.')),
+        );
+        child.send(job);
+      });
     },
   };
 }

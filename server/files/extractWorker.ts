@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
 import { fileTypeFromBuffer } from 'file-type';
 import {
   docxType,
@@ -9,13 +9,12 @@ import {
   tooLarge,
   unreadable,
   unsupported,
-  type WorkerAnswer,
 } from './kinds';
 import { checkZip } from './zip';
 
 /**
- * Reads one upload in a thread of its own, under a memory limit and a time limit that the server
- * enforces by ending the thread (./extract.ts): its type from its bytes, and the text of a document.
+ * Reads one upload in a process of its own, under a memory limit and a time limit that the server
+ * enforces by ending the process (./extract.ts): its type from its bytes, and the text of a document.
  */
 export interface ExtractJob {
   bytes: Uint8Array;
@@ -126,9 +125,20 @@ export async function read(job: ExtractJob): Promise<Reading | Refusal> {
   return unsupported(`This file type (${found.ext.toUpperCase()})`);
 }
 
-if (parentPort) {
-  const answer = await read(workerData as ExtractJob);
-  parentPort.postMessage(
-    ('status' in answer ? { ok: false, ...answer } : { ok: true, ...answer }) satisfies WorkerAnswer,
-  );
+/** The process's resident memory as its job arrives: the reading's memory is counted from it. */
+export interface Started {
+  started: number;
+}
+
+// Started by ./extract.ts, with an IPC channel: one job, its answer, and the process ends.
+if (process.send && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // A server that ended without ending it (killed) no longer watches it: it ends too.
+  process.once('disconnect', () => process.exit(1));
+  process.once('message', async (job: ExtractJob) => {
+    process.send?.({ started: process.memoryUsage.rss() } satisfies Started);
+    // The bytes arrive as a Buffer, which pdf.js does not take.
+    const { buffer, byteOffset, byteLength } = job.bytes;
+    const answer = await read({ ...job, bytes: new Uint8Array(buffer, byteOffset, byteLength) });
+    process.send?.(answer, () => process.exit(0));
+  });
 }

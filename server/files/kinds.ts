@@ -31,4 +31,3 @@ export const tooLarge = (reason: string): Refusal => ({ status: 413, code: 'FILE
  * the offset in the text where each starts).
  */
 export type Reading = { type: string; text?: string; pages?: number; pageStarts?: number[] };
-export type WorkerAnswer = ({ ok: true } & Reading) | ({ ok: false } & Refusal);

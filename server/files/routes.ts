@@ -35,7 +35,7 @@ const servedType = (type: string) =>
 /**
  * Files: upload (multipart, field `file`), metadata, content, delete; the owner's only, in the
  * request's organization (anyone else's is 404). The type is sniffed from the bytes; documents are
- * read in worker threads under limits, images re-encoded without their metadata.
+ * read in processes of their own under limits, images re-encoded without their metadata.
  */
 export const filesPlugin: FastifyPluginAsync = async (app) => {
   await app.uploads.register(app);

@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors';
 import { createExtractor } from './extract';
+import { createFairQueue } from './fairQueue';
 import { processImage } from './images';
 import { isImage, type Refusal } from './kinds';
 import { BlobGone, blobExists, checkQuota, type NewBlob } from './store';
@@ -33,16 +34,14 @@ export interface Upload {
 /**
  * Receiving uploads, the one way for every route that takes files (attachments, knowledge documents):
  * multipart field `file` within UPLOAD_MAX_BYTES, the type sniffed from the bytes, documents read in
- * worker threads under limits (one extractor per node, so its concurrency holds across routes),
- * images re-encoded without their metadata, the organization's quota checked before reading.
+ * processes of their own under limits, images re-encoded without their metadata, the organization's
+ * quota checked before reading. Reading and re-encoding take one of the node's EXTRACT_CONCURRENCY
+ * slots, shared fairly between members (one queue per node, so it holds across routes).
  */
 export function createUploads(app: FastifyInstance) {
   const limits = app.config.files;
-  const extractor = createExtractor({
-    timeoutMs: limits.extractTimeoutMs,
-    memoryMb: limits.extractMemoryMb,
-    concurrency: limits.extractConcurrency,
-  });
+  const extractor = createExtractor({ timeoutMs: limits.extractTimeoutMs, memoryMb: limits.extractMemoryMb });
+  const slots = createFairQueue(limits.extractConcurrency);
 
   /** Reads new bytes: refused as the extraction says, or the blob to store. */
   async function read(bytes: Buffer): Promise<NewBlob> {
@@ -55,6 +54,7 @@ export function createUploads(app: FastifyInstance) {
     if (!isImage(reading.type)) return { ...reading, bytes };
     const image = await processImage(bytes, reading.type, {
       maxPixels: limits.maxPixels,
+      maxAnimationPixels: limits.maxAnimationPixels,
       timeoutMs: limits.extractTimeoutMs,
     });
     if ('status' in image) throw refuse(image);
@@ -107,7 +107,7 @@ export function createUploads(app: FastifyInstance) {
         if (attempt > 0 || !(await blobExists(app.db, tenant, sha256))) {
           // Checked before reading too, so a full organization spends no reading.
           await checkQuota(app.db, tenant, bytes.length);
-          blob = await read(bytes);
+          blob = await slots.run(`${request.auth.tenant}/${request.auth.userId}`, () => read(bytes));
         }
         try {
           return await save({ name, sha256, blob });

@@ -1,4 +1,4 @@
-import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Document, Packer, Paragraph } from 'docx';
 import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
@@ -168,4 +168,80 @@ export function readZip(zip: Buffer): Map<string, Buffer> {
     entries.set(name, method === 8 ? inflateRawSync(data) : Buffer.from(data));
   }
   return entries;
+}
+
+/**
+ * The review's animated GIF: `frames` frames of one pixel each on a `side` × `side` canvas (~1 KB), so
+ * that every frame decodes to the whole canvas.
+ */
+export function gifBomb(frames = 49, side = 1000): Buffer {
+  const screen = Buffer.alloc(13);
+  screen.write('GIF89a', 'latin1');
+  screen.writeUInt16LE(side, 6);
+  screen.writeUInt16LE(side, 8);
+  screen[10] = 0x80; // a global colour table of two colours
+  const parts = [screen, Buffer.from([0, 0, 0, 255, 255, 255])];
+  // Loops forever (NETSCAPE2.0), as animations do.
+  parts.push(Buffer.from([0x21, 0xff, 0x0b, ...Buffer.from('NETSCAPE2.0'), 3, 1, 0, 0, 0]));
+  for (let frame = 0; frame < frames; frame += 1) {
+    // Graphic control: keep the previous frame, 0.1 s each.
+    parts.push(Buffer.from([0x21, 0xf9, 4, 0x04, 10, 0, 0, 0]));
+    const descriptor = Buffer.alloc(10);
+    descriptor[0] = 0x2c;
+    descriptor.writeUInt16LE(frame % side, 1);
+    descriptor.writeUInt16LE(frame % side, 3);
+    descriptor.writeUInt16LE(1, 5);
+    descriptor.writeUInt16LE(1, 7);
+    // One pixel of LZW (minimum code size 2): clear, colour 0, end.
+    parts.push(descriptor, Buffer.from([2, 2, 0x4c, 0x01, 0]));
+  }
+  parts.push(Buffer.from([0x3b]));
+  return Buffer.concat(parts);
+}
+
+/**
+ * The review's PDF stream bomb: one page whose content stream (FlateDecode) inflates to `megabytes` MB
+ * of NUL bytes, whitespace to a PDF reader: about 1 KB per MB. The deflate data is one MB compressed
+ * once and repeated (each piece ends with a full flush, so they join into one stream).
+ */
+export function pdfBomb(megabytes = 1024): Buffer {
+  const piece = deflateRawSync(Buffer.alloc(1 << 20), { level: 9, finishFlush: constants.Z_FULL_FLUSH });
+  const inflated = megabytes * (1 << 20);
+  // zlib's header, the pieces, an empty final block, and the Adler-32 of that many zeros.
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE((((inflated % 65521) << 16) | 1) >>> 0);
+  const data = Buffer.concat([
+    Buffer.from([0x78, 0xda]),
+    ...Array.from({ length: megabytes }, () => piece),
+    Buffer.from([0x03, 0x00]),
+    adler,
+  ]);
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n')];
+  const offsets: number[] = [];
+  let length = parts[0].length;
+  const add = (...buffers: Buffer[]) => {
+    parts.push(...buffers);
+    length += buffers.reduce((sum, buffer) => sum + buffer.length, 0);
+  };
+  const object = (number: number, ...body: Buffer[]) => {
+    offsets.push(length);
+    add(Buffer.from(`${number} 0 obj\n`), ...body, Buffer.from('\nendobj\n'));
+  };
+  object(1, Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'));
+  object(2, Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'));
+  object(3, Buffer.from('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>'));
+  object(
+    4,
+    Buffer.from(`<< /Length ${data.length} /Filter /FlateDecode >>\nstream\n`),
+    data,
+    Buffer.from('\nendstream'),
+  );
+  const xref = length;
+  const entries = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  add(
+    Buffer.from(
+      `xref\n0 ${offsets.length + 1}\n0000000000 65535 f \n${entries}trailer\n<< /Size ${offsets.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+    ),
+  );
+  return Buffer.concat(parts);
 }

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signUp, startApp, type TestServer } from '../../support/app';
 import { loginOwner } from '../admin/support';
-import { docxBomb, download, makeDocx, makePdf, photoWithExif, png, upload } from './support';
+import { docxBomb, download, gifBomb, makeDocx, makePdf, photoWithExif, png, upload } from './support';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -206,6 +206,64 @@ describe('uploads: types sniffed from the bytes, documents read under limits, im
     }
   });
 
+  it('counts an animation’s frames × canvas before decoding it: the review’s 1 KB GIF of 49 × 1000×1000 is 413 at once, a small animation stays animated', async () => {
+    const bomb = gifBomb(49, 1000);
+    const sent = await upload(server, user, bomb, 'bomb.gif', 'image/gif');
+    timings.push({
+      file: `animated GIF, 49 frames of 1000×1000 (${bomb.length} B)`,
+      status: sent.status,
+      ms: sent.ms,
+    });
+    expect(sent.status).toBe(413);
+    expect(sent.body).toEqual({
+      code: 'FILE_TOO_LARGE',
+      error:
+        'The animation has 49 frames of 1000×1000 pixels; at most 10 million pixels over all its frames are accepted.',
+    });
+    expect(sent.ms).toBeLessThan(5000);
+    const small = await upload(server, user, gifBomb(4, 200), 'small.gif', 'image/gif');
+    expect(small.status).toBe(201);
+    expect((await sharp((await download(server, user, small.body._id)).bytes).metadata()).pages).toBe(4);
+    expect((await download(server, user, small.body._id, '?thumbnail=1')).status).toBe(200);
+  });
+
+  it('keeps one member’s uploads from starving another’s: six of the heaviest GIFs accepted in flight, a 16×16 PNG within 3 s (or 4× its time alone)', async () => {
+    const [flooder, other] = [await signUp(server), await signUp(server)];
+    // New bytes each time, so that none is deduplicated away.
+    const tiny = (red: number) =>
+      sharp({ create: { width: 16, height: 16, channels: 3, background: { r: red, g: 9, b: 9 } } })
+        .png()
+        .toBuffer();
+    const alone = await upload(server, other, await tiny(1), 'alone.png', 'image/png');
+    expect(alone.status).toBe(201);
+    // The review's GIF cut to the animation limit: 10 frames of (up to) 1000×1000, each about a second of work.
+    let lastGif = 0;
+    const flood = Array.from({ length: 6 }, (_, n) =>
+      upload(server, flooder, gifBomb(10, 1000 - n), `flood-${n}.gif`, 'image/gif').then((answer) => {
+        lastGif = performance.now();
+        return answer;
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const during = await upload(server, other, await tiny(2), 'during.png', 'image/png');
+    const answered = performance.now();
+    const flooded = await Promise.all(flood);
+    timings.push(
+      { file: '16×16 PNG alone', status: alone.status, ms: alone.ms },
+      { file: '16×16 PNG beside six 10-frame GIFs', status: during.status, ms: during.ms },
+      ...flooded.map((gif, n) => ({
+        file: `GIF ${n + 1} of six, 10 frames`,
+        status: gif.status,
+        ms: gif.ms,
+      })),
+    );
+    expect(during.status).toBe(201);
+    expect(during.ms).toBeLessThan(Math.max(3000, 4 * alone.ms));
+    // The GIFs were still in flight when the PNG was answered, and each was taken in its turn.
+    expect(answered).toBeLessThan(lastGif);
+    expect(flooded.map((gif) => gif.status)).toEqual([201, 201, 201, 201, 201, 201]);
+  });
+
   it('stores the same bytes once, however often and by whom they are uploaded, and deletes them with the last file', async () => {
     const other = await signUp(server);
     const bytes = await makePdf(1, { text: `shared ${Date.now()}` });
@@ -258,8 +316,8 @@ describe('the limits an organization and the server set', () => {
   beforeAll(async () => {
     // Readings past two seconds are ended: 5,000 pages take about five.
     server = await startApp({ EXTRACT_TIMEOUT_SECONDS: '2', UPLOAD_MAX_PAGES: '100000' });
-    // A reading thread of 16 MB reads a short PDF, not 5,000 pages.
-    frugal = await startApp({ EXTRACT_MEMORY_MB: '16', UPLOAD_MAX_PAGES: '100000' });
+    // A reading of 48 MB reads a short PDF (15 to 25 MB with pdf.js's code), not 5,000 pages (about 90).
+    frugal = await startApp({ EXTRACT_MEMORY_MB: '48', UPLOAD_MAX_PAGES: '100000' });
   });
   afterAll(async () => {
     await server?.close();
@@ -280,7 +338,7 @@ describe('the limits an organization and the server set', () => {
   it('ends a reading past the memory limit with 422, and the server goes on', async () => {
     const user = await signUp(frugal);
     const sent = await upload(frugal, user, await makePdf(5000), 'long.pdf', 'application/pdf');
-    timings.push({ file: 'pages-5000.pdf, 16 MB heap', status: sent.status, ms: sent.ms });
+    timings.push({ file: 'pages-5000.pdf, 48 MB reading', status: sent.status, ms: sent.ms });
     expect(sent.status).toBe(422);
     expect(sent.body).toEqual({
       error: 'The file needs too much memory to read: it is not accepted.',
