@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mayUseBot } from '../admin/groups/store';
 import type { Owner } from '../auth/sessions';
 import { hold, lease, leaseSeconds, lowBalance, lowBalanceNotice, refund, refusal } from '../chat/replyStore';
 import type { Db } from '../db/database';
@@ -54,6 +55,41 @@ export async function createKey(
     [owner.tenant, owner.userId, name, hashKey(key), key.slice(-4), expiresAt],
   );
   return { ...toKey(rows[0]), key };
+}
+
+/** A bot as the API lists and runs it, with whether the key's holder may use it (their groups). */
+export interface ApiBot {
+  id: string;
+  name: string;
+  price: string;
+  active: boolean;
+  platform: string;
+  config: Record<string, unknown>;
+  /** When it was made, in seconds since 1970. */
+  created: number;
+  may_use: boolean;
+}
+
+const apiBotColumns = `b.id, b.name, b.price, b.active, b.platform, b.config,
+  extract(epoch from b.created_at)::bigint as created`;
+
+/** The organization's bots the member may use, in the catalogue's order (retired and unavailable ones too). */
+export async function usableBots(db: Db, owner: Owner): Promise<ApiBot[]> {
+  const { rows } = await db.query<ApiBot>(
+    `select ${apiBotColumns}, true as may_use from bots b
+     where b.tenant = $1 and ${mayUseBot('b.id', '$2')} order by b.position, b.name`,
+    [owner.tenant, owner.userId],
+  );
+  return rows;
+}
+
+/** A bot of the member's organization by its id, whether they may use it or not; null when there is none. */
+export async function botById(db: Db, owner: Owner, id: string): Promise<ApiBot | null> {
+  const { rows } = await db.query<ApiBot>(
+    `select ${apiBotColumns}, ${mayUseBot('b.id', '$3')} as may_use from bots b where b.id = $1 and b.tenant = $2`,
+    [id, owner.tenant, owner.userId],
+  );
+  return rows[0] ?? null;
 }
 
 /** Whether the organization lets its members' keys call the API (`apiAccess`). */

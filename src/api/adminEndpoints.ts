@@ -48,6 +48,13 @@ export type TryEvent = {
  * load with the admin area, never with the landing page or the chat.
  */
 export function createAdminEndpoints(http: HttpClient) {
+  /** A model list as a provider's route answers it: the ids, OpenAI's `data`, or `{ models }`. */
+  const modelsAt = async (path: string) => {
+    const answer = await http.get<string[] | { models: string[] } | { data: { id: string }[] }>(path);
+    if (Array.isArray(answer)) return answer;
+    if ('models' in answer) return answer.models;
+    return answer.data.map((model) => model.id);
+  };
   return {
     bots: async (): Promise<AdminPage<AdminBot>> => {
       const page = pageOf(await http.get<WireBot[] | AdminPage<WireBot & AdminRecord>>(`${admin}/bot`));
@@ -106,14 +113,10 @@ export function createAdminEndpoints(http: HttpClient) {
     updateProvider: (id: string, values: Partial<{ name: string; baseUrl: string; apiKey: string }>) =>
       http.patch<ProviderRecord>(at('provider', id), { ...values }),
     deleteProvider: (id: string) => http.delete<unknown>(at('provider', id)),
-    providerModels: async (id: string) => {
-      const answer = await http.get<string[] | { models: string[] } | { data: { id: string }[] }>(
-        `${at('provider', id)}/models`,
-      );
-      if (Array.isArray(answer)) return answer;
-      if ('models' in answer) return answer.models;
-      return answer.data.map((model) => model.id);
-    },
+    providerModels: (id: string) => modelsAt(`${at('provider', id)}/models`),
+    /** Whether the server has a provider of its own (OPENAI_BASE_URL), used by bots that name none. */
+    serverProvider: () => http.get<{ configured: boolean }>(`${admin}/provider/server`),
+    serverModels: () => modelsAt(`${admin}/provider/server/models`),
 
     knowledgeBases: async () =>
       pageOf(await http.get<KnowledgeBaseRecord[] | AdminPage<KnowledgeBaseRecord>>(`${admin}/knowledge`)),

@@ -236,14 +236,16 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
   const botEditor = botEditorMachine.provide({
     actors: {
       loadEditor: fromPromise(async ({ input }) => {
-        const [botPage, providerPage, categoryPage, knowledgePage, groupPage, toolPage] = await Promise.all([
-          input.botId ? api.bots() : null,
-          api.providers(),
-          api.categories(),
-          api.knowledgeBases(),
-          api.groups(),
-          api.tools(),
-        ]);
+        const [botPage, providerPage, categoryPage, knowledgePage, groupPage, toolPage, server] =
+          await Promise.all([
+            input.botId ? api.bots() : null,
+            api.providers(),
+            api.categories(),
+            api.knowledgeBases(),
+            api.groups(),
+            api.tools(),
+            api.serverProvider(),
+          ]);
         const bot = botPage?.items.find((item) => item._id === input.botId) ?? null;
         if (input.botId && !bot) throw new Error('Bot not found');
         return {
@@ -253,12 +255,15 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
           knowledgeBases: knowledgePage.items.map(({ _id, name }) => ({ _id, name })),
           groups: groupPage.items.map(({ _id, name }) => ({ _id, name })),
           tools: toolPage.items.map(({ _id, ...tool }) => tool),
+          serverProvider: server.configured,
         };
       }),
       saveBot: fromPromise(({ input }) =>
         input.botId ? api.updateBot(input.botId, input.request) : api.createBot(input.request),
       ),
-      fetchModels: fromPromise(({ input }) => api.providerModels(input.provider)),
+      fetchModels: fromPromise(({ input }) =>
+        input.provider ? api.providerModels(input.provider) : api.serverModels(),
+      ),
       streamTry: createStreamTry(api),
     },
     actions: {

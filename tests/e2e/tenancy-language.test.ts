@@ -8,7 +8,8 @@ describe('organizations from the host and languages, in Chromium against npm sta
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServer();
+    // At level info, as `npm start` runs it: the address it tells a person to open is logged.
+    server = await startServer({ LOG_LEVEL: 'info' });
     browser = await launchBrowser();
   });
   afterAll(async () => {
@@ -26,6 +27,29 @@ describe('organizations from the host and languages, in Chromium against npm sta
       subdomain: 'acme',
     });
     await page.getByRole('link', { name: 'Register' }).waitFor();
+    await page.close();
+  });
+
+  it('logs http://localhost:PORT, and the IP address 127.0.0.1 shows the landing page and logs in', async () => {
+    expect(server.output()).toContain(`Server listening at http://localhost:${server.port}`);
+    expect(server.output()).not.toContain(`127.0.0.1:${server.port}`);
+
+    // An IP address has no organization label: it stands for the default organization, as localhost.
+    const page = await browser.newPage();
+    const lookups: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/organization/')) lookups.push(request.url());
+    });
+    await page.goto(`http://127.0.0.1:${server.port}/`);
+    await page.waitForURL(/\/landing/);
+    await page.getByRole('link', { name: 'Log in' }).click();
+    await page.getByLabel('Email').fill('demo@parley.test');
+    await page.getByLabel('Password').fill('parley-demo-1');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/list$/);
+    await page.getByRole('heading', { name: /Demo/ }).waitFor();
+    // Only the default organization's brand colour is asked for, once logged in: never organization 127.
+    expect(lookups.every((url) => url.endsWith('/api/v1/organization/app'))).toBe(true);
     await page.close();
   });
 

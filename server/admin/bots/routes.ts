@@ -39,7 +39,15 @@ const snapshot = ({ _id, ...bot }: AdminBot) => ({ ...bot, categories: bot.categ
  * charging anyone or storing a conversation. Every write forgets `GET /api/v1/bot`'s list.
  */
 export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
-  app.get('/bot', async (request) => listBots(app.db, request.tenant));
+  /**
+   * A bot as answered: a model bot that names no model (the seeded ones) shows the one it runs, the
+   * server's OPENAI_MODEL, so its form saves as it is. Stored as it was: it follows the setting until
+   * an admin saves a model of its own.
+   */
+  const shown = (bot: AdminBot): AdminBot =>
+    bot.platform === 'openai' && !bot.model ? { ...bot, model: app.config.openai.model } : bot;
+
+  app.get('/bot', async (request) => (await listBots(app.db, request.tenant)).map(shown));
 
   async function writeCategories(tx: Db, botId: string, categories: string[]) {
     await tx.query('delete from bot_categories where bot_id = $1', [botId]);
@@ -106,7 +114,7 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
           throw uniqueViolation(error) ? nameTaken() : error;
         });
       await app.botCatalogue.forget(tenant);
-      return reply.code(201).send((await readBot(app.db, tenant, id)).bot);
+      return reply.code(201).send(shown((await readBot(app.db, tenant, id)).bot));
     },
   );
 
@@ -180,7 +188,7 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
           throw uniqueViolation(error) ? nameTaken() : error;
         });
       await app.botCatalogue.forget(tenant);
-      return (await readBot(app.db, tenant, before._id)).bot;
+      return shown((await readBot(app.db, tenant, before._id)).bot);
     },
   );
 
@@ -197,7 +205,7 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
       });
     });
     await app.botCatalogue.forget(tenant);
-    return (await readBot(app.db, tenant, before._id)).bot;
+    return shown((await readBot(app.db, tenant, before._id)).bot);
   });
 
   app.post<{ Params: { id: string }; Body: { messages: { role: 'user' | 'bot'; text: string }[] } }>(

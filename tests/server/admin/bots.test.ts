@@ -74,6 +74,13 @@ describe('admin area: bots, categories and providers', () => {
     ]);
   });
 
+  it('without OPENAI_BASE_URL the server has no provider of its own: its model list is a 404 that says so', async () => {
+    expect((await as('/provider/server')).body).toEqual({ configured: false });
+    const models = await as('/provider/server/models');
+    expect(models).toMatchObject({ status: 404, body: { code: 'PROVIDER_NOT_CONFIGURED' } });
+    expect(models.body.error).toContain('OPENAI_BASE_URL');
+  });
+
   it('refuses a name sent in clear (every name arrives encrypted) and a duplicate name with its field', async () => {
     const clear = await as('/category', { body: { name: 'Plain' } });
     expect(clear.status).toBe(400);

@@ -195,6 +195,16 @@ describe('admin area: the role matrix', () => {
       needs: ['provider'],
       request: (ids) => ({ method: 'GET', path: `/provider/${ids.provider}/models` }),
     },
+    {
+      name: 'GET /provider/server',
+      byId: false,
+      request: () => ({ method: 'GET', path: '/provider/server' }),
+    },
+    {
+      name: 'GET /provider/server/models',
+      byId: false,
+      request: () => ({ method: 'GET', path: '/provider/server/models' }),
+    },
     { name: 'GET /member', byId: false, request: () => ({ method: 'GET', path: '/member?q=&cursor=' }) },
     {
       name: 'POST /member/invite',
