@@ -50,10 +50,16 @@ describe('company sign-in (OpenID Connect): an owner sets it up, members sign in
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Log in' }).click();
   };
-  /** Continue with Contoso on the login screen, then the IdP's own login form (and consent) as `login`. */
-  const signInAtIdp = async (page: Page, login: string) => {
-    await page.goto(`${acme}/login`);
-    await page.getByRole('link', { name: 'Continue with Contoso' }).click();
+  /**
+   * Continue with Contoso on the login screen (or the sign-in's own address, `start`), then the IdP's own
+   * login form (and consent) as `login`.
+   */
+  const signInAtIdp = async (page: Page, login: string, start?: string) => {
+    if (start) await page.goto(start);
+    else {
+      await page.goto(`${acme}/login`);
+      await page.getByRole('link', { name: 'Continue with Contoso' }).click();
+    }
     // oidc-provider's own (development) login page, on the IdP's origin.
     await page.waitForURL((url) => url.origin === idp.url);
     await page.locator('input[name="login"]').fill(login);
@@ -106,10 +112,15 @@ describe('company sign-in (OpenID Connect): an owner sets it up, members sign in
     await page.context().close();
   });
 
-  it('signs a new member in at the real IdP: Continue with Contoso, its login form, back on /list by name', async () => {
+  it('signs a new member in at the real IdP, from a link whose returnUrl leads away: back on /list by name', async () => {
     await idp.account('grace', { email: 'grace@contoso.test', email_verified: true, name: 'Grace Hopper' });
     const page = await newPage();
-    await signInAtIdp(page, 'grace');
+    // Decoded once more than it should be, `/%09/evil.example` would be `//evil.example`.
+    await signInAtIdp(
+      page,
+      'grace',
+      `${acme}/auth/oidc/start?organization=acme&returnUrl=%2F%2509%2Fevil.example`,
+    );
     await page.waitForURL((url) => url.origin === acme && url.pathname === '/list', {
       timeout: 20_000,
     });

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { safeReturnUrl } from '../../server/auth/oidc/routes';
 import { readIdpGroups } from '../../server/auth/oidc/store';
 import { call, type Json, signUp, startApp, type TestServer, uniqueTag } from '../support/app';
 import { FetchBrowser, type Idp, startIdp, throughIdp } from '../support/idpProcess';
+import { hostileReturnUrls } from '../support/returnUrls';
 import { type Actor, admin, loginOwner, member, readCode, seededOwner } from './admin/support';
 
 const tenant = 'acme';
@@ -310,8 +312,15 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
     expect(memberships.rows).toHaveLength(1);
 
     // A hostile return target is not followed.
-    const again = await signIn(`ada${unique}`, '//evil.example/steal');
+    const again = await signIn(`ada${unique}`, '/%09/evil.example');
     expect(again.returnUrl).toBe('/list');
+  });
+
+  it('keeps only return targets of this site that stay so decoded once more (the app’s rule)', () => {
+    for (const url of hostileReturnUrls) expect([url, safeReturnUrl(url)]).toEqual([url, '/list']);
+    for (const url of [undefined, 7, ['/topics']]) expect(safeReturnUrl(url)).toBe('/list');
+    for (const url of ['/list?from=mail', '/topics/new?bot=eliza', '/admin/bots/b%2F1'])
+      expect(safeReturnUrl(url)).toBe(url);
   });
 
   it('signs the same person in again as the same member, groups updated, no second welcome credit', async () => {

@@ -21,15 +21,19 @@ const sealContext = 'oidc-login';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
-/** The same rule as the app's return targets: a path of this site, never another origin. */
+/**
+ * The same rule as the app's return targets (machines/session.ts, isSameSitePath): a path of this site,
+ * never another origin; no backslash, no control character raw or percent-encoded (`/%09/evil.example`
+ * decoded once more would be `//evil.example`). Anything else is `/list`.
+ */
 export function safeReturnUrl(value: unknown): string {
   if (typeof value !== 'string' || value.length > 2000) return '/list';
   if (
     !value.startsWith('/') ||
     value.startsWith('//') ||
-    value.startsWith('/\\') ||
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-    /[\u0000-\u001f\\]/.test(value)
+    /[\u0000-\u001f\u007f\\]/.test(value) ||
+    /%(?:[01][0-9a-f]|7f)/i.test(value)
   )
     return '/list';
   return value;
