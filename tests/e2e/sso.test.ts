@@ -115,6 +115,13 @@ describe('company sign-in (OpenID Connect): an owner sets it up, members sign in
   it('signs a new member in at the real IdP, from a link whose returnUrl leads away: back on /list by name', async () => {
     await idp.account('grace', { email: 'grace@contoso.test', email_verified: true, name: 'Grace Hopper' });
     const page = await newPage();
+    // Where the page went, or tried to go (a navigation the browser refuses is an error on the page).
+    const elsewhere: string[] = [];
+    page.on('pageerror', (error) => elsewhere.push(error.message));
+    page.on('request', (request) => {
+      const away = ![acme, idp.url].includes(new URL(request.url()).origin);
+      if (away && request.isNavigationRequest()) elsewhere.push(request.url());
+    });
     // Decoded once more than it should be, `/%09/evil.example` would be `//evil.example`.
     await signInAtIdp(
       page,
@@ -127,6 +134,7 @@ describe('company sign-in (OpenID Connect): an owner sets it up, members sign in
     await page.getByRole('heading', { name: 'Hello, Grace Hopper', level: 1 }).waitFor();
     // The single-use code is out of the address bar and the history.
     expect(page.url()).not.toContain('sso=');
+    expect(elsewhere).toEqual([]);
     await page.context().close();
   });
 
