@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { member as invitedMember } from '../server/admin/support';
 import { call, type TestServer } from '../support/app';
+import { blocking, noViolations, runAxe } from '../support/axe';
 import { launchBrowser } from '../support/browser';
 import { type Idp, startIdp } from '../support/idpProcess';
 import { type RunningServer, startServer } from '../support/server';
@@ -191,11 +192,18 @@ describe('company sign-in (OpenID Connect): an owner sets it up, members sign in
     expect((await call(api, '/api/v1/user/me', { tenant: 'acme', token: member.token })).status).toBe(401);
     const keys = main.getByRole('region', { name: "Members' API keys" });
     expect(await keys.textContent()).toContain('API keys of members and admins that still work: 1');
-    await keys.getByRole('button', { name: "Revoke all members' API keys" }).click();
-    await settings
-      .getByRole('alertdialog', { name: "Revoke all members' API keys" })
-      .getByRole('button', { name: "Revoke all members' API keys" })
-      .click();
+    const revokeAll = keys.getByRole('button', { name: "Revoke all members' API keys" });
+    // On a phone too, the button stays inside its section (its words wrap).
+    await settings.setViewportSize({ width: 320, height: 800 });
+    const [section, button] = [await keys.boundingBox(), await revokeAll.boundingBox()];
+    expect((button?.x ?? 0) + (button?.width ?? 0)).toBeLessThanOrEqual(
+      (section?.x ?? 0) + (section?.width ?? 0),
+    );
+    await settings.setViewportSize({ width: 1280, height: 900 });
+    await revokeAll.click();
+    const confirm = settings.getByRole('alertdialog', { name: "Revoke all members' API keys" });
+    expect(blocking(await runAxe(settings, noViolations())), 'axe: revoke the keys').toEqual([]);
+    await confirm.getByRole('button', { name: "Revoke all members' API keys" }).click();
     await keys.getByRole('status').filter({ hasText: 'Their API keys are revoked.' }).waitFor();
     expect(await keys.textContent()).toContain('API keys of members and admins that still work: 0');
     expect(await keys.getByRole('button').count()).toBe(0);
