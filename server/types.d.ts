@@ -1,7 +1,7 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Codes } from './auth/codes';
 import type { LoginLimits } from './auth/loginLimits';
-import type { Owner } from './auth/sessions';
+import type { Owner, SignedInWith } from './auth/sessions';
 import type { TokenClaims } from './auth/tokens';
 import type { BotCatalogue } from './bots/catalogue';
 import type { LiveReplies } from './chat/liveReplies';
@@ -23,7 +23,7 @@ declare module 'fastify' {
     translator: Translator;
     sessions: {
       /** Starts a session and answers its token. */
-      open(owner: Owner): Promise<string>;
+      open(owner: Owner, via: SignedInWith): Promise<string>;
       /** A fresh token (new expiry) of the same session. */
       renew(claims: TokenClaims): Promise<string>;
       /** The request's valid token claims (signature, expiry, organization, live session), or null. */
@@ -33,6 +33,11 @@ declare module 'fastify' {
       forget(userId: string): Promise<void>;
       /** Ends every session of the user, but `except` when given. */
       revokeAll(owner: Owner, except?: string): Promise<void>;
+      /**
+       * SSO became required: ends the organization's password sessions but owners' (who keep their
+       * password as the way in), on every node; part of `db`'s transaction. Answers how many ended.
+       */
+      endPasswordSessions(db: Db, tenant: string): Promise<number>;
     };
     /** The replies this node is generating; drained on shutdown. */
     liveReplies: LiveReplies;

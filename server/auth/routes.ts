@@ -148,7 +148,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
         });
         return id;
       });
-      return { token: await app.sessions.open({ userId, tenant }) };
+      return { token: await app.sessions.open({ userId, tenant }, 'password') };
     },
   );
 
@@ -180,7 +180,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
       // SSO required: owners keep their password as the way in should the identity provider fail.
       if (await passwordRefused(app.db, request.tenant, user.role))
         throw await ssoRequired(app.db, request.tenant);
-      return { token: await app.sessions.open({ userId: user.id, tenant: request.tenant }) };
+      return { token: await app.sessions.open({ userId: user.id, tenant: request.tenant }, 'password') };
     },
   );
 
@@ -241,7 +241,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
         return rows[0].id;
       });
       await app.sessions.revokeAll({ userId, tenant });
-      return { token: await app.sessions.open({ userId, tenant }) };
+      return { token: await app.sessions.open({ userId, tenant }, 'password') };
     },
   );
 

@@ -121,6 +121,32 @@ export async function revokeKey(db: Db, owner: Owner, id: string): Promise<boole
   return rows.length > 0;
 }
 
+/**
+ * The organization's keys held by everyone but owners (its members and admins) that still work: not
+ * revoked, not expired. With SSO required, these are the way in that does not go through the IdP.
+ */
+export async function countMembersKeys(db: Db, tenant: string): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(
+    `select count(*)::int as count from api_keys k join users u on u.id = k.user_id and u.tenant = k.tenant
+     where k.tenant = $1 and u.role <> 'owner' and k.revoked_at is null
+       and (k.expires_at is null or k.expires_at > now())`,
+    [tenant],
+  );
+  return rows[0].count;
+}
+
+/** Revokes those keys at once (every request reads its key from the database); answers how many. */
+export async function revokeMembersKeys(db: Db, tenant: string): Promise<number> {
+  const { rows } = await db.query(
+    `update api_keys k set revoked_at = now() from users u
+     where k.tenant = $1 and u.id = k.user_id and u.tenant = k.tenant and u.role <> 'owner'
+       and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
+     returning k.id`,
+    [tenant],
+  );
+  return rows.length;
+}
+
 /** Whom a presented key speaks for, and whether it may be used now. */
 export interface KeyHolder {
   keyId: string;

@@ -162,6 +162,9 @@ export function createAdminEndpoints(http: HttpClient) {
     /** Stores the settings (a left-out secret is kept), or turns SSO off with null. */
     updateSso: (settings: SsoRequest | null) =>
       http.replace<SsoSettings | null>(`${admin}/sso`, settings ? { ...settings } : null),
+    /** Revokes every API key of the organization's members and admins (owners keep theirs). */
+    revokeMemberApiKeys: () =>
+      http.post<{ revoked: number }>(`${admin}/sso/revoke-api-keys`, undefined, { returnError: true }),
 
     usage: (days: number) => http.get<UsageReport>(`${admin}/usage`, { days }),
     usageCsv: (days: number) => http.download(`${admin}/usage`, { days, format: 'csv' }),

@@ -19,7 +19,7 @@ import { orgSettingsMachine } from '../../machines/orgSettings';
 import { createResourceMachine } from '../../machines/resource';
 import type { sessionMachine } from '../../machines/session';
 import { usageMachine } from '../../machines/usage';
-import type { SsoRequest, SsoSettings } from '../admin/sso/ssoForm';
+import type { SsoChange, SsoSettings } from '../admin/sso/ssoForm';
 import { type AdminEndpoints, createAdminEndpoints } from '../api/adminEndpoints';
 import type { Endpoints } from '../api/endpoints';
 import { type HttpClient, HttpError } from '../api/http';
@@ -208,12 +208,17 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     { inspect },
   );
 
-  /** The organization's identity provider (owners only): a piece of server data, changed by a PUT. */
+  /**
+   * The organization's identity provider (owners only): a piece of server data, changed by a PUT, and
+   * the members' API keys it counts, revoked by a POST.
+   */
   const sso = createActor(
-    createResourceMachine<SsoSettings | null, SsoRequest | null>().provide({
+    createResourceMachine<SsoSettings | null, SsoChange>().provide({
       actors: {
         fetch: fromPromise(() => api.sso()),
-        change: fromPromise(({ input }) => api.updateSso(input.change)),
+        change: fromPromise(({ input: { change } }) =>
+          change && 'revokeApiKeys' in change ? api.revokeMemberApiKeys() : api.updateSso(change),
+        ),
       },
     }),
     { inspect },

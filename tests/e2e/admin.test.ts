@@ -131,6 +131,27 @@ describe('an organization the operator creates and its admins run, in Chromium a
     expect(await owner.getByRole('link', { name: 'Bots' }).getAttribute('aria-current')).toBe('page');
   });
 
+  it('takes an SVG logo, drawn as a PNG (its script gone), and shows it on the Settings screen', async () => {
+    await adminSection(owner, 'Settings');
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 10"><rect width="40" height="10" fill="#1d4ed8"/><svg:script xmlns:svg="http://www.w3.org/2000/svg">alert(1)</svg:script></svg>';
+    await owner
+      .getByLabel('Logo')
+      .setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(svg) });
+    await owner.getByRole('button', { name: 'Save' }).click();
+    await owner.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const preview = owner.getByRole('img', { name: 'Current logo' });
+    await expect.poll(() => preview.getAttribute('src')).toMatch(/^\/api\/v1\/organization\/beta\/logo\?v=/);
+    // Loaded and drawn at 512 × 128 (the SVG's 4:1), from a PNG.
+    await expect
+      .poll(() =>
+        preview.evaluate((image: HTMLImageElement) => `${image.naturalWidth}×${image.naturalHeight}`),
+      )
+      .toBe('512×128');
+    const served = await fetch(`${server.url}${await preview.getAttribute('src')}`);
+    expect(served.headers.get('content-type')).toBe('image/png');
+  });
+
   it('creates a category and an OpenAI-compatible provider, its key shown masked and its models listed', async () => {
     await adminSection(owner, 'Categories');
     await owner.getByLabel('New category').fill('Poetry');

@@ -66,6 +66,45 @@ export async function passwordRefused(db: Db, tenant: string, role: string | nul
 }
 
 /**
+ * The single-use code the callback hands the app, bound to the browser it was handed to: `browserHash`
+ * is the SHA-256 of a random value in that browser's HttpOnly cookie.
+ */
+export async function storeCode(
+  db: Db,
+  code: { codeHash: string; browserHash: string; tenant: string; userId: string; seconds: number },
+): Promise<void> {
+  await db.query(
+    `insert into oidc_codes (code_hash, browser_hash, tenant, user_id, expires_at)
+     values ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+    [code.codeHash, code.browserHash, code.tenant, code.userId, code.seconds],
+  );
+}
+
+/**
+ * Takes a code for the browser presenting it, once, on any node: its member when it is live, of this
+ * organization and handed to this browser; `elsewhere` when it is live but was handed to another
+ * browser (it stays for that one: whoever sends a code around cannot use it up); else `invalid`
+ * (unknown, used, expired, or of another organization, which uses it up).
+ */
+export async function takeCode(
+  db: Db,
+  code: { codeHash: string; browserHash: string | null; tenant: string },
+): Promise<{ userId: string } | 'elsewhere' | 'invalid'> {
+  const { rows } = await db.query<{ tenant: string; user_id: string; live: boolean }>(
+    `delete from oidc_codes where code_hash = $1 and browser_hash = $2
+     returning tenant, user_id, expires_at > now() as live`,
+    [code.codeHash, code.browserHash],
+  );
+  if (rows[0])
+    return rows[0].live && rows[0].tenant === code.tenant ? { userId: rows[0].user_id } : 'invalid';
+  const { rows: pending } = await db.query(
+    'select 1 from oidc_codes where code_hash = $1 and expires_at > now()',
+    [code.codeHash],
+  );
+  return pending.length ? 'elsewhere' : 'invalid';
+}
+
+/**
  * Records the identity provider's group names of a member at their login (the groups claim). The
  * organization's groups map these names to their members; an empty list is kept too (in no group).
  */
