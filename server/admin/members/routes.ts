@@ -6,9 +6,6 @@ import { audit } from '../audit/store';
 import { atLeast, forbidden, type Role, roles } from '../requireRole';
 import { decodeCursor, encodeCursor, idParams, objectOf } from '../schemas';
 
-/** How long an invitation's code works; the invitation itself stays until used (a new code can be asked). */
-export const invitationCodeMinutes = 72 * 60;
-
 interface MemberRow {
   id: string;
   username: string;
@@ -54,9 +51,9 @@ const isCursor = (value: unknown): value is [string, string] =>
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 /**
- * Members: list with search and pages; invite by email with a role; change role; suspend or
- * reinstate (ending their sessions at once); grant or deduct credit with a note. An admin cannot
- * touch an owner, nor make one; the last active owner cannot be demoted or suspended.
+ * Members: list with search and pages; change role; suspend or reinstate (ending their sessions at
+ * once); grant or deduct credit with a note. An admin cannot touch an owner, nor make one; the last
+ * active owner cannot be demoted or suspended. Invitations have their own plugin (../invitations).
  */
 export const membersAdminPlugin: FastifyPluginAsync = async (app) => {
   app.get<{ Querystring: { q?: string; cursor?: string; limit?: string } }>(
@@ -88,58 +85,6 @@ export const membersAdminPlugin: FastifyPluginAsync = async (app) => {
         items: page.map(toMember),
         next: rows.length > limit && last ? encodeCursor([last.sort_name, last.id]) : null,
       };
-    },
-  );
-
-  app.post<{ Body: { email: string; role: Role } }>(
-    '/member/invite',
-    {
-      schema: {
-        body: objectOf(
-          { email: { type: 'string', minLength: 1, maxLength: 254 }, role: { type: 'string', enum: roles } },
-          ['email', 'role'],
-        ),
-      },
-    },
-    async (request) => {
-      const email = request.body.email.trim();
-      const { role } = request.body;
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
-        throw new ApiError(400, 'Invalid email address', 'INVALID_EMAIL', 'email');
-      if (role === 'owner' && request.role !== 'owner') throw forbidden('Only an owner can invite an owner.');
-      const { rows: existing } = await app.db.query(
-        'select 1 from users where tenant = $1 and lower(email) = lower($2)',
-        [request.tenant, email],
-      );
-      if (existing.length)
-        throw new ApiError(409, 'This address belongs to a member already.', 'MEMBER_EXISTS', 'email');
-      const { rows: organization } = await app.db.query<{ name: string }>(
-        'select name from organizations where subdomain = $1',
-        [request.tenant],
-      );
-      await app.db.transaction(async (tx) => {
-        await tx.query(
-          `insert into invitations (tenant, email, role, invited_by) values ($1, lower($2), $3, $4)
-           on conflict (tenant, email) do update set role = excluded.role, invited_by = excluded.invited_by, created_at = now()`,
-          [request.tenant, email, role, request.auth.userId],
-        );
-        await audit(tx, request, {
-          action: 'member.invite',
-          target: null,
-          before: null,
-          after: { email, role },
-        });
-      });
-      const code = await app.codes.issue(request.tenant, email, 'signup', invitationCodeMinutes);
-      await app.sendMail({
-        to: email,
-        subject: `You are invited to ${organization[0]?.name ?? request.tenant} on Parley`,
-        text:
-          `You are invited to join ${organization[0]?.name ?? request.tenant} on Parley as ${role === 'member' ? 'a member' : `an ${role}`}.\n\n` +
-          `Your Parley code is ${code}\n\nSign up at the organization's address (${request.tenant}) with this email address and the code. ` +
-          `The code works once, for ${invitationCodeMinutes / 60} hours; after that, ask for a new one on the sign-up page.\n`,
-      });
-      return { sent: true };
     },
   );
 
