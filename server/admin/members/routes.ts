@@ -184,12 +184,22 @@ export const membersAdminPlugin: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { tenant } = request;
-      const amount = Math.round(request.body.amount * 10_000) / 10_000;
+      const cents = request.body.amount * 100;
+      // Whole cents: 0.001 would be booked (and announced as "+0.00") for nothing anyone can see.
+      if (Math.abs(cents - Math.round(cents)) > 1e-6)
+        throw new ApiError(
+          400,
+          'The amount is in whole cents: at most two decimals.',
+          'INVALID_INPUT',
+          'amount',
+        );
+      const amount = Math.round(cents) / 100;
       const note = request.body.note.replace(/\s+/g, ' ').trim();
       if (amount === 0) throw new ApiError(400, 'The amount cannot be zero.', 'INVALID_INPUT', 'amount');
       if (!note) throw new ApiError(400, 'Please fill in note.', 'INVALID_INPUT', 'note');
       const result = await app.db.transaction(async (tx) => {
-        // One statement: the balance moves only if what is left still covers what replies hold.
+        // One statement: the balance moves only if what is left still covers what replies hold, and
+        // only a member's balance unless an owner asks (the target's role as it is when the row is locked).
         const { rows } = await tx.query<{
           balance: string;
           reserved: string;
@@ -199,6 +209,7 @@ export const membersAdminPlugin: FastifyPluginAsync = async (app) => {
           `with changed as (
              update users set balance = balance + $3
              where id = $1 and tenant = $2 and balance + $3 >= reserved and balance + $3 >= 0
+               and ($8 or (role = 'member' and id <> $9))
              returning balance, reserved, currency, balance - $3 as before),
            recorded as (
              insert into transactions (tenant, user_id, amount, description)
@@ -215,14 +226,18 @@ export const membersAdminPlugin: FastifyPluginAsync = async (app) => {
             amount > 0 ? 'Credit added' : 'Credit deducted',
             `${amount > 0 ? '+' : '−'}${Math.abs(amount).toFixed(2)}`,
             note,
+            request.role === 'owner',
+            request.auth.userId,
           ],
         );
         if (!rows[0]) {
-          const { rows: found } = await tx.query('select 1 from users where id = $1 and tenant = $2', [
-            request.params.id,
-            tenant,
-          ]);
-          if (!found.length) throw memberNotFound();
+          const { rows: found } = await tx.query<{ id: string; role: Role }>(
+            'select id, role from users where id = $1 and tenant = $2',
+            [request.params.id, tenant],
+          );
+          if (!found[0]) throw memberNotFound();
+          if (request.role !== 'owner' && (found[0].role !== 'member' || found[0].id === request.auth.userId))
+            throw forbidden('Only an owner can grant or deduct credit for an admin, an owner or themselves.');
           throw new ApiError(
             400,
             'This would take the balance below zero (or below what running replies hold).',

@@ -438,6 +438,56 @@ describe('admin area: members, roles and credit', () => {
     );
   });
 
+  it('credit: only an owner credits an admin, an owner or themselves; amounts are whole cents', async () => {
+    const anAdmin = await member(server, 'acme', 'admin');
+    const other = await member(server, 'acme', 'admin');
+    const plain = await signUp(server, 'acme');
+    const asAdmin = { token: anAdmin.token, tenant: 'acme' };
+    const credit = (actor: { token: string; tenant: string }, id: string, amount: number) =>
+      admin(server, actor, `/member/${id}/credit`, { body: { amount, note: 'bonus' } });
+    for (const id of [anAdmin.id, other.id, owner.id]) {
+      const refused = await credit(asAdmin, id, 1_000_000);
+      expect(refused).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+      expect(refused.body.error).toMatch(/Only an owner can grant or deduct credit/);
+    }
+    expect((await credit(asAdmin, plain.id, 0.29)).body.balance).toBe(10.29);
+    expect((await credit(owner, anAdmin.id, 2.5)).body.balance).toBe(12.5);
+    const own = await credit(owner, owner.id, 1);
+    expect(own.status).toBe(200);
+    await credit(owner, owner.id, -1);
+    for (const amount of [0.001, 1.005, -0.999, 1e-9]) {
+      const refused = await credit(owner, plain.id, amount);
+      expect(refused).toMatchObject({ status: 400, body: { field: 'amount' } });
+    }
+    const { rows } = await server.app.db.query<{ balance: string }>(
+      'select balance from users where id = any($1::text[]) order by array_position($1::text[], id)',
+      [[anAdmin.id, other.id, plain.id]],
+    );
+    expect(rows.map((row) => Number(row.balance))).toEqual([12.5, 10, 10.29]);
+    const notes = await call(server, '/api/v1/notification', { token: plain.token, tenant: 'acme' });
+    expect(notes.body.map((item: Json) => item.body)).not.toEqual(
+      expect.arrayContaining([expect.stringContaining('+0.00')]),
+    );
+  });
+
+  it('credit: 20 parallel self-credits of a non-owner admin are all refused, and nothing is booked', async () => {
+    const anAdmin = await member(server, 'acme', 'admin');
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        admin(server, { token: anAdmin.token, tenant: 'acme' }, `/member/${anAdmin.id}/credit`, {
+          body: { amount: 1000, note: 'mine' },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(403));
+    const { rows } = await server.app.db.query<{ balance: string; booked: string }>(
+      'select balance, (select count(*) from transactions where user_id = $1) as booked from users where id = $1',
+      [anAdmin.id],
+    );
+    // The welcome credit, and nothing else.
+    expect([Number(rows[0].balance), Number(rows[0].booked)]).toEqual([10, 1]);
+  });
+
   it('pages the audit log newest first, and refuses a cursor that is not one', async () => {
     const all: Json[] = [];
     let cursor = '';
