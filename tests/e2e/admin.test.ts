@@ -222,12 +222,12 @@ describe('an organization the operator creates and its admins run, in Chromium a
     await owner.getByRole('button', { name: `Revoke ${revoked}` }).click();
     const confirm = owner.getByRole('alertdialog', { name: 'Revoke this invitation?' });
     await confirm.getByText(revoked).waitFor();
+    // axe reads the whole page: the dialog and the pending invitations' table behind it.
     expect(blocking(await runAxe(owner, noViolations())), 'axe: revoking an invitation').toEqual([]);
     await confirm.getByRole('button', { name: 'Revoke' }).click();
     await owner.getByRole('status').getByText('Invitation revoked').waitFor();
     await expect.poll(() => rowOf(revoked).count()).toBe(0);
     expect(await rowOf(invited.email).count()).toBe(1);
-    expect(blocking(await runAxe(owner, noViolations())), 'axe: pending invitations').toEqual([]);
     await owner.setViewportSize({ width: 320, height: 800 });
     expect(await layoutProblems(owner), 'layout: pending invitations at 320 px').toEqual([]);
     await owner.setViewportSize({ width: 1280, height: 900 });
