@@ -1,6 +1,6 @@
 import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
 
-/** A record an admin list shows: the bots, categories, providers, groups, MCP servers, tools and audit entries of the organization. */
+/** A record an admin list shows: the bots, categories, providers, groups, MCP servers, tools, invitations and audit entries of the organization. */
 export interface AdminRecord {
   _id: string;
 }
@@ -67,6 +67,17 @@ export interface ToolRecord extends AdminRecord {
   description: string;
   source: 'builtin' | 'mcp';
   server?: NamedRecord;
+}
+
+/**
+ * An invitation not accepted yet: resent (a change of it: a new code and time) or revoked (its
+ * removal). One past `expiresAt` admits nobody until resent.
+ */
+export interface InvitationRecord extends AdminRecord {
+  email: string;
+  role: 'owner' | 'admin' | 'member';
+  invitedAt: string;
+  expiresAt: string;
 }
 
 /** One admin action, as the audit log keeps it; `target` is the `_id` acted on. */

@@ -6,6 +6,7 @@ import { auditAdminPlugin } from './audit/routes';
 import { botsAdminPlugin } from './bots/routes';
 import { categoriesAdminPlugin } from './categories/routes';
 import { groupsAdminPlugin } from './groups/routes';
+import { invitationsAdminPlugin } from './invitations/routes';
 import { membersAdminPlugin } from './members/routes';
 import { providersPlugin } from './providers/routes';
 import { requireRole } from './requireRole';
@@ -24,6 +25,7 @@ export const adminPlugin: FastifyPluginAsync = async (app) => {
   await app.register(groupsAdminPlugin);
   await app.register(providersPlugin);
   await app.register(membersAdminPlugin);
+  await app.register(invitationsAdminPlugin);
   await app.register(settingsAdminPlugin);
   await app.register(usageAdminPlugin);
   await app.register(auditAdminPlugin);

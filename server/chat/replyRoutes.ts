@@ -1,19 +1,17 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { knowledgeOf } from '../admin/bots/store';
 import { botNotForYou, mayUseBot } from '../admin/groups/store';
 import { canRun } from '../bots/availability';
 import { ApiError } from '../errors';
 import { isImage } from '../files/kinds';
-import { passageRoom, reachOf, withAttachments } from '../files/prompt';
+import { reachOf } from '../files/prompt';
 import { filesToAttach } from '../files/store';
-import { citationOf, documentsCarried, retrieve } from '../knowledge/retrieval';
+import { citationOf } from '../knowledge/retrieval';
 import { repeat } from '../repeat';
-import { type BotTools, toolsForBot } from '../tools/registry';
+import type { BotTools } from '../tools/registry';
 import { type Step, stepsJson, stepsOf } from '../tools/steps';
 import type { LiveReply } from './liveReplies';
-import { librarianPassages } from './providers/librarian';
 import type { Attachment, Citation, Knowledge, Turn } from './providers/types';
-import { generateReply } from './reply';
+import { generateReply, replyContext } from './reply';
 import {
   insufficientBalance,
   interruptOrphans,
@@ -157,11 +155,8 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
   }
 
   /**
-   * The conversation as the bot is given it: with its files (when it carries any), and with the
-   * passages that answer the question for a bot that searches (the Librarian: the conversation's
-   * documents and its knowledge bases; a model bot: its knowledge bases, and documents too long for
-   * its context, with half of that context kept for passages). Should this fail, the reply just
-   * started is released (nothing charged) rather than left streaming.
+   * The bot's context for this reply (`replyContext`), its citations stored with the reply. Should
+   * this fail, the reply just started is released (nothing charged) rather than left streaming.
    */
   async function prepare(
     request: FastifyRequest,
@@ -171,53 +166,11 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     carriesFiles: boolean,
   ) {
     const who = owner(request);
-    const bases = knowledgeOf(topic.config);
-    const model = topic.platform === 'openai';
-    const librarian = topic.platform === 'builtin' && topic.config.engine === 'librarian';
-    const room = passageRoom(topic.config);
     try {
-      let context: { history: Turn[]; attachments: Attachment[]; unfit: string[] } = {
-        history: conversation.history,
-        attachments: [],
-        unfit: [],
-      };
-      if (carriesFiles) {
-        const read = (reserve: number) => withAttachments(app.db, who, conversation, topic.config, reserve);
-        context = await read(model && bases.length ? room : 0);
-        if (model && !bases.length && context.unfit.length) context = await read(room);
-      }
-      let knowledge: Knowledge | undefined;
-      if (librarian) {
-        const ids = [
-          ...conversation.history.flatMap((turn) => (turn.id ? [turn.id] : [])),
-          conversation.messageId,
-        ];
-        const documents = carriesFiles ? await documentsCarried(app, who, ids) : [];
-        knowledge = await retrieve(app, who, {
-          question: conversation.text,
-          bases,
-          documents,
-          limit: librarianPassages,
-        });
-      } else if (model && (bases.length || context.unfit.length)) {
-        knowledge = await retrieve(app, who, {
-          question: conversation.text,
-          bases,
-          documents: context.unfit,
-          limit: 5,
-          room,
-        });
-      }
-      if (knowledge?.passages.length)
-        await setCitations(app.db, started.botMessageId, knowledge.passages.map(citationOf));
-      const tools = await toolsForBot(app, who, topic);
-      return {
-        history: context.history,
-        attachments: context.attachments,
-        text: conversation.text,
-        knowledge,
-        tools,
-      };
+      const context = await replyContext(app, who, topic, conversation, carriesFiles);
+      if (context.knowledge?.passages.length)
+        await setCitations(app.db, started.botMessageId, context.knowledge.passages.map(citationOf));
+      return context;
     } catch (error) {
       await release(app.db, who, { messageId: started.botMessageId, text: null, status: 'failed' });
       throw error;

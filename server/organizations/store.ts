@@ -131,16 +131,25 @@ export async function signupAllowance(
     signup: string;
     allowed_domains: string[];
     role: 'owner' | 'admin' | 'member' | null;
+    live: boolean | null;
   }>(
-    `select o.signup, o.allowed_domains, i.role from organizations o
+    `select o.signup, o.allowed_domains, i.role, i.expires_at > now() as live from organizations o
      left join invitations i on i.tenant = o.subdomain and i.email = lower($2)
      where o.subdomain = $1`,
     [tenant, email],
   );
   const row = rows[0];
   if (!row) throw new ApiError(400, 'Unknown organization', 'UNKNOWN_ORGANIZATION');
-  // An invitation admits whatever the policy.
-  if (row.role) return { role: row.role, invited: true };
+  // An invitation admits whatever the policy, until it expires.
+  if (row.role && row.live) return { role: row.role, invited: true };
+  if (row.role && row.signup === 'invite') {
+    throw new ApiError(
+      403,
+      'Your invitation has expired. Ask an administrator of this organization to send it again.',
+      'INVITATION_EXPIRED',
+      'email',
+    );
+  }
   if (row.signup === 'invite') {
     throw new ApiError(
       403,

@@ -5,6 +5,7 @@ import type {
   AuditEntry,
   CategoryRecord,
   GroupRecord,
+  InvitationRecord,
   McpServerRecord,
   ProviderRecord,
   ToolRecord,
@@ -141,6 +142,13 @@ export function createAdminEndpoints(http: HttpClient) {
       http.get<MemberPage>(`${admin}/member`, { q: query || undefined, cursor: cursor || undefined }, signal),
     inviteMember: (email: string, role: MemberRole) =>
       http.post<{ sent: true }>(`${admin}/member/invite`, { email, role }, { returnError: true }),
+    /** The invitations not accepted yet, newest first (expired ones too). */
+    invitations: async () => pageOf(await http.get<InvitationRecord[]>(`${admin}/invitation`)),
+    /** Mails the invitation again with a new code and its full time; the old code stops working. */
+    resendInvitation: (id: string) =>
+      http.post<{ sent: true }>(`${at('invitation', id)}/resend`, {}, { returnError: true }),
+    /** Revokes the invitation: its code stops working at once. */
+    revokeInvitation: (id: string) => http.delete<unknown>(at('invitation', id)),
     updateMember: (id: string, change: MemberChange) =>
       http.patch<MemberRecord>(at('member', id), { ...change }),
     /** Grants (negative: deducts) credit; answers the new balance. */

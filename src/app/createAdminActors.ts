@@ -185,6 +185,13 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     },
   });
 
+  const invitations = list({
+    fetchPage: () => api.invitations(),
+    // Changing an invitation is sending it again: a new code and time.
+    update: (id) => api.resendInvitation(id),
+    remove: (id) => api.revokeInvitation(id),
+  });
+
   const members = createActor(
     membersMachine.provide({
       actors: {
@@ -196,6 +203,14 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     }),
     { inspect },
   );
+
+  // An invitation just sent is listed at once (the invite dialog is the members machine's).
+  let invited = false;
+  members.subscribe((snapshot) => {
+    const sent = snapshot.matches({ invite: 'sent' });
+    if (sent && !invited) invitations.send({ type: 'LOAD' });
+    invited = sent;
+  });
 
   const settings = createActor(
     orgSettingsMachine.provide({
@@ -296,6 +311,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     audit,
     knowledge,
     members,
+    invitations,
     settings,
     sso,
     usage,
@@ -318,6 +334,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     audit,
     knowledge,
     members,
+    invitations,
     settings,
     sso,
     usage,

@@ -1,9 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blocking, noViolations, runAxe } from '../support/axe';
 import { launchBrowser } from '../support/browser';
+import { layoutProblems } from '../support/fit';
 import { type OpenAiDouble, startOpenAiDouble, textOf } from '../support/openai-double';
 import { type OperatorRun, parley } from '../support/operator';
-import { readCode } from '../support/outbox';
+import { readCode, readMail } from '../support/outbox';
 import { type RunningPostgres, startPostgres } from '../support/postgres';
 import { type RunningServer, startServer } from '../support/server';
 
@@ -205,33 +207,76 @@ describe('an organization the operator creates and its admins run, in Chromium a
     expect(sent?.messages[0]).toEqual({ role: 'system', content: 'Answer in verse.' });
   });
 
-  it('invites a member, who signs up with the mailed code', async () => {
+  it('invites a member: listed as pending, resent, another revoked; the mail links to the sign-up, filled in', async () => {
     await adminSection(owner, 'Members');
-    await owner.getByRole('button', { name: 'Invite' }).click();
-    const dialog = owner.getByRole('dialog', { name: 'Invite someone' });
-    await dialog.getByLabel('Email').fill(invited.email);
-    await dialog.getByRole('button', { name: 'Send invitation' }).click();
-    await owner.getByRole('status').getByText(`Invitation sent to ${invited.email}`).waitFor();
-    const invitation = await readCode(server.dataDir, invited.email);
+    const invite = async (email: string) => {
+      await owner.getByRole('button', { name: 'Invite' }).click();
+      const dialog = owner.getByRole('dialog', { name: 'Invite someone' });
+      await dialog.getByLabel('Email').fill(email);
+      await dialog.getByRole('button', { name: 'Send invitation' }).click();
+      await owner.getByRole('status').getByText(`Invitation sent to ${email}`).waitFor();
+    };
+    const pending = owner.getByRole('table', { name: 'Pending invitations' });
+    const rowOf = (email: string) => pending.getByRole('row').filter({ hasText: email });
+    await invite(invited.email);
+    // Listed at once, and still there when the screen is read afresh.
+    await rowOf(invited.email).waitFor();
+    await owner.reload();
+    await rowOf(invited.email).waitFor();
+    expect(await rowOf(invited.email).getByRole('cell').first().textContent()).toBe('Member');
+    const first = await readCode(server.dataDir, invited.email);
 
-    member = await newPage();
-    await member.goto(`${betaUrl}/register`);
-    await member.getByLabel('Username').fill(invited.username);
-    await member.getByLabel('Display name').fill(invited.displayName);
-    await member.getByLabel('Email').fill(invited.email);
-    await member.getByLabel('Password').fill('a long enough password');
-    await member.getByRole('button', { name: 'Send code' }).click();
-    // Asking for a code on the sign-up page mails a new one; the newest is the one that works.
-    let code = invitation;
+    // Resend: a new code in a new mail.
+    await owner.getByRole('button', { name: `Resend ${invited.email}` }).click();
+    await owner.getByRole('status').getByText('Invitation sent again').waitFor();
+    let code = first;
     await expect
       .poll(async () => {
         code = await readCode(server.dataDir, invited.email);
-        return code !== invitation;
+        return code !== first;
       })
       .toBe(true);
+
+    // Another one revoked, after a confirmation: it leaves the list.
+    const revoked = `second.thoughts.${stamp}@example.org`;
+    await invite(revoked);
+    await owner.getByRole('button', { name: `Revoke ${revoked}` }).click();
+    const confirm = owner.getByRole('alertdialog', { name: 'Revoke this invitation?' });
+    await confirm.getByText(revoked).waitFor();
+    // axe reads the whole page: the dialog and the pending invitations' table behind it.
+    expect(blocking(await runAxe(owner, noViolations())), 'axe: revoking an invitation').toEqual([]);
+    await confirm.getByRole('button', { name: 'Revoke' }).click();
+    await owner.getByRole('status').getByText('Invitation revoked').waitFor();
+    await expect.poll(() => rowOf(revoked).count()).toBe(0);
+    expect(await rowOf(invited.email).count()).toBe(1);
+    await owner.setViewportSize({ width: 320, height: 800 });
+    expect(await layoutProblems(owner), 'layout: pending invitations at 320 px').toEqual([]);
+    await owner.setViewportSize({ width: 1280, height: 900 });
+
+    // The mail's link opens beta's sign-up with the address filled in; the resent code signs up.
+    const mail = await readMail(server.dataDir, invited.email);
+    const link = `${betaUrl}/register?email=${encodeURIComponent(invited.email)}`;
+    expect(mail).toContain(`\n${link}\n`);
+    expect(mail).toMatch(/The invitation expires on \w+day,? \d{1,2} \w+ \d{4} at \d\d:\d\d \(UTC\)/);
+    member = await newPage();
+    await member.goto(link);
+    expect(await member.getByLabel('Email').inputValue()).toBe(invited.email);
+    await member.getByLabel('Username').fill(invited.username);
+    await member.getByLabel('Display name').fill(invited.displayName);
+    await member.getByLabel('Password').fill('a long enough password');
     await member.getByLabel('One-time code').fill(code);
     await member.getByRole('button', { name: 'Create account' }).click();
     await member.getByRole('heading', { name: `Hello, ${invited.displayName}` }).waitFor();
+
+    // Accepted: no longer pending.
+    const listed = owner.waitForResponse((response) => response.url().endsWith('/api/v1/admin/invitation'));
+    await owner.reload();
+    expect(await (await listed).json()).toEqual([]);
+    await owner
+      .getByRole('table', { name: 'Members', exact: true })
+      .getByRole('rowheader', { name: new RegExp(`^${invited.displayName}`) })
+      .waitFor();
+    expect(await pending.count()).toBe(0);
   });
 
   it('the member chats with the new bot and is charged for the reply', async () => {
@@ -280,6 +325,8 @@ describe('an organization the operator creates and its admins run, in Chromium a
         expect.arrayContaining([
           'member.credit',
           'member.invite',
+          'invitation.resend',
+          'invitation.revoke',
           'bot.create',
           'provider.create',
           'category.create',

@@ -101,7 +101,8 @@ export async function memberFor(
     status = existing[0].status;
   } else {
     const { rows: invited } = await tx.query<{ role: 'owner' | 'admin' | 'member' }>(
-      'select role from invitations where tenant = $1 and email = lower($2)',
+      // An expired invitation gives no role (the identity provider still admits them as a member).
+      'select role from invitations where tenant = $1 and email = lower($2) and expires_at > now()',
       [tenant, person.email],
     );
     const role = invited[0]?.role ?? 'member';

@@ -26,6 +26,8 @@ export function MemberRow({ member, myRole, isMe, busy }: MemberRowProps) {
       ? memberRoles
       : memberRoles.filter((role) => role !== 'owner');
   const suspended = member.status === 'suspended';
+  // Only an owner credits an admin, an owner or themselves (the server refuses anyone else).
+  const canCredit = myRole === 'owner' || (member.role === 'member' && !isMe);
   return (
     <tr>
       <th scope="row">
@@ -60,15 +62,17 @@ export function MemberRow({ member, myRole, isMe, busy }: MemberRowProps) {
       <td>{suspended ? t('Suspended') : t('Active')}</td>
       <td>{format.money(member.balance, member.currency ?? 'EUR')}</td>
       <td className="row-actions">
-        <button
-          type="button"
-          className="button small"
-          aria-haspopup="dialog"
-          aria-label={`${t('Credit')} ${member.displayName}`}
-          onClick={() => members.send({ type: 'OPEN_CREDIT', member })}
-        >
-          <T>Credit</T>
-        </button>
+        {canCredit && (
+          <button
+            type="button"
+            className="button small"
+            aria-haspopup="dialog"
+            aria-label={`${t('Credit')} ${member.displayName}`}
+            onClick={() => members.send({ type: 'OPEN_CREDIT', member })}
+          >
+            <T>Credit</T>
+          </button>
+        )}
         {!locked && (
           <button
             type="button"

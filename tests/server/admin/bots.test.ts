@@ -1,24 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
-import { readEvents } from '../../support/sse';
-import { type Actor, admin, loginOwner } from './support';
+import { type Actor, admin, loginOwner, stream } from './support';
 
 const plainKey = 'sk-live-PLAINTEXT-never-shown-4321';
-
-/** SSE of a POST, as the web app reads a reply. */
-async function stream(server: TestServer, path: string, token: string, tenant: string, body: Json) {
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, organization: tenant },
-    body: JSON.stringify(body),
-  });
-  return {
-    status: response.status,
-    type: response.headers.get('content-type'),
-    events: await readEvents(response),
-  };
-}
 
 describe('admin area: bots, categories and providers', () => {
   let server: TestServer;
