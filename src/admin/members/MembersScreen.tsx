@@ -74,7 +74,7 @@ export function MembersScreen() {
         </p>
       )}
       {items.length > 0 && (
-        <TableScroll>
+        <TableScroll stacks>
           <table className="admin-table" aria-busy={list === 'loading' || update === 'updating'}>
             <thead>
               <tr>
