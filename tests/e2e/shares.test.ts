@@ -77,7 +77,7 @@ describe('shared conversations in Chromium against npm start', () => {
     await visitor.close();
   });
 
-  it('a conversation whose first message is one long word: its shared page and the chat fit 1280, 375 and 320 px', async () => {
+  it('a conversation whose first message is one long word: its shared page, the chat and its dialogs fit 1280, 375 and 320 px', async () => {
     const api = server as unknown as TestServer;
     const sharer = await signUp(api);
     const word = 'w'.repeat(200);
@@ -104,6 +104,18 @@ describe('shared conversations in Chromium against npm start', () => {
       await page.goto(`${server.url}/topics/${topic}`);
       await page.getByRole('log').getByText(word).waitFor();
       expect(await layoutProblems(page), `the conversation at ${width} px`).toEqual([]);
+      // The dialogs that name the conversation stay on screen.
+      for (const [item, dialog, close] of [
+        ['Delete', page.getByRole('alertdialog', { name: 'Delete this conversation?' }), 'Keep'],
+        ['Share', page.getByRole('dialog', { name: 'Share conversation' }), 'Close'],
+      ] as const) {
+        await page.getByRole('button', { name: 'Conversation actions', exact: true }).click();
+        await page.getByRole('menuitem', { name: item }).click();
+        await dialog.waitFor();
+        expect(await layoutProblems(page), `${item} at ${width} px`).toEqual([]);
+        await dialog.getByRole('button', { name: close }).click();
+        await expect.poll(() => dialog.count()).toBe(0);
+      }
       await context.close();
     }
   });
