@@ -19,7 +19,7 @@ const longMessage = [
 ].join('\n\n');
 
 // At 375 px every state of every machine is checked by the browser models (tests/model/browser): here
-// the narrowest phone, with what people paste (and the admin area at 375 px too, each screen with rows).
+// the narrowest phone, with what people paste.
 const width = 320;
 
 describe(`every screen fits a ${width} px phone`, () => {
@@ -168,35 +168,33 @@ describe(`every screen fits a ${width} px phone`, () => {
     await page.context().close();
   });
 
-  it.each([320, 375])(
-    'the admin area at %i px, screen by screen: each row’s actions in view, each box beside its label',
-    async (size) => {
-      const page = await phone(owner.token, size);
-      // Each screen once its rows (or its form) are shown.
-      const screens: [string, string, (page: Page) => Locator][] = [
-        ['/admin', 'Bots', (on) => on.getByRole('button', { name: 'Retire ELIZA' })],
-        ['/admin/bots/new', 'New bot', (on) => on.getByLabel('Active')],
-        ['/admin/providers', 'Providers', (on) => on.getByRole('button', { name: 'Add provider' })],
-        ['/admin/categories', 'Categories', (on) => on.getByRole('button', { name: 'Rename Classics' })],
-        ['/admin/knowledge', 'Knowledge', (on) => on.getByRole('button', { name: 'Delete Staff handbook' })],
-        ['/admin/members', 'Members', (on) => on.getByRole('button', { name: /^Credit / }).first()],
-        ['/admin/settings', 'Settings', (on) => on.getByLabel('Public sharing')],
-        ['/admin/sign-in', 'Sign-in', (on) => on.getByLabel('SSO required')],
-        ['/admin/audit', 'Audit log', (on) => on.getByText('knowledge.create')],
-        ['/admin/usage', 'Usage', (on) => on.getByRole('img', { name: 'Spend per day' })],
-      ];
-      for (const [path, heading, ready] of screens) {
-        await page.goto(`${server.url}${path}`);
-        await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-        await ready(page).waitFor();
-        // Every screen is checked, whichever fails first.
-        expect.soft(await layoutProblems(page), `${path} at ${size} px`).toEqual([]);
-      }
-      // The usage charts' labels (the last screen): legible, and apart, once drawn at their width.
-      await expect.poll(() => chartLabelProblems(page), { message: `the charts at ${size} px` }).toEqual([]);
-      await page.context().close();
-    },
-  );
+  it('the admin area, screen by screen: each row’s actions in view, each box beside its label', async () => {
+    const page = await phone(owner.token);
+    // Each screen once its rows (or its form) are shown.
+    const screens: [string, string, (page: Page) => Locator][] = [
+      ['/admin', 'Bots', (on) => on.getByRole('button', { name: 'Retire ELIZA' })],
+      ['/admin/bots/new', 'New bot', (on) => on.getByLabel('Active')],
+      ['/admin/providers', 'Providers', (on) => on.getByRole('button', { name: 'Add provider' })],
+      ['/admin/categories', 'Categories', (on) => on.getByRole('button', { name: 'Rename Classics' })],
+      ['/admin/knowledge', 'Knowledge', (on) => on.getByRole('button', { name: 'Delete Staff handbook' })],
+      ['/admin/members', 'Members', (on) => on.getByRole('button', { name: /^Credit / }).first()],
+      ['/admin/settings', 'Settings', (on) => on.getByLabel('Public sharing')],
+      ['/admin/sign-in', 'Sign-in', (on) => on.getByLabel('SSO required')],
+      ['/admin/audit', 'Audit log', (on) => on.getByText('knowledge.create')],
+      ['/admin/usage', 'Usage', (on) => on.getByRole('img', { name: 'Spend per day' })],
+    ];
+    for (const [path, heading, ready] of screens) {
+      await page.goto(`${server.url}${path}`);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await ready(page).waitFor();
+      // Every screen is checked, whichever fails first.
+      expect.soft(await layoutProblems(page), `${path} at ${width} px`).toEqual([]);
+    }
+    // The usage charts' labels (the last screen): legible, and apart, once drawn at their width (at
+    // 1280 and 375 px the usage browser model checks them).
+    await expect.poll(() => chartLabelProblems(page), { message: `the charts at ${width} px` }).toEqual([]);
+    await page.context().close();
+  });
 
   it("the header's menu holds the language picker: opened and closed by keyboard, focus back on its button", async () => {
     const page = await phone(member.token);
