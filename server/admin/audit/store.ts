@@ -33,3 +33,101 @@ export async function recordAudit(db: Db, entry: AuditEntry & { tenant: string; 
     ],
   );
 }
+
+interface AuditRow {
+  id: string;
+  /** The entry's place in the log (its seq), the next page's cursor. */
+  position: string;
+  at: Date;
+  actor: string;
+  actor_name: string;
+  action: string;
+  target: string | null;
+  before: unknown;
+  after: unknown;
+}
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The record ids an entry names: its target, and any id among its values before and after. */
+function idsOf(row: AuditRow): Set<string> {
+  const ids = new Set<string>();
+  const walk = (value: unknown) => {
+    if (typeof value === 'string') {
+      if (uuid.test(value)) ids.add(value);
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  [row.target, row.before, row.after].forEach(walk);
+  return ids;
+}
+
+/**
+ * The names of the organization's records with these ids, by id: bots, categories, members, groups,
+ * providers, knowledge bases and their documents, MCP servers and the organization itself. A record
+ * since deleted is named as the log last recorded it (the `name` of an entry about it).
+ */
+async function namesOf(db: Db, tenant: string, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; name: string }>(
+    `select id, name from bots where tenant = $1 and id = any($2::text[])
+     union all select id, name from categories where tenant = $1 and id = any($2::text[])
+     union all select id, display_name from users where tenant = $1 and id = any($2::text[])
+     union all select id, name from groups where tenant = $1 and id = any($2::text[])
+     union all select id, name from providers where tenant = $1 and id = any($2::text[])
+     union all select id, name from knowledge_bases where tenant = $1 and id = any($2::text[])
+     union all select id, name from files where tenant = $1 and base_id is not null and id = any($2::text[])
+     union all select id, name from mcp_servers where tenant = $1 and id = any($2::text[])
+     union all select id, name from organizations where subdomain = $1 and id = any($2::text[])`,
+    [tenant, ids],
+  );
+  const names = new Map(rows.map((row) => [row.id, row.name]));
+  const gone = ids.filter((id) => !names.has(id));
+  if (gone.length > 0) {
+    const { rows: logged } = await db.query<{ id: string; name: string }>(
+      `select distinct on (target) target as id, coalesce(after->>'name', before->>'name') as name
+       from audit_log
+       where tenant = $1 and target = any($2::text[]) and coalesce(after->>'name', before->>'name') is not null
+       order by target, seq desc`,
+      [tenant, gone],
+    );
+    for (const row of logged) names.set(row.id, row.name);
+  }
+  return names;
+}
+
+/**
+ * A page of the organization's audit log, newest first: `{ items, next }` (next: the cursor, or null).
+ * Each entry carries `names`: the name of each record id it holds (its target, the categories of a
+ * bot, the members of a group…), so the log reads without ids.
+ */
+export async function readAuditPage(db: Db, tenant: string, cursor: string | null, limit: number) {
+  const { rows } = await db.query<AuditRow>(
+    `select id, seq::text as position, at, actor, actor_name, action, target, before, after from audit_log
+     where tenant = $1 and ($2::bigint is null or seq < $2::bigint)
+     order by audit_log.seq desc limit $3`,
+    [tenant, cursor, limit + 1],
+  );
+  const page = rows.slice(0, limit);
+  const ids = page.map(idsOf);
+  const names = await namesOf(db, tenant, [...new Set(ids.flatMap((set) => [...set]))]);
+  return {
+    items: page.map((row, index) => ({
+      _id: row.id,
+      at: new Date(row.at).toISOString(),
+      actor: row.actor,
+      actorName: row.actor_name,
+      action: row.action,
+      target: row.target,
+      before: row.before,
+      after: row.after,
+      names: Object.fromEntries(
+        [...ids[index]].flatMap((id) => {
+          const name = names.get(id);
+          return name === undefined ? [] : [[id, name]];
+        }),
+      ),
+    })),
+    next: rows.length > limit ? (page.at(-1)?.position ?? null) : null,
+  };
+}

@@ -206,6 +206,7 @@ describe('admin area: members, roles and credit', () => {
       target: someone.id,
       before: { balance: 15.5 },
       after: { balance: 15, amount: -0.5, note: 'Correction' },
+      names: { [someone.id]: someone.displayName },
     });
   });
 
@@ -510,7 +511,7 @@ describe('admin area: members, roles and credit', () => {
     expect(new Set(all.map((entry) => entry._id)).size).toBe(all.length);
     for (const entry of all) {
       expect(Object.keys(entry).sort()).toEqual(
-        ['_id', 'action', 'actor', 'actorName', 'after', 'at', 'before', 'target'].sort(),
+        ['_id', 'action', 'actor', 'actorName', 'after', 'at', 'before', 'names', 'target'].sort(),
       );
     }
     expect((await admin(server, owner, '/audit?cursor=abc')).body).toMatchObject({ field: 'cursor' });
