@@ -44,12 +44,48 @@ describe('POST /api/v1/translate is open for the catalogs only', () => {
     expect((await translate('a text of my own', other.token)).status).toBe(200);
   });
 
-  it('refuses texts over 2,000 characters with 413, logged in or not', async () => {
+  it('says the organization can translate messages: a provider is configured', async () => {
+    expect((await call(server, '/api/v1/organization/app')).body).toMatchObject({ messageTranslation: true });
+  });
+
+  it('translates a long text in pieces of at most 2,000 characters, cut between sentences, code kept', async () => {
     const user = await signUp(server);
-    const long = 'a'.repeat(2001);
+    const sentence = (n: number) => `Sentence number ${n} says a little more about the weather today. `;
+    const paragraph = (from: number, count: number) =>
+      Array.from({ length: count }, (_, at) => sentence(from + at))
+        .join('')
+        .trim();
+    const code = '```ts\nconst greeting = "Sentence number 0";\n\nconsole.log(greeting);\n```';
+    // Paragraphs of about 1,300 and 2,600 characters (the second cut inside), a code block, a list.
+    const text = `${paragraph(1, 20)}\n\n${code}\n\n${paragraph(21, 40)}\n\n- one item\n- another item\n`;
+    expect(text.length).toBeGreaterThan(3500);
+    model.script((request) => ({ chunks: [`«${textOf(request.messages.at(-1)?.content)}»`] }));
+    const asked = model.requests.length;
+    const answer = await translate(text, user.token, 'de');
+    expect(answer).toMatchObject({ status: 200, body: { translated: true } });
+    const pieces = model.requests.slice(asked).map((request) => textOf(request.messages.at(-1)?.content));
+    expect(pieces.length).toBeGreaterThanOrEqual(3);
+    for (const piece of pieces) {
+      expect(piece.length).toBeLessThanOrEqual(2000);
+      // Whole sentences or list items: each piece starts one and ends one.
+      expect(piece).toMatch(/^(Sentence number \d+|- one item)/);
+      expect(piece).toMatch(/(\.|another item)$/);
+      expect(piece).not.toContain('const greeting');
+    }
+    // Each piece translated, in its place, with the code and the white space between them as they were.
+    expect(answer.body.text).toContain(`\n\n${code}\n\n`);
+    expect(answer.body.text.replace(/[«»]/g, '')).toBe(text);
+    expect(answer.body.text.match(/«/g)).toHaveLength(pieces.length);
+  });
+
+  it('refuses texts over 50,000 characters with 413, logged in or not', async () => {
+    const user = await signUp(server);
+    const long = 'a '.repeat(25_001);
     expect((await translate(long)).status).toBe(413);
-    expect(await translate(long, user.token)).toMatchObject({ status: 413, body: { code: 'TEXT_TOO_LONG' } });
-    expect((await translate('b'.repeat(2000), user.token)).status).toBe(200);
+    expect(await translate(long, user.token)).toMatchObject({
+      status: 413,
+      body: { code: 'TEXT_TOO_LONG', error: 'A text to translate has at most 50,000 characters.' },
+    });
   });
 
   it('keeps the translation memory to its size, least recently used out first', async () => {
