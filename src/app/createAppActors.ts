@@ -2,7 +2,8 @@ import { createActor, fromCallback, fromPromise, type InspectionEvent, type Obse
 import { accountMachine } from '../../machines/account';
 import { botsMachine } from '../../machines/bots';
 import { languageMachine } from '../../machines/language';
-import { organizationMachine } from '../../machines/organization';
+import { type OrganizationRecord, organizationMachine } from '../../machines/organization';
+import { createResourceMachine } from '../../machines/resource';
 import { sessionMachine } from '../../machines/session';
 import type { ThemeChoice } from '../../machines/theme';
 import { type TranslationEvent, translationMachine } from '../../machines/translation';
@@ -189,21 +190,29 @@ export function createAppActors(env: AppEnvironment) {
   };
 
   const applyBrand = env.applyBrand ?? (() => {});
-  // The organization's brand colour is the accent as soon as the organization check knows it. The
-  // `app` label is not looked up (seed-spec §4): its colour comes with the first logged-in screen.
-  let brandAsked = false;
+  // The organization's brand colour is the accent as soon as the organization check knows it.
   organization.subscribe((snapshot) => {
     if (snapshot.context.organization) applyBrand(snapshot.context.organization.brandColor ?? null);
   });
-  const askBrand = () => {
-    const { subdomain, organization: record } = organization.getSnapshot().context;
-    if (brandAsked || record) return;
-    brandAsked = true;
-    api.organization(subdomain).then(
-      (found) => applyBrand(found.brandColor ?? null),
-      () => {},
-    );
-  };
+  /**
+   * The organization as the logged-in screens use it (its colour, whether messages can be translated):
+   * the organization check's record, or, for the `app` label that the check does not look up (seed-spec
+   * §4), asked for once with the first logged-in screen.
+   */
+  const organizationDetails = createActor(
+    createResourceMachine<OrganizationRecord>().provide({
+      actors: {
+        fetch: fromPromise(async () => {
+          const { subdomain, organization: record } = organization.getSnapshot().context;
+          return record ?? (await api.organization(subdomain));
+        }),
+      },
+    }),
+    { inspect },
+  );
+  organizationDetails.subscribe((snapshot) => {
+    if (snapshot.context.data) applyBrand(snapshot.context.data.brandColor ?? null);
+  });
 
   let sharedConversation: Promise<SharedConversationMachine> | null = null;
   /** The machine of a shared link's page, with its effects: loaded with that page. */
@@ -227,15 +236,25 @@ export function createAppActors(env: AppEnvironment) {
     language,
     translation,
     worker,
+    organizationDetails,
     workspace: () => {
-      askBrand();
+      organizationDetails.send({ type: 'LOAD' });
       return loadWorkspace();
     },
     /** What the admin area's composition root (in its own chunk) builds on. */
     services: { http, api, env: { ...env, applyBrand }, inspect },
   };
-  // Listed as what they share: a union of seven actor types is too complex for the compiler.
-  const running: { start(): void }[] = [bots, session, account, organization, language, translation, worker];
+  // Listed as what they share: a union of eight actor types is too complex for the compiler.
+  const running: { start(): void }[] = [
+    bots,
+    session,
+    account,
+    organization,
+    organizationDetails,
+    language,
+    translation,
+    worker,
+  ];
   for (const actor of running) actor.start();
   return actors;
 }
