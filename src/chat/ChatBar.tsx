@@ -6,6 +6,7 @@ import { useWorkspace } from '../app/useWorkspace';
 import { Bdi } from '../components/Bdi';
 import { Menu } from '../components/Menu';
 import { useBilling } from '../home/useBilling';
+import { textDir } from '../i18n/bidi';
 import { T } from '../i18n/T';
 import { useFormat } from '../i18n/useFormat';
 import { useT } from '../i18n/useT';
@@ -45,9 +46,7 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
   return (
     <div className="chat-bar">
       <div className="chat-bar-text">
-        <h1>
-          <Bdi text={title} />
-        </h1>
+        <h1 dir={textDir(title)}>{title}</h1>
         {name && (
           <p className="chat-bar-bot">
             <Bdi text={name} />
