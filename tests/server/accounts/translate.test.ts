@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { piecesOf } from '../../../server/translation/pieces';
 import { call, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble, textOf } from '../../support/openai-double';
 
@@ -101,5 +102,29 @@ describe('POST /api/v1/translate is open for the catalogs only', () => {
       'select text from translations order by text',
     );
     expect(rows.map((row) => row.text)).toEqual(['second', 'third']);
+  });
+});
+
+describe('the pieces a long text is translated in', () => {
+  const texts = (pieces: ReturnType<typeof piecesOf>) => pieces.map((piece) => piece.text);
+
+  it('keeps white space and fenced code out of the pieces, and gives the text back whole', () => {
+    const text = '  Hello there.\n\n~~~\nkeep me\n\nas I am\n~~~\nBye.\n\n```\nnever closed\n';
+    const pieces = piecesOf(text, 2000);
+    expect(pieces).toEqual([
+      { text: '  ', translate: false },
+      { text: 'Hello there.', translate: true },
+      { text: '\n\n~~~\nkeep me\n\nas I am\n~~~\n', translate: false },
+      { text: 'Bye.', translate: true },
+      { text: '\n\n```\nnever closed\n', translate: false },
+    ]);
+    expect(texts(pieces).join('')).toBe(text);
+  });
+
+  it('cuts a sentence at words, and a word longer than the limit between characters, never inside one', () => {
+    expect(texts(piecesOf('one two three four', 9))).toEqual(['one two', ' ', 'three', ' ', 'four']);
+    const emoji = '😀'.repeat(5);
+    const pieces = texts(piecesOf(emoji, 3));
+    expect(pieces).toEqual(['😀', '😀', '😀', '😀', '😀']);
   });
 });
