@@ -2,8 +2,7 @@ import { createActor, fromCallback, fromPromise, type InspectionEvent, type Obse
 import { accountMachine } from '../../machines/account';
 import { botsMachine } from '../../machines/bots';
 import { languageMachine } from '../../machines/language';
-import { type OrganizationRecord, organizationMachine } from '../../machines/organization';
-import { createResourceMachine } from '../../machines/resource';
+import { organizationMachine } from '../../machines/organization';
 import { sessionMachine } from '../../machines/session';
 import type { ThemeChoice } from '../../machines/theme';
 import { type TranslationEvent, translationMachine } from '../../machines/translation';
@@ -176,6 +175,7 @@ export function createAppActors(env: AppEnvironment) {
     if (snapshot.matches({ auth: 'loggedOut' })) account.send({ type: 'SESSION_ENDED' });
   });
 
+  const applyBrand = env.applyBrand ?? (() => {});
   let workspace: Promise<Workspace> | null = null;
   /**
    * The logged-in half of the composition root (side panel, balance, notifications, conversations,
@@ -184,34 +184,25 @@ export function createAppActors(env: AppEnvironment) {
    */
   const loadWorkspace = () => {
     workspace ??= import('./createWorkspaceActors').then(({ createWorkspaceActors }) =>
-      createWorkspaceActors({ http, env, stored, session, bots, inspect }),
+      createWorkspaceActors({
+        http,
+        env: { ...env, applyBrand },
+        stored,
+        session,
+        bots,
+        // Asked for afresh: the organization check does not look the `app` label up (seed-spec §4),
+        // and an admin may have changed the colour since the page loaded.
+        organization: () => api.organization(organization.getSnapshot().context.subdomain),
+        inspect,
+      }),
     );
     return workspace;
   };
 
-  const applyBrand = env.applyBrand ?? (() => {});
-  // The organization's brand colour is the accent as soon as the organization check knows it.
+  // The organization's brand colour is the accent as soon as the organization check knows it (the
+  // `app` label's comes with the first logged-in screen, from the workspace).
   organization.subscribe((snapshot) => {
     if (snapshot.context.organization) applyBrand(snapshot.context.organization.brandColor ?? null);
-  });
-  /**
-   * The organization as the logged-in screens use it (its colour, whether messages can be translated):
-   * the organization check's record, or, for the `app` label that the check does not look up (seed-spec
-   * §4), asked for once with the first logged-in screen.
-   */
-  const organizationDetails = createActor(
-    createResourceMachine<OrganizationRecord>().provide({
-      actors: {
-        fetch: fromPromise(async () => {
-          const { subdomain, organization: record } = organization.getSnapshot().context;
-          return record ?? (await api.organization(subdomain));
-        }),
-      },
-    }),
-    { inspect },
-  );
-  organizationDetails.subscribe((snapshot) => {
-    if (snapshot.context.data) applyBrand(snapshot.context.data.brandColor ?? null);
   });
 
   let sharedConversation: Promise<SharedConversationMachine> | null = null;
@@ -236,25 +227,12 @@ export function createAppActors(env: AppEnvironment) {
     language,
     translation,
     worker,
-    organizationDetails,
-    workspace: () => {
-      organizationDetails.send({ type: 'LOAD' });
-      return loadWorkspace();
-    },
+    workspace: loadWorkspace,
     /** What the admin area's composition root (in its own chunk) builds on. */
     services: { http, api, env: { ...env, applyBrand }, inspect },
   };
-  // Listed as what they share: a union of eight actor types is too complex for the compiler.
-  const running: { start(): void }[] = [
-    bots,
-    session,
-    account,
-    organization,
-    organizationDetails,
-    language,
-    translation,
-    worker,
-  ];
+  // Listed as what they share: a union of seven actor types is too complex for the compiler.
+  const running: { start(): void }[] = [bots, session, account, organization, language, translation, worker];
   for (const actor of running) actor.start();
   return actors;
 }

@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { useActors } from '../../app/ActorsContext';
+import { useWorkspace } from '../../app/useWorkspace';
 import { useDisplaysEnglish } from '../../i18n/useDisplaysEnglish';
 
 export type TranslationState = 'off' | 'translating' | 'translated' | 'unavailable';
@@ -10,7 +11,7 @@ export type TranslationState = 'off' | 'translating' | 'translated' | 'unavailab
  * a translation provider (without one, only the UI's own words could be translated).
  */
 export function useMessageTranslation(): boolean {
-  const { organizationDetails } = useActors();
+  const { organizationDetails } = useWorkspace();
   const english = useDisplaysEnglish();
   const provided = useSelector(
     organizationDetails,
