@@ -7,7 +7,7 @@ import { piecesOf } from './pieces';
  * between paragraphs or sentences (LibreTranslate servers limit a request, often to 2,000 or 5,000
  * characters, and a model translates a short text more faithfully).
  */
-export const pieceLength = 2000;
+const pieceLength = 2000;
 /** Pieces asked of the provider at once, for one text. */
 const piecesAtOnce = 4;
 /**

@@ -79,6 +79,18 @@ describe('POST /api/v1/translate is open for the catalogs only', () => {
     expect(answer.body.text.match(/«/g)).toHaveLength(pieces.length);
   });
 
+  it('translates a piece too long for the memory (over 2,704 bytes in UTF-8) without remembering it', async () => {
+    const user = await signUp(server);
+    // 1,000 different ideographs: 3,000 bytes that no compression brings under the index's limit.
+    const text = Array.from({ length: 1000 }, (_, at) =>
+      String.fromCharCode(0x4e00 + ((at * 7919) % 20000)),
+    ).join('');
+    model.script((request) => ({ chunks: [`«${textOf(request.messages.at(-1)?.content)}»`] }));
+    expect((await translate(text, user.token, 'de')).body).toEqual({ text: `«${text}»`, translated: true });
+    const { rows } = await server.app.db.query('select 1 from translations where text = $1', [text]);
+    expect(rows).toEqual([]);
+  });
+
   it('refuses texts over 50,000 characters with 413, logged in or not', async () => {
     const user = await signUp(server);
     const long = 'a '.repeat(25_001);
