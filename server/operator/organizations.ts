@@ -2,7 +2,7 @@ import { recordAudit } from '../admin/audit/store';
 import { cleanName } from '../admin/schemas';
 import type { Codes } from '../auth/codes';
 import type { Db } from '../db/database';
-import { librarian, seedBot } from '../db/seed';
+import { seedLibrarian } from '../db/seed';
 import { ApiError } from '../errors';
 import type { SendMail } from '../mail/mailer';
 import { organizationsChannel, subdomainProblem } from '../organizations/store';
@@ -82,7 +82,7 @@ export async function createOrganization(
         [subdomain, users[0].id, services.startingBalance, 'Welcome credit'],
       );
     }
-    await seedBot(tx, subdomain, librarian, 0);
+    await seedLibrarian(tx, subdomain, 0);
     await recordAudit(tx, {
       tenant: subdomain,
       actor: 'operator',

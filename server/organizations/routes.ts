@@ -32,6 +32,8 @@ export const organizationsPlugin: FastifyPluginAsync = async (app) => {
         defaultLanguage: row.default_language,
         // The login and register screens offer "Continue with …" when the organization has SSO.
         sso: sso ? { label: sso.label } : null,
+        // The chat offers to translate messages only when a provider can (the catalogs hold the UI's words).
+        messageTranslation: app.translator.hasProvider,
       };
     },
   );

@@ -1,18 +1,79 @@
 import Decimal from 'decimal.js';
 
-// Enough digits that sums, products and whole powers of anything a person types stay exact;
-// only endless quotients (1/3) and giant powers reach the limit, and those are shown rounded.
+// Enough digits that sums, products and whole powers of decimals stay exact; only endless quotients
+// (1/3) and giant powers reach the limit, and those are shown rounded.
 const Exact = Decimal.clone({ precision: 1000, rounding: Decimal.ROUND_HALF_EVEN });
+
+/**
+ * A whole number is a BigInt, exact at any size up to this many digits (2^64, 2^100, 3^1000), and a
+ * Decimal only once a decimal point or a quotient that does not divide makes it one.
+ */
+const maxDigits = 10_000;
+/** About how many bits `maxDigits` digits take: a power is refused before it is worked out. */
+const maxBits = Math.ceil(maxDigits * Math.log2(10));
+
+type Value = bigint | Decimal;
 
 export class CalculationError extends Error {}
 
 const operators: Record<string, string> = { '×': '*', x: '*', X: '*', '÷': '/', '−': '-', ':': '/' };
 
+const fail = (message: string): never => {
+  throw new CalculationError(message);
+};
+const decimal = (value: Value) => (typeof value === 'bigint' ? new Exact(value.toString()) : value);
+const isZero = (value: Value) => (typeof value === 'bigint' ? value === 0n : value.isZero());
+const bits = (value: bigint) => (value < 0n ? -value : value).toString(2).length;
+/** A whole number no longer than `maxDigits`. */
+const checked = (value: bigint) =>
+  bits(value) > maxBits + 4 || (value < 0n ? -value : value).toString().length > maxDigits
+    ? fail(`The result has more than ${maxDigits.toLocaleString('en')} digits.`)
+    : value;
+
+/** a op b: whole numbers stay whole (and exact) while they can, anything else is a Decimal. */
+function apply(op: string, a: Value, b: Value): Value {
+  if (typeof a === 'bigint' && typeof b === 'bigint') {
+    if (op === '+') return checked(a + b);
+    if (op === '-') return checked(a - b);
+    if (op === '*') return checked(a * b);
+    if (op === '%') return a % b;
+    if (a % b === 0n) return a / b;
+  }
+  const [x, y] = [decimal(a), decimal(b)];
+  return op === '+'
+    ? x.plus(y)
+    : op === '-'
+      ? x.minus(y)
+      : op === '*'
+        ? x.times(y)
+        : op === '/'
+          ? x.dividedBy(y)
+          : x.modulo(y);
+}
+
+function power(base: Value, exponent: Value): Value {
+  const whole =
+    typeof exponent === 'bigint' ? exponent : exponent.isInteger() ? BigInt(exponent.toFixed()) : null;
+  if (whole === null || whole > 1000n || whole < -1000n)
+    fail('Exponents must be whole numbers from -1000 to 1000.');
+  const n = Number(whole);
+  if (isZero(base) && n < 0) fail('Division by zero.');
+  if (typeof base === 'bigint' && n >= 0) {
+    if ((bits(base) - 1) * n > maxBits)
+      fail(`The result has more than ${maxDigits.toLocaleString('en')} digits.`);
+    return checked(base ** BigInt(n));
+  }
+  const value = decimal(base).pow(n);
+  if (!value.isFinite()) fail('The result is too large.');
+  if (value.isZero() && !isZero(base)) fail('The result is too small.');
+  return value;
+}
+
 /**
- * Exact arithmetic over decimals: + − × ÷ ^ % (remainder), parentheses, unary minus.
- * A hand-written recursive-descent parser: nothing the user types is ever evaluated as code.
+ * Exact arithmetic: + − × ÷ ^ % (remainder), parentheses, unary minus; whole numbers as BigInts, the
+ * rest as decimals. A hand-written recursive-descent parser: nothing typed is ever evaluated as code.
  */
-export function calculate(input: string): Decimal {
+export function calculate(input: string): Value {
   const text = input.trim().replace(/=\s*$/, '');
   let position = 0;
 
@@ -21,9 +82,6 @@ export function calculate(input: string): Decimal {
     const char = text[position];
     return char === undefined ? undefined : (operators[char] ?? char);
   };
-  const fail = (message: string): never => {
-    throw new CalculationError(message);
-  };
   const unexpected = (): never => {
     const char = text[position];
     return char === undefined
@@ -31,13 +89,13 @@ export function calculate(input: string): Decimal {
       : fail(`Unexpected "${char}" at position ${position + 1}.`);
   };
 
-  const number = (): Decimal => {
+  const number = (): Value => {
     const match = /^\d+(\.\d+)?|^\.\d+/.exec(text.slice(position));
     if (!match) return unexpected();
     position += match[0].length;
-    return new Exact(match[0]);
+    return match[0].includes('.') ? new Exact(match[0]) : checked(BigInt(match[0]));
   };
-  const primary = (): Decimal => {
+  const primary = (): Value => {
     if (peek() === '(') {
       position += 1;
       const value = expression();
@@ -47,43 +105,37 @@ export function calculate(input: string): Decimal {
     }
     return number();
   };
-  const power = (): Decimal => {
+  const powered = (): Value => {
     const base = primary();
     if (peek() !== '^') return base;
     position += 1;
-    const exponent = unary();
-    if (!exponent.isInteger() || exponent.abs().greaterThan(1000))
-      fail('Exponents must be whole numbers from -1000 to 1000.');
-    if (base.isZero() && exponent.isNegative()) fail('Division by zero.');
-    const value = base.pow(exponent);
-    if (!value.isFinite()) fail('The result is too large.');
-    if (value.isZero() && !base.isZero()) fail('The result is too small.');
-    return value;
+    return power(base, unary());
   };
-  const unary = (): Decimal => {
+  const unary = (): Value => {
     const sign = peek();
     if (sign === '-' || sign === '+') {
       position += 1;
       const value = unary();
-      return sign === '-' ? value.negated() : value;
+      if (sign === '+') return value;
+      return typeof value === 'bigint' ? -value : value.negated();
     }
-    return power();
+    return powered();
   };
-  const term = (): Decimal => {
+  const term = (): Value => {
     let value = unary();
     for (let op = peek(); op === '*' || op === '/' || op === '%'; op = peek()) {
       position += 1;
       const right = unary();
-      if ((op === '/' || op === '%') && right.isZero()) fail('Division by zero.');
-      value = op === '*' ? value.times(right) : op === '/' ? value.dividedBy(right) : value.modulo(right);
+      if ((op === '/' || op === '%') && isZero(right)) fail('Division by zero.');
+      value = apply(op, value, right);
     }
     return value;
   };
-  function expression(): Decimal {
+  function expression(): Value {
     let value = term();
     for (let op = peek(); op === '+' || op === '-'; op = peek()) {
       position += 1;
-      value = op === '+' ? value.plus(term()) : value.minus(term());
+      value = apply(op, value, term());
     }
     return value;
   }
@@ -94,24 +146,36 @@ export function calculate(input: string): Decimal {
   return result;
 }
 
-/** Digits shown unless all of them are asked for. */
+/** Digits shown of a decimal unless all of them are asked for. */
 const shownDigits = 15;
 /** An endless result (1/3) asked for exactly: this many digits, then an ellipsis. */
 const endlessDigits = 40;
 
+/** A rounded result: its digits, with an exponent once they end before its point (no made-up zeros). */
+const rounded = (result: Decimal, digits: number) => {
+  const value = result.toSignificantDigits(digits);
+  return value.abs().greaterThanOrEqualTo(new Exact(10).pow(digits))
+    ? value.toExponential()
+    : value.toFixed();
+};
+
 /**
- * A result for display: up to 15 significant digits, marked ≈ when rounded; asked `exact`, every
- * digit of a result that ends, or the first 40 of one that does not, followed by an ellipsis.
+ * A result for display. A whole number shows every digit, always. A decimal shows up to 15
+ * significant digits, marked ≈ when rounded; asked `exact`, every digit of one that ends, or the
+ * first 40 of one that does not, followed by an ellipsis.
  */
-export function formatResult(result: Decimal, exact = false): { sign: '=' | '≈'; digits: string } {
+export function formatResult(result: Value, exact = false): { sign: '=' | '≈'; digits: string } {
+  if (typeof result === 'bigint') return { sign: '=', digits: result.toString() };
+  const ends = result.sd() < Exact.precision;
+  if (ends && result.isInteger()) return { sign: '=', digits: result.toFixed() };
   if (!exact) {
     return result.sd() <= shownDigits
       ? { sign: '=', digits: result.toString() }
-      : { sign: '≈', digits: result.toSignificantDigits(shownDigits).toString() };
+      : { sign: '≈', digits: rounded(result, shownDigits) };
   }
-  return result.sd() < Exact.precision
+  return ends
     ? { sign: '=', digits: result.toFixed() }
-    : { sign: '=', digits: `${result.toSignificantDigits(endlessDigits).toFixed()}…` };
+    : { sign: '=', digits: `${rounded(result, endlessDigits)}…` };
 }
 
 const exactRequest = /^\s*exact(?:ly)?\s*:?\s*/i;
