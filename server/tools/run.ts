@@ -77,11 +77,13 @@ export function replyTools(options: {
   approvals: boolean;
   log: FastifyBaseLogger;
   show?: (step: Step) => void;
+  /** The steps the reply already has (one continued): its new ones come after them. */
+  after?: number;
 }): ReplyTools | undefined {
   const { db, owner, bot, signal, log } = options;
   if (!bot.tools.size) return undefined;
   const show = options.show ?? (() => {});
-  let position = 0;
+  let position = options.after ?? 0;
   return {
     maxSteps,
     definitions: [...bot.tools.values()].map(({ info }) => ({
