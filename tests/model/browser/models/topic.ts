@@ -1041,7 +1041,7 @@ export function topicBrowserModel({
       await shows(connectionLost(page), state === 'live.detached' ? 1 : 0);
       if (writing && text) expect(await liveReply(page).textContent()).toContain(text);
       if (continuing && !takenUp && state.startsWith('live.')) {
-        const ended = log(page).locator('.message.bot').last();
+        const ended = log(page).locator('article.message.bot').last();
         await shows(ended.getByText('Stopped'), 1);
         expect(await ended.textContent()).toContain(text);
         await shows(log(page).getByRole('button', { name: 'Continue' }), 0);
