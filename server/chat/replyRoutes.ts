@@ -348,6 +348,8 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
       const branch = await branchTurns(app.db, topicId, message.parent);
       const asked = branch.pop();
       if (asked?.role !== 'user') throw notContinuable();
+      // Its tool steps so far (none are written while it is not being written).
+      const steps = await stepsOfMessage(app.db, message.id);
       const { text, ...started } = await startContinuation(app.db, owner(request), {
         topicId,
         messageId: message.id,
@@ -360,10 +362,7 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         started,
         true,
       );
-      return run(request, reply, topic, turns, started, {
-        text,
-        steps: await stepsOfMessage(app.db, started.botMessageId),
-      });
+      return run(request, reply, topic, turns, started, { text, steps });
     },
   );
 

@@ -53,8 +53,8 @@ const lostBeforeStart = (): TopicEvent => ({
 });
 
 /**
- * The topic machine's `streamReply`: sends the message (or asks again, or to go on) and relays the reply. Leaving
- * only drops the connection: the server goes on writing, and Stop is its own call.
+ * The topic machine's `streamReply`: sends the message (or asks again, or to go on) and relays the
+ * reply. Leaving only drops the connection: the server goes on writing, and Stop is its own call.
  */
 export function createStreamReply(api: WorkspaceEndpoints) {
   return fromCallback<TopicEvent, { topicId: string; request: ReplyRequest }>(({ input, sendBack }) => {

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef } from 'react';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { citationsMachine } from '../../machines/citations';
-import { type ChatMessage, streamingReply, type topicMachine } from '../../machines/topic';
+import { streamingReply, type topicMachine } from '../../machines/topic';
 import { T } from '../i18n/T';
 import { useNow } from '../i18n/useNow';
 import { useT } from '../i18n/useT';
@@ -17,7 +17,6 @@ import { useChatBot } from './useChatBot';
 import { useStablePositions } from './useStablePositions';
 
 const failedStates = ['replyFailed', 'insufficientBalance', 'creationFailed'] as const;
-const endedEarly = new Set<ChatMessage['status']>(['stopped', 'interrupted', 'failed']);
 type TopicSnapshot = SnapshotFrom<typeof topicMachine>;
 
 /** The bot types until the first words of its reply, or its first tool step, show. */
@@ -70,7 +69,6 @@ export function MessageList({
     chat,
     (snapshot) => snapshot.matches('ready') || snapshot.matches('replyFailed'),
   );
-  const ready = useSelector(chat, (snapshot) => snapshot.matches('ready'));
   const failed = useSelector(chat, (snapshot) => failedStates.some((state) => snapshot.matches(state)));
   const { following, jumpToLatest } = useAutoScroll(view, content);
   // A reply the person asks for (a message sent, edited, a reply asked again or to go on) is followed.
@@ -89,8 +87,11 @@ export function MessageList({
     [chat, citations],
   );
   const shownCitation = useSelector(citations, (snapshot) => snapshot.context.shown);
-  const last = messages.at(-1);
-  const stoppedShort = ready && last?.role === 'bot' && endedEarly.has(last.status) ? last : null;
+  // The last reply ended early: it can go on (Continue), or be asked for again (Retry).
+  const stoppedShort = useSelector(chat, (snapshot) => {
+    const last = snapshot.context.messages.at(-1);
+    return last && snapshot.can({ type: 'CONTINUE', messageId: last._id }) ? last : null;
+  });
 
   return (
     <div className="messages-frame">
