@@ -254,9 +254,25 @@ describe('messages as a tree: edit, regenerate, continue, switch branches', () =
         ).rows[0].month_spent,
       );
 
-    // Stopped again while continued: what it wrote is kept, nothing is charged.
+    // Followed again from where a client left off (Last-Event-ID), as any reply is; stopped again
+    // while continued: what it wrote is kept, nothing is charged.
     model.script(() => slowWords('b'));
-    const again = await stopAfter(user, topic, partial.length + 10, carryOn(user, topic, reply._id));
+    const continuing = carryOn(user, topic, reply._id);
+    await expect.poll(async () => (await read(user, topic)).messages[1].status).toBe('streaming');
+    const leave = new AbortController();
+    const followed = await fetch(`${server.url}/api/v1/topic/${topic}/stream`, {
+      headers: { authorization: `Bearer ${user.token}`, 'last-event-id': String(partial.length) },
+      signal: leave.signal,
+    });
+    let resumed = '';
+    await readEvents(followed, (event) => {
+      if (event.event !== 'token') return;
+      resumed += event.data.text;
+      expect(event.id).toBe(partial.length + resumed.length);
+      if (resumed.length > 6) leave.abort();
+    });
+    expect(resumed.startsWith('b0 b1 ')).toBe(true);
+    const again = await stopAfter(user, topic, partial.length + 10, continuing);
     expect(again.events[0]).toMatchObject({
       event: 'message',
       data: { userMessageId: question._id, botMessageId: reply._id },
