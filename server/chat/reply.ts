@@ -30,6 +30,8 @@ export interface ReplyJob {
   provider: Provider;
   /** The bot's tools, for a model bot that has some. */
   tools?: BotTools;
+  /** What was written of a reply that is continued: the provider writes what follows. */
+  continuing?: string;
   log: FastifyBaseLogger;
 }
 
@@ -157,6 +159,7 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
         signal,
         approvals: true,
         log: job.log,
+        after: live.steps().length,
         show: (step) => live.emit({ event: 'step', data: { botMessageId: messageId, step } }),
       })
     : undefined;
@@ -174,6 +177,7 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
         free = true;
       },
       tools,
+      continuing: job.continuing,
     })) {
       live.emit({ event: 'token', id: live.text.length + piece.length, data: { text: piece } });
     }

@@ -121,6 +121,15 @@ export async function endStep(
   return rows[0] ? toStep(rows[0]) : null;
 }
 
+/** The steps of a reply so far, in order: those of a reply that is continued stay before its new ones. */
+export async function stepsOfMessage(db: Db, messageId: string): Promise<Step[]> {
+  const { rows } = await db.query<StepRow>(
+    `select ${stepColumns} from tool_steps where message_id = $1 order by position`,
+    [messageId],
+  );
+  return rows.map(toStep);
+}
+
 async function readStep(db: Db, callId: string): Promise<Step | null> {
   const { rows } = await db.query<StepRow>(`select ${stepColumns} from tool_steps where id = $1`, [callId]);
   return rows[0] ? toStep(rows[0]) : null;

@@ -78,6 +78,18 @@ async function translatorReply(translator: Translator, request: ReplyRequest): P
   );
 }
 
+/**
+ * What is left to write of a built-in bot's reply: all of it, or for a reply being continued what
+ * follows the part written before (the same words: these bots answer the same question the same
+ * way). A continuation that adds nothing (the reply had ended, or its answer changed since) is free.
+ */
+function rest(reply: string, { continuing, waive }: ReplyRequest): string {
+  if (continuing === undefined) return reply;
+  const left = reply.startsWith(continuing) ? reply.slice(continuing.length) : '';
+  if (!left) waive();
+  return left;
+}
+
 /** The offline bots: they run inside the server, so Parley works with no network at all. */
 export function builtinProvider(translator: Translator, pauseMs: number): Provider {
   return async function* (request) {
@@ -93,6 +105,7 @@ export function builtinProvider(translator: Translator, pauseMs: number): Provid
               ? librarianReply(request)
               : null;
     if (reply === null) throw new ProviderError('This bot is not set up correctly.', 'BOT_MISCONFIGURED');
-    yield* stream(reply, request.signal, pauseMs);
+    const left = rest(reply, request);
+    if (left) yield* stream(left, request.signal, pauseMs);
   };
 }

@@ -214,16 +214,31 @@ async function* streamRound(
   }
 }
 
+/** What a model is asked after its own reply that ended early, when the user asks it to go on. */
+export const continueInstruction =
+  'Your last reply was cut off. Continue it exactly where it stopped: write only what comes next, without repeating anything (start with a space or a line break if one belongs there).';
+
 /**
  * Any OpenAI-compatible chat-completions server (OpenAI, Ollama, vLLM, llama.cpp…), streamed.
  * The bot's config may name its organization's `provider` (resolved, key unsealed, at call time), or
  * carry its own `baseUrl` and `apiKey`; and its `model`, `systemPrompt` and `temperature`.
  * With tools, the model may call them (OpenAI's function calling): each call is run, its result
  * sent back as a `tool` message and the model asked again, up to the tools' `maxSteps` calls; then
- * it is asked to answer without tools (`tool_choice: 'none'`).
+ * it is asked to answer without tools (`tool_choice: 'none'`). A reply continued is sent as the
+ * model's last turn, followed by the request to go on with it (`continueInstruction`).
  */
 export function openaiProvider(settings: Settings, resolve?: ProviderResolver): Provider {
-  return async function* ({ history, text, attachments, knowledge, config, signal, tenant, tools }) {
+  return async function* ({
+    history,
+    text,
+    attachments,
+    knowledge,
+    config,
+    signal,
+    tenant,
+    tools,
+    continuing,
+  }) {
     if (signal.aborted) return;
     const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
     const temperature = typeof config.temperature === 'number' ? { temperature: config.temperature } : {};
@@ -237,6 +252,13 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
           : { role: 'assistant', content: turn.text },
       ),
       { role: 'user', content: userContent(text, attachments, knowledge?.passages) },
+      // A reply continued: what it said so far is its turn, and the model is asked to go on with it.
+      ...(continuing === undefined
+        ? []
+        : [
+            { role: 'assistant', content: continuing },
+            { role: 'user', content: continueInstruction },
+          ]),
     ];
     const model = setting(config, 'model') ?? settings.model;
     let calls = 0;

@@ -79,6 +79,11 @@ export interface ReplyRequest {
   waive: () => void;
   /** The bot's tools (model bots that have some). */
   tools?: ReplyTools;
+  /**
+   * What was written of the reply before it ended early, when the user asks to continue it: the
+   * provider writes only what follows (it is added to the same message).
+   */
+  continuing?: string;
 }
 
 /** A bot platform: produces the reply as a stream of text pieces; fails with a ProviderError. */
