@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { knowledgeOf } from '../admin/bots/store';
-import type { Owner } from '../auth/sessions';
+import { knowledgeOf } from '../bots/config';
 import type { Db } from '../db/database';
 import { passageRoom, withAttachments } from '../files/prompt';
 import { citationOf, documentsCarried, retrieve } from '../knowledge/retrieval';
+import type { Owner } from '../owner';
+import { type Attachment, type Knowledge, type Provider, ProviderError, type Turn } from '../providers/types';
 import { type BotTools, toolsForBot } from '../tools/registry';
 import { replyTools } from '../tools/run';
 import type { LiveReply } from './liveReplies';
 import { librarianPassages } from './providers/librarian';
-import { type Attachment, type Knowledge, type Provider, ProviderError, type Turn } from './providers/types';
 import { checkpoint, release, type StartedReply, settle } from './replyStore';
 import type { ReplyEvent } from './sse';
 

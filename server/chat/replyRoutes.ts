@@ -1,16 +1,17 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { botNotForYou, mayUseBot } from '../admin/groups/store';
+import { botNotForYou, mayUseBot } from '../access/groups';
 import { canRun } from '../bots/availability';
+import { replyChannel } from '../db/channels';
 import { ApiError } from '../errors';
 import { isImage } from '../files/kinds';
 import { reachOf } from '../files/prompt';
 import { filesToAttach } from '../files/store';
 import { citationOf } from '../knowledge/retrieval';
+import type { Attachment, Citation, Knowledge, Turn } from '../providers/types';
 import { repeat } from '../repeat';
 import type { BotTools } from '../tools/registry';
 import { type Step, stepsJson, stepsOf, stepsOfMessage } from '../tools/steps';
 import type { LiveReply } from './liveReplies';
-import type { Attachment, Citation, Knowledge, Turn } from './providers/types';
 import { generateReply, replyContext } from './reply';
 import {
   insufficientBalance,
@@ -18,7 +19,6 @@ import {
   leaseSeconds,
   notContinuable,
   release,
-  replyChannel,
   replyInProgress,
   type StartedReply,
   setCitations,

@@ -1,7 +1,8 @@
-import type { Owner } from '../auth/sessions';
+import { replyChannel } from '../db/channels';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
-import type { Citation, Turn } from './providers/types';
+import type { Owner } from '../owner';
+import type { Citation, Turn } from '../providers/types';
 
 /** Below this after a charge, the user is told their balance is low. */
 export const lowBalance = 1;
@@ -9,9 +10,6 @@ export const lowBalanceNotice = {
   title: 'Your balance is low',
   body: 'Your balance is under 1.00. Replies from paid bots stop when it runs out.',
 };
-
-/** NOTIFY channel: a streaming reply's message id, on each checkpoint and when it ends. */
-export const replyChannel = 'parley_replies';
 
 /** How long a reply's writer may stay silent before the reply counts as cut off. */
 export const leaseSeconds = 5;

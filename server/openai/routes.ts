@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { knowledgeOf } from '../admin/bots/store';
-import type { Owner } from '../auth/sessions';
 import { canRun } from '../bots/availability';
+import { knowledgeOf } from '../bots/config';
 import { librarianPassages } from '../chat/providers/librarian';
-import { type Knowledge, ProviderError, type Turn } from '../chat/providers/types';
 import { ApiError, notFound } from '../errors';
 import { passageRoom } from '../files/prompt';
 import { retrieve } from '../knowledge/retrieval';
+import type { Owner } from '../owner';
+import { type Knowledge, ProviderError, type Turn } from '../providers/types';
 import { repeat } from '../repeat';
 import { retryIn } from '../security/counters';
 import { toolsForBot } from '../tools/registry';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { checkLogo } from '../admin/settings/logo';
-import { readSso } from '../auth/oidc/store';
 import { ApiError } from '../errors';
+import { checkLogo } from './logo';
+import { readSso } from './sso';
 import { logoUrl, readLogo, readOrganization, replaceLogo } from './store';
 
 const unknown = () => new ApiError(404, 'No organization has this address.', 'UNKNOWN_ORGANIZATION');

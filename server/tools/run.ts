@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ReplyTools, ToolCall } from '../chat/providers/types';
 import type { Db } from '../db/database';
+import type { ReplyTools, ToolCall } from '../providers/types';
 import type { BotTools } from './registry';
 import { awaitDecision, endStep, type Step, type StepOwner, shorten, startStep } from './steps';
 import { ToolError } from './types';

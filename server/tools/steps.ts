@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Owner } from '../auth/sessions';
-import { replyChannel } from '../chat/replyStore';
+import { replyChannel } from '../db/channels';
 import type { Db } from '../db/database';
+import type { Owner } from '../owner';
 
 export type StepStatus = 'awaiting_approval' | 'running' | 'done' | 'error' | 'denied';
 

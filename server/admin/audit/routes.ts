@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { objectOf } from '../schemas';
-import { readAuditPage } from './store';
+import { readAuditPage } from '../../audit/store';
+import { objectOf } from '../../schemas';
 
 /**
  * The organization's audit log, newest first, in pages: `{ items, next }` (next: the cursor, or null);

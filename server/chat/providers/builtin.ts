@@ -1,10 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import type { Provider, ReplyRequest } from '../../providers/types';
+import { ProviderError } from '../../providers/types';
 import type { Translator } from '../../translation/translator';
 import { calculatorReply } from './calculator';
 import { Eliza } from './eliza/eliza';
 import { librarianReply } from './librarian';
-import type { Provider, ReplyRequest } from './types';
-import { ProviderError } from './types';
 
 /** Streams a finished reply word by word, the way a model would, and stops when asked. */
 async function* stream(reply: string, signal: AbortSignal, pauseMs: number): AsyncIterable<string> {

@@ -1,25 +1,19 @@
 import { createParser } from 'eventsource-parser';
 import type { Config } from '../../config';
 import { textWithAttachments, textWithPassages } from '../../files/prompt';
+import {
+  type Attachment,
+  type Passage,
+  type Provider,
+  ProviderError,
+  type ProviderResolver,
+  type Send,
+  type ToolCall,
+} from '../../providers/types';
 import { RefusedAddress } from '../../security/outbound';
 import type { TranslationProvider } from '../../translation/translator';
-import { type Attachment, type Passage, type Provider, ProviderError, type ToolCall } from './types';
 
 type Settings = Config['openai'];
-
-type Send = (
-  url: string,
-  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
-) => Promise<Response>;
-
-/** An organization's own provider (admin area): its address, its key (unsealed) and how to reach it. */
-export interface ResolvedProvider {
-  baseUrl: string;
-  apiKey: string | undefined;
-  /** fetch, or one that refuses private addresses when connecting (server/security/outbound.ts). */
-  send: Send;
-}
-export type ProviderResolver = (tenant: string, providerId: string) => Promise<ResolvedProvider | null>;
 
 class IdleTimeout extends Error {}
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncIdpGroups } from '../../../server/admin/groups/store';
+import { syncIdpGroups } from '../../../server/access/groups';
 import { budgetResetDate, interruptOrphans, release, startReply } from '../../../server/chat/replyStore';
 import { call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type RunningPostgres, startPostgres } from '../../support/postgres';

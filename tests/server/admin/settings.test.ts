@@ -18,7 +18,7 @@ const png = Buffer.concat([
 const svg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#123456"/></svg>';
 
-const guide = 'server/db/guide';
+const guide = 'server/seed/guide';
 
 describe('admin area: settings, logo, sign-up policy and disabled organizations', () => {
   let server: TestServer;

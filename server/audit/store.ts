@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/database';
+import type { Db } from '../db/database';
 
 export interface AuditEntry {
   action: string;

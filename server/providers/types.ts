@@ -97,3 +97,18 @@ export class ProviderError extends Error {
     this.code = code;
   }
 }
+
+/** How a provider is called: fetch, or one that refuses private addresses when connecting. */
+export type Send = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
+) => Promise<Response>;
+
+/** An organization's own provider (admin area): its address, its key (unsealed) and how to reach it. */
+export interface ResolvedProvider {
+  baseUrl: string;
+  apiKey: string | undefined;
+  /** fetch, or one that refuses private addresses when connecting (server/security/outbound.ts). */
+  send: Send;
+}
+export type ProviderResolver = (tenant: string, providerId: string) => Promise<ResolvedProvider | null>;

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Db } from '../db/database';
 import { splitPassages } from '../knowledge/passages';
 import { guideFolder } from '../paths';
-import type { Db } from './database';
 
 /** The knowledge base every organization starts with: a few pages on using Parley. */
 export const guideName = 'Parley guide';
 
 /**
- * Adds Parley's own guide (server/db/guide/*.md) to the organization as a knowledge base, indexed
+ * Adds Parley's own guide (server/seed/guide/*.md) to the organization as a knowledge base, indexed
  * already (passages without vectors: nothing but the text search is needed offline), and answers its
  * id; null when the organization has a base of that name. The Librarian searches it from the first
  * start, so the questions it suggests have answers with no file uploaded and no model server.
