@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../errors';
-import { notify } from '../notifications/notify';
+import { notify } from '../notifications/store';
 import { readSso } from '../organizations/sso';
 import { readOrganization, signupAllowance, startingBalanceOf } from '../organizations/store';
 import { checkPassword, hashPassword } from '../security/passwords';

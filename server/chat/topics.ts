@@ -7,7 +7,6 @@ import type { Citation } from '../providers/types';
 import { type Step, stepsJson, stepsOf } from '../tools/steps';
 import { plainText, type Snippet, snippet } from './plainText';
 
-
 /** complete, or streaming now, or ended early: by the user, by a crash of its writer, or by an error. */
 export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'interrupted' | 'failed';
 
