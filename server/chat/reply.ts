@@ -8,7 +8,7 @@ import { type Attachment, type Knowledge, type Provider, ProviderError, type Tur
 import { type BotTools, toolsForBot } from '../tools/registry';
 import { replyTools } from '../tools/run';
 import type { LiveReply } from './liveReplies';
-import { librarianPassages } from './providers/librarian';
+import { librarianPassages } from '../replies/engines/librarian';
 import { checkpoint, release, type StartedReply, settle } from './replyStore';
 import type { ReplyEvent } from './sse';
 

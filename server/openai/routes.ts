@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { canRun } from '../bots/availability';
 import { knowledgeOf } from '../bots/config';
-import { librarianPassages } from '../chat/providers/librarian';
+import { librarianPassages } from '../replies/engines/librarian';
 import { ApiError, notFound } from '../errors';
 import { passageRoom } from '../files/prompt';
 import { retrieve } from '../knowledge/retrieval';

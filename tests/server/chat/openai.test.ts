@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openaiProvider } from '../../../server/chat/providers/openai';
+import { openaiProvider } from '../../../server/replies/engines/openai';
 import { ProviderError, type ReplyRequest } from '../../../server/providers/types';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
 import { freePort } from '../../support/server';
