@@ -5,10 +5,10 @@ import { passageRoom, withAttachments } from '../files/prompt';
 import { citationOf, documentsCarried, retrieve } from '../knowledge/retrieval';
 import type { Owner } from '../owner';
 import { type Attachment, type Knowledge, type Provider, ProviderError, type Turn } from '../providers/types';
+import { librarianPassages } from '../replies/engines/librarian';
 import { type BotTools, toolsForBot } from '../tools/registry';
 import { replyTools } from '../tools/run';
 import type { LiveReply } from './liveReplies';
-import { librarianPassages } from '../replies/engines/librarian';
 import { checkpoint, release, type StartedReply, settle } from './replyStore';
 import type { ReplyEvent } from './sse';
 
