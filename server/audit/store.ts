@@ -62,11 +62,16 @@ function idsOf(row: AuditRow): Set<string> {
   return ids;
 }
 
+/** How an entry names its record: by its name, or an invitation by its address. */
+const loggedName = `coalesce(after->>'name', before->>'name', after->>'email', before->>'email')`;
+
 /**
  * The names of the organization's records with these ids, by id: bots, categories, members, groups,
- * providers, knowledge bases and their documents, MCP servers and the organization itself. A record
- * since deleted is named as the log last recorded it (the `name` of an entry about it).
+ * providers, knowledge bases and their documents, MCP servers, invitations (by address) and the
+ * organization itself. A record since deleted is named as the log last recorded it (the `name` or
+ * `email` of an entry about it).
  */
+
 async function namesOf(db: Db, tenant: string, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const { rows } = await db.query<{ id: string; name: string }>(
@@ -78,6 +83,7 @@ async function namesOf(db: Db, tenant: string, ids: string[]): Promise<Map<strin
      union all select id, name from knowledge_bases where tenant = $1 and id = any($2::text[])
      union all select id, name from files where tenant = $1 and base_id is not null and id = any($2::text[])
      union all select id, name from mcp_servers where tenant = $1 and id = any($2::text[])
+     union all select id, email from invitations where tenant = $1 and id = any($2::text[])
      union all select id, name from organizations where subdomain = $1 and id = any($2::text[])`,
     [tenant, ids],
   );
@@ -85,9 +91,9 @@ async function namesOf(db: Db, tenant: string, ids: string[]): Promise<Map<strin
   const gone = ids.filter((id) => !names.has(id));
   if (gone.length > 0) {
     const { rows: logged } = await db.query<{ id: string; name: string }>(
-      `select distinct on (target) target as id, coalesce(after->>'name', before->>'name') as name
+      `select distinct on (target) target as id, ${loggedName} as name
        from audit_log
-       where tenant = $1 and target = any($2::text[]) and coalesce(after->>'name', before->>'name') is not null
+       where tenant = $1 and target = any($2::text[]) and ${loggedName} is not null
        order by target, seq desc`,
       [tenant, gone],
     );

@@ -355,6 +355,7 @@ describe('admin area: members, roles and credit', () => {
       _id,
     ]);
     const resent = await admin(server, owner, `/invitation/${_id}/resend`, { method: 'POST' });
+    expect((await auditOf('invitation.resend'))?.names).toEqual({ [_id]: email });
     expect(resent).toMatchObject({ status: 200, body: { sent: true } });
     let second = first;
     await expect
@@ -395,6 +396,8 @@ describe('admin area: members, roles and credit', () => {
       target: _id,
       before: { email, role: 'admin' },
       after: null,
+      // The log names a revoked invitation by its address, as it named it while it was pending.
+      names: { [_id]: email },
     });
     expect((await signUpInvited('acme', email, otp)).body).toMatchObject({ code: 'INVALID_CODE' });
     expect((await admin(server, owner, `/invitation/${_id}`, { method: 'DELETE' })).status).toBe(404);
