@@ -40,5 +40,12 @@ export default defineConfig({
       apiPrefixes.map((prefix) => [prefix, { target: apiTarget, changeOrigin: false }]),
     ),
   },
-  build: { target: 'es2022', sourcemap: false, manifest: true },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    manifest: true,
+    // Rolldown warns when plugins take long: the PWA's precache takes seconds on a busy machine, and
+    // `npm start` (which builds first) should print no warning nobody can act on.
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
 });

@@ -1,6 +1,6 @@
 import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
 
-/** A record an admin list shows: the bots, categories, providers, groups, MCP servers, tools and audit entries of the organization. */
+/** A record an admin list shows: the bots, categories, providers, groups, MCP servers, tools, invitations and audit entries of the organization. */
 export interface AdminRecord {
   _id: string;
 }
@@ -69,6 +69,17 @@ export interface ToolRecord extends AdminRecord {
   server?: NamedRecord;
 }
 
+/**
+ * An invitation not accepted yet: resent (a change of it: a new code and time) or revoked (its
+ * removal). One past `expiresAt` admits nobody until resent.
+ */
+export interface InvitationRecord extends AdminRecord {
+  email: string;
+  role: 'owner' | 'admin' | 'member';
+  invitedAt: string;
+  expiresAt: string;
+}
+
 /** One admin action, as the audit log keeps it; `target` is the `_id` acted on. */
 export interface AuditEntry extends AdminRecord {
   at: string;
@@ -79,6 +90,8 @@ export interface AuditEntry extends AdminRecord {
   target: string | null;
   before: unknown;
   after: unknown;
+  /** The name of each record id the entry holds (its target, a bot's categories…), as the server knows it. */
+  names: Record<string, string>;
 }
 
 /** A page of a list; `next` continues it, null at its end (lists without paging answer one page). */

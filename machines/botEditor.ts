@@ -82,6 +82,8 @@ export interface BotEditorData {
   knowledgeBases: BotChoice[];
   groups: BotChoice[];
   tools?: ToolChoice[];
+  /** The server has a provider of its own (OPENAI_BASE_URL), whose models a bot naming no provider uses. */
+  serverProvider?: boolean;
 }
 
 /** What the bot's create or change call sends: the contract's body, numbers as numbers. */
@@ -105,13 +107,15 @@ export interface BotEditorContext {
   knowledgeBases: BotChoice[];
   groups: BotChoice[];
   tools: ToolChoice[];
+  /** The server has a provider of its own: its models are listed for a bot naming no provider. */
+  serverProvider: boolean;
   /** The tools the bot had when loaded or last saved: emptying them is sent, so it loses them. */
   savedTools: string[];
   /** The form's problems, each next to its field (null: about the whole form). */
   problems: FieldProblem[];
   loadError: string | null;
   models: string[];
-  /** The provider the model list is for. */
+  /** The provider the model list is for ('': the server's own). */
   modelsFor: string | null;
   modelsError: string | null;
   transcript: TryLine[];
@@ -279,7 +283,7 @@ export const botEditorMachine = setup({
     saveBot: fromPromise<AdminBot, { botId: string | null; request: BotRequest }>(async () => {
       throw new Error('saveBot is provided by the app');
     }),
-    /** The model ids the provider's `GET /models` lists. */
+    /** The model ids the provider's `GET /models` lists ('': the server's own provider). */
     fetchModels: fromPromise<string[], { provider: string }>(async () => {
       throw new Error('fetchModels is provided by the app');
     }),
@@ -294,7 +298,7 @@ export const botEditorMachine = setup({
     isNew: ({ context }) => context.botId === null,
     needsModels: ({ context }) =>
       context.draft.platform === 'openai' &&
-      context.draft.provider !== '' &&
+      (context.draft.provider !== '' || context.serverProvider) &&
       context.draft.provider !== context.modelsFor,
     canTry: ({ context, event }) =>
       context.botId !== null && event.type === 'SEND_TRY' && event.text.trim() !== '',
@@ -316,6 +320,7 @@ export const botEditorMachine = setup({
         knowledgeBases: data.knowledgeBases,
         groups: data.groups ?? [],
         tools: data.tools ?? [],
+        serverProvider: data.serverProvider ?? false,
         savedTools: data.bot?.tools ?? [],
         loadError: null,
       };
@@ -394,6 +399,7 @@ export const botEditorMachine = setup({
     knowledgeBases: [],
     groups: [],
     tools: [],
+    serverProvider: false,
     savedTools: [],
     problems: [],
     loadError: null,
@@ -484,7 +490,7 @@ export const botEditorMachine = setup({
       initial: 'idle',
       states: {
         idle: {
-          description: 'No provider chosen (or the built-in platform): nothing to list.',
+          description: 'The built-in platform, or no provider when the server has none: nothing to list.',
           always: { guard: 'needsModels', target: 'loading' },
         },
         loading: {

@@ -65,12 +65,14 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 /** Seed-spec §5: text, an at sign, text, a dot, text, with no spaces. */
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** What the credit dialog must hold before it is sent. */
+/** What the credit dialog must hold before it is sent: an amount in whole cents (as the server books it), a note. */
 export function creditProblems(amount: string, note: string): MemberProblem[] {
   const problems: MemberProblem[] = [];
   const value = Number(amount);
   if (amount.trim() === '' || !Number.isFinite(value) || value === 0)
     problems.push({ field: 'amount', message: 'Enter an amount other than 0; a negative one deducts.' });
+  else if (Math.abs(value * 100 - Math.round(value * 100)) > 1e-6)
+    problems.push({ field: 'amount', message: 'Enter whole cents: at most two decimals.' });
   if (!note.trim()) problems.push({ field: 'note', message: 'Enter a note the member will see.' });
   return problems;
 }

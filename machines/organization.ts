@@ -8,18 +8,31 @@ export interface OrganizationRecord {
   brandColor?: string | null;
   /** Its identity provider's button ("Continue with …"), when it signs in with one; none: null. */
   sso?: { label: string } | null;
+  /** Whether a translation provider can translate messages (the catalogs know the UI's own words only). */
+  messageTranslation?: boolean;
 }
 
 /** The label that means "no specific organization" (seed-spec §1, §9). */
 export const appLabel = 'app';
 
+/** The host name of a `host` (name and port): an IPv6 address keeps its brackets. */
+const hostnameOf = (host: string) => {
+  const lower = host.toLowerCase();
+  return lower.startsWith('[') ? lower.slice(0, lower.indexOf(']') + 1) : lower.split(':')[0];
+};
+
+/** An IPv4 address, or an IPv6 one (in brackets, as a host names it): neither has an organization label. */
+const isIpAddress = (hostname: string) =>
+  hostname.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname);
+
 /**
  * Seed-spec §4: a host starting with localhost uses the configured default; a host with more than
- * two labels uses its first label; otherwise the label is `app`.
+ * two labels uses its first label; otherwise the label is `app`. An IP address (what a server prints,
+ * `127.0.0.1`) counts as localhost: its first number is no organization.
  */
 export function organizationFromHost(host: string, defaultOrganization: string): string {
-  const hostname = host.split(':')[0].toLowerCase();
-  if (hostname.startsWith('localhost')) return defaultOrganization;
+  const hostname = hostnameOf(host);
+  if (hostname.startsWith('localhost') || isIpAddress(hostname)) return defaultOrganization;
   const labels = hostname.split('.');
   return labels.length > 2 ? labels[0] : appLabel;
 }

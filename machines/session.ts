@@ -61,9 +61,23 @@ export type SessionEmitted =
 /** Seed-spec §5: text, an at sign, text, a dot, text, with no spaces. */
 export const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Only a path of this site may be a return target: never another origin (`//evil.example`). */
+/**
+ * Only a path of this site may be a return target: never another origin (`//evil.example`,
+ * `/\evil.example`), nor anything a URL parser reads otherwise — it drops tabs and newlines, so
+ * `/\t/evil.example` is `//evil.example`. Control characters are refused raw and percent-encoded (a
+ * target decoded once too often must still be harmless), and backslashes anywhere. The server's rule
+ * for the returnUrl it keeps is the same (server/auth/oidc/routes.ts, safeReturnUrl).
+ */
 export function isSameSitePath(url: string | null): url is string {
-  return !!url && url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\');
+  return (
+    !!url &&
+    url.length <= 2000 &&
+    url.startsWith('/') &&
+    !url.startsWith('//') &&
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+    !/[\u0000-\u001f\u007f\\]/.test(url) &&
+    !/%(?:[01][0-9a-f]|7f)/i.test(url)
+  );
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Internal Server Error');

@@ -27,6 +27,11 @@ export interface Config {
   translationMemorySize: number;
   /** Origins of a separately hosted web app allowed to call the API (CORS). */
   publicOrigins: string[];
+  /**
+   * The address people open, without an organization (`https://parley.example`): links in mails go
+   * to an organization's subdomain of it. Absent: the address the request came to.
+   */
+  publicUrl: string | undefined;
   rateLimits: {
     /** One-time codes per email address per hour. */
     otpPerEmailPerHour: number;
@@ -99,6 +104,16 @@ const number = (value: string | undefined, fallback: number) => {
 const optional = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
 
 /** `true`/`false`, a number of hops, or a comma-separated list of proxy addresses and CIDR ranges. */
+/** An http(s) address with nothing after its host, or a plain sentence at start-up saying what is wrong. */
+function publicUrl(value: string | undefined): string | undefined {
+  const setting = optional(value);
+  if (!setting) return undefined;
+  const url = URL.canParse(setting) ? new URL(setting) : null;
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.pathname !== '/' || url.search || url.hash)
+    throw new Error(`PUBLIC_URL must be an http(s) address such as https://parley.example, not ${setting}`);
+  return url.origin;
+}
+
 function trustProxy(value: string | undefined): boolean | number | string {
   const setting = value?.trim().toLowerCase();
   if (!setting || setting === 'false') return false;
@@ -127,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
+    publicUrl: publicUrl(env.PUBLIC_URL),
     rateLimits: {
       otpPerEmailPerHour: number(env.RATE_LIMIT_OTP_PER_EMAIL_PER_HOUR, 5),
       otpPerIpPerHour: number(env.RATE_LIMIT_OTP_PER_IP_PER_HOUR, 30),

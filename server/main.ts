@@ -27,4 +27,15 @@ process.on('SIGUSR2', () => {
   );
 });
 
-await app.listen({ port: config.port, host: config.host });
+// Fastify names each address it listens on (127.0.0.1, and every interface for 0.0.0.0): the loopback
+// and "any" ones are logged as localhost, the address a person opens on this machine.
+const loopbackOrAny = /^(127(\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\])$/;
+await app.listen({
+  port: config.port,
+  host: config.host,
+  listenTextResolver: (address) => {
+    const url = new URL(address);
+    if (loopbackOrAny.test(url.hostname)) url.hostname = 'localhost';
+    return `Server listening at ${url.origin}`;
+  },
+});

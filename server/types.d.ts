@@ -1,15 +1,16 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Codes } from './auth/codes';
 import type { LoginLimits } from './auth/loginLimits';
-import type { Owner } from './auth/sessions';
+import type { SignedInWith } from './auth/sessions';
 import type { TokenClaims } from './auth/tokens';
 import type { BotCatalogue } from './bots/catalogue';
 import type { LiveReplies } from './chat/liveReplies';
-import type { Provider } from './chat/providers/types';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import type { Uploads } from './files/upload';
 import type { SendMail } from './mail/mailer';
+import type { Owner } from './owner';
+import type { Provider } from './providers/types';
 import type { Counters } from './security/counters';
 import type { Secrets } from './security/secrets';
 import type { Translator } from './translation/translator';
@@ -23,7 +24,7 @@ declare module 'fastify' {
     translator: Translator;
     sessions: {
       /** Starts a session and answers its token. */
-      open(owner: Owner): Promise<string>;
+      open(owner: Owner, via: SignedInWith): Promise<string>;
       /** A fresh token (new expiry) of the same session. */
       renew(claims: TokenClaims): Promise<string>;
       /** The request's valid token claims (signature, expiry, organization, live session), or null. */
@@ -33,6 +34,11 @@ declare module 'fastify' {
       forget(userId: string): Promise<void>;
       /** Ends every session of the user, but `except` when given. */
       revokeAll(owner: Owner, except?: string): Promise<void>;
+      /**
+       * SSO became required: ends the organization's password sessions but owners' (who keep their
+       * password as the way in), on every node; part of `db`'s transaction. Answers how many ended.
+       */
+      endPasswordSessions(db: Db, tenant: string): Promise<number>;
     };
     /** The replies this node is generating; drained on shutdown. */
     liveReplies: LiveReplies;

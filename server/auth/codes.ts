@@ -14,12 +14,20 @@ export function createCodes(db: Db, secret: Uint8Array) {
   const hash = (tenant: string, address: string, code: string) =>
     createHmac('sha256', secret).update(`${tenant}\n${address.toLowerCase()}\n${code}`).digest('hex');
 
+  /** The address's codes of this purpose stop working at once (replaced, or a revoked invitation's). */
+  const withdraw = async (tenant: string, address: string, purpose: CodePurpose, within: Db = db) => {
+    await within.query(
+      'update one_time_codes set used = true where tenant = $1 and lower(email) = lower($2) and purpose = $3 and not used',
+      [tenant, address, purpose],
+    );
+  };
+
   return {
     lifetimeMinutes,
 
     /** How many codes this address was sent in the last hour. */
-    async sentLastHour(tenant: string, address: string): Promise<number> {
-      const { rows } = await db.query<{ count: string }>(
+    async sentLastHour(tenant: string, address: string, within: Db = db): Promise<number> {
+      const { rows } = await within.query<{ count: string }>(
         "select count(*) from one_time_codes where tenant = $1 and lower(email) = lower($2) and created_at > now() - interval '1 hour'",
         [tenant, address],
       );
@@ -28,20 +36,19 @@ export function createCodes(db: Db, secret: Uint8Array) {
 
     /**
      * A new code for the address, replacing its older ones of the same purpose. Invitations and new
-     * owners' codes are given a longer life (`minutes`): their mail may wait a while.
+     * owners' codes are given a longer life (`minutes`): their mail may wait a while. Part of
+     * `within` when given (an invitation and its code are stored together).
      */
     async issue(
       tenant: string,
       address: string,
       purpose: CodePurpose,
       minutes = lifetimeMinutes,
+      within: Db = db,
     ): Promise<string> {
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-      await db.transaction(async (tx) => {
-        await tx.query(
-          'update one_time_codes set used = true where tenant = $1 and lower(email) = lower($2) and purpose = $3 and not used',
-          [tenant, address, purpose],
-        );
+      await within.transaction(async (tx) => {
+        await withdraw(tenant, address, purpose, tx);
         await tx.query(
           `insert into one_time_codes (tenant, email, code_hash, purpose, expires_at)
            values ($1, $2, $3, $4, now() + make_interval(mins => $5))`,
@@ -50,6 +57,8 @@ export function createCodes(db: Db, secret: Uint8Array) {
       });
       return code;
     },
+
+    withdraw,
 
     /**
      * Checks the code and answers its id, to be claimed with `claim` inside the transaction that uses

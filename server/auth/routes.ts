@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../errors';
-import { notify } from '../notifications/notify';
+import { notify } from '../notifications/store';
+import { readSso } from '../organizations/sso';
 import { readOrganization, signupAllowance, startingBalanceOf } from '../organizations/store';
 import { checkPassword, hashPassword } from '../security/passwords';
 import { checkNewPassword, normalizeDisplayName, normalizeUsername } from '../users/names';
 import { invalidCode } from './codes';
-import { passwordRefused, readSso } from './oidc/store';
+import { passwordRefused } from './oidc/store';
 import { suspendedMember } from './sessions';
 
 const email = { type: 'string', minLength: 1, maxLength: 254 } as const;
@@ -148,7 +149,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
         });
         return id;
       });
-      return { token: await app.sessions.open({ userId, tenant }) };
+      return { token: await app.sessions.open({ userId, tenant }, 'password') };
     },
   );
 
@@ -180,7 +181,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
       // SSO required: owners keep their password as the way in should the identity provider fail.
       if (await passwordRefused(app.db, request.tenant, user.role))
         throw await ssoRequired(app.db, request.tenant);
-      return { token: await app.sessions.open({ userId: user.id, tenant: request.tenant }) };
+      return { token: await app.sessions.open({ userId: user.id, tenant: request.tenant }, 'password') };
     },
   );
 
@@ -241,7 +242,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
         return rows[0].id;
       });
       await app.sessions.revokeAll({ userId, tenant });
-      return { token: await app.sessions.open({ userId, tenant }) };
+      return { token: await app.sessions.open({ userId, tenant }, 'password') };
     },
   );
 

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import type { Owner } from '../owner';
 import { repeat } from '../repeat';
 import { readToken, signToken, type TokenClaims, tokenLifetimeHours } from './tokens';
 
@@ -14,10 +16,8 @@ export const suspendedMember = () =>
 
 type SessionState = 'live' | 'ended' | 'suspended';
 
-export interface Owner {
-  tenant: string;
-  userId: string;
-}
+/** How a session was opened: by a password (login, signup, reset), or through the organization's IdP. */
+export type SignedInWith = 'password' | 'sso';
 
 /**
  * Sessions in the database: a token is valid while its session is neither revoked nor expired and
@@ -28,7 +28,7 @@ export const sessionsPlugin = fp(async (app) => {
   // every node (NOTIFY), which forgets what it kept at once; validityTtlMs bounds the lag should a
   // notification be lost with a broken connection.
   const validityTtlMs = 5000;
-  const validity = new Map<string, { userId: string; state: SessionState; until: number }>();
+  const validity = new Map<string, { userId: string; tenant: string; state: SessionState; until: number }>();
   const stateOf = async (claims: TokenClaims): Promise<SessionState> => {
     const cached = validity.get(claims.sessionId);
     if (cached && cached.until > Date.now()) return cached.state;
@@ -41,21 +41,34 @@ export const sessionsPlugin = fp(async (app) => {
     // A suspended member is told so on every request, though the suspension also ended their sessions.
     const state: SessionState = rows[0]?.suspended ? 'suspended' : rows[0]?.live ? 'live' : 'ended';
     if (validity.size > 50_000) validity.clear();
-    validity.set(claims.sessionId, { userId: claims.userId, state, until: Date.now() + validityTtlMs });
+    validity.set(claims.sessionId, {
+      userId: claims.userId,
+      tenant: claims.tenant,
+      state,
+      until: Date.now() + validityTtlMs,
+    });
     return state;
   };
   const forgetUser = (userId: string) => {
     for (const [sessionId, entry] of validity) if (entry.userId === userId) validity.delete(sessionId);
   };
+  const forgetTenant = (tenant: string) => {
+    for (const [sessionId, entry] of validity) if (entry.tenant === tenant) validity.delete(sessionId);
+  };
   const channel = 'parley_sessions';
   const stopListening = await app.db.listen(channel, (payload) => {
-    const { session, user } = JSON.parse(payload) as { session?: string; user?: string };
+    const { session, user, tenant } = JSON.parse(payload) as {
+      session?: string;
+      user?: string;
+      tenant?: string;
+    };
     if (session) validity.delete(session);
     if (user) forgetUser(user);
+    if (tenant) forgetTenant(tenant);
   });
   app.addHook('onClose', () => stopListening());
-  const announce = (revoked: { session: string } | { user: string }) =>
-    app.db.query('select pg_notify($1, $2)', [channel, JSON.stringify(revoked)]);
+  const announce = (revoked: { session: string } | { user: string } | { tenant: string }, db: Db = app.db) =>
+    db.query('select pg_notify($1, $2)', [channel, JSON.stringify(revoked)]);
 
   /** The request's token and its session's state: live, ended (or no valid token), or its member suspended. */
   const checked = async (
@@ -69,10 +82,10 @@ export const sessionsPlugin = fp(async (app) => {
   };
 
   app.decorate('sessions', {
-    async open(owner: Owner) {
+    async open(owner: Owner, via: SignedInWith) {
       const { rows } = await app.db.query<{ id: string }>(
-        `insert into sessions (tenant, user_id, expires_at) values ($1, $2, now() + interval '${tokenLifetimeHours} hours') returning id`,
-        [owner.tenant, owner.userId],
+        `insert into sessions (tenant, user_id, via, expires_at) values ($1, $2, $3, now() + interval '${tokenLifetimeHours} hours') returning id`,
+        [owner.tenant, owner.userId, via],
       );
       return signToken(app.secrets.jwtSecret, { ...owner, sessionId: rows[0].id });
     },
@@ -101,6 +114,19 @@ export const sessionsPlugin = fp(async (app) => {
       );
       forgetUser(owner.userId);
       await announce({ user: owner.userId });
+    },
+    async endPasswordSessions(db: Db, tenant: string) {
+      const { rows } = await db.query(
+        `update sessions s set revoked_at = now() from users u
+         where s.tenant = $1 and s.via = 'password' and s.revoked_at is null and s.expires_at > now()
+           and u.id = s.user_id and u.tenant = s.tenant and u.role <> 'owner'
+         returning s.id`,
+        [tenant],
+      );
+      forgetTenant(tenant);
+      // In the caller's transaction, the notification goes out when it commits.
+      await announce({ tenant }, db);
+      return rows.length;
     },
   });
 

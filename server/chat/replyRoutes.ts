@@ -1,28 +1,28 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { knowledgeOf } from '../admin/bots/store';
-import { botNotForYou, mayUseBot } from '../admin/groups/store';
+import { botNotForYou, mayUseBot } from '../access/groups';
 import { canRun } from '../bots/availability';
+import { replyChannel } from '../db/channels';
 import { ApiError } from '../errors';
 import { isImage } from '../files/kinds';
-import { passageRoom, reachOf, withAttachments } from '../files/prompt';
+import { reachOf } from '../files/prompt';
 import { filesToAttach } from '../files/store';
-import { citationOf, documentsCarried, retrieve } from '../knowledge/retrieval';
+import { citationOf } from '../knowledge/retrieval';
+import type { Attachment, Citation, Knowledge, Turn } from '../providers/types';
 import { repeat } from '../repeat';
-import { type BotTools, toolsForBot } from '../tools/registry';
-import { type Step, stepsJson, stepsOf } from '../tools/steps';
+import type { BotTools } from '../tools/registry';
+import { type Step, stepsJson, stepsOf, stepsOfMessage } from '../tools/steps';
 import type { LiveReply } from './liveReplies';
-import { librarianPassages } from './providers/librarian';
-import type { Attachment, Citation, Knowledge, Turn } from './providers/types';
-import { generateReply } from './reply';
+import { generateReply, replyContext } from './reply';
 import {
   insufficientBalance,
   interruptOrphans,
   leaseSeconds,
+  notContinuable,
   release,
-  replyChannel,
   replyInProgress,
   type StartedReply,
   setCitations,
+  startContinuation,
   startRegeneration,
   startReply,
 } from './replyStore';
@@ -31,6 +31,10 @@ import { topicNotFound } from './topics';
 import { branchTurns, messageOf } from './tree';
 
 const idParams = { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } } as const;
+const messageParams = {
+  type: 'object',
+  properties: { id: { type: 'string', maxLength: 64 }, messageId: { type: 'string', maxLength: 64 } },
+} as const;
 /** A follower here reads a reply another node writes at each NOTIFY of it, and at least this often. */
 const relayFallbackMs = 2000;
 
@@ -48,9 +52,10 @@ interface TopicForReply {
 }
 
 /**
- * Replies: sending a message, regenerating, following a reply (from any node, after a reload, from
- * where the client left off) and stopping it. Generation runs apart from the request that started
- * it: a client may leave and come back; a reply nobody follows for `replyUnattendedMs` is stopped.
+ * Replies: sending a message, regenerating, continuing a reply that ended early, following a reply
+ * (from any node, after a reload, from where the client left off) and stopping it. Generation runs
+ * apart from the request that started it: a client may leave and come back; a reply nobody follows
+ * for `replyUnattendedMs` is stopped.
  */
 export const repliesPlugin: FastifyPluginAsync = async (app) => {
   const providers = app.botProviders;
@@ -120,7 +125,11 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     return { ...topic, provider, price: Number(topic.price) };
   }
 
-  /** Starts generating apart from the request, then follows the reply on this response. */
+  /**
+   * Starts generating apart from the request, then follows the reply on this response. A reply
+   * continued (`sofar`: its text and tool steps) goes on after them: its first event is sent after
+   * the text the client already shows.
+   */
   function run(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -133,9 +142,10 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
       tools: BotTools;
     },
     started: StartedReply,
+    sofar?: { text: string; steps: Step[] },
   ) {
     const topicId = (request.params as { id: string }).id;
-    const writing = live.start(topicId, started.botMessageId);
+    const writing = live.start(topicId, started.botMessageId, sofar);
     writing.finished = generateReply(
       {
         db: app.db,
@@ -147,21 +157,19 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         attachments: turns.attachments,
         knowledge: turns.knowledge,
         tools: turns.tools,
+        continuing: sofar?.text,
         provider: topic.provider,
         log: request.log,
       },
       writing,
       started,
     ).finally(() => live.finish(writing));
-    return followLive(reply, writing, 0, { event: 'message', data: started });
+    return followLive(reply, writing, sofar?.text.length ?? 0, { event: 'message', data: started });
   }
 
   /**
-   * The conversation as the bot is given it: with its files (when it carries any), and with the
-   * passages that answer the question for a bot that searches (the Librarian: the conversation's
-   * documents and its knowledge bases; a model bot: its knowledge bases, and documents too long for
-   * its context, with half of that context kept for passages). Should this fail, the reply just
-   * started is released (nothing charged) rather than left streaming.
+   * The bot's context for this reply (`replyContext`), its citations stored with the reply. Should
+   * this fail, the reply just started is released (nothing charged) rather than left streaming.
    */
   async function prepare(
     request: FastifyRequest,
@@ -171,53 +179,11 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     carriesFiles: boolean,
   ) {
     const who = owner(request);
-    const bases = knowledgeOf(topic.config);
-    const model = topic.platform === 'openai';
-    const librarian = topic.platform === 'builtin' && topic.config.engine === 'librarian';
-    const room = passageRoom(topic.config);
     try {
-      let context: { history: Turn[]; attachments: Attachment[]; unfit: string[] } = {
-        history: conversation.history,
-        attachments: [],
-        unfit: [],
-      };
-      if (carriesFiles) {
-        const read = (reserve: number) => withAttachments(app.db, who, conversation, topic.config, reserve);
-        context = await read(model && bases.length ? room : 0);
-        if (model && !bases.length && context.unfit.length) context = await read(room);
-      }
-      let knowledge: Knowledge | undefined;
-      if (librarian) {
-        const ids = [
-          ...conversation.history.flatMap((turn) => (turn.id ? [turn.id] : [])),
-          conversation.messageId,
-        ];
-        const documents = carriesFiles ? await documentsCarried(app, who, ids) : [];
-        knowledge = await retrieve(app, who, {
-          question: conversation.text,
-          bases,
-          documents,
-          limit: librarianPassages,
-        });
-      } else if (model && (bases.length || context.unfit.length)) {
-        knowledge = await retrieve(app, who, {
-          question: conversation.text,
-          bases,
-          documents: context.unfit,
-          limit: 5,
-          room,
-        });
-      }
-      if (knowledge?.passages.length)
-        await setCitations(app.db, started.botMessageId, knowledge.passages.map(citationOf));
-      const tools = await toolsForBot(app, who, topic);
-      return {
-        history: context.history,
-        attachments: context.attachments,
-        text: conversation.text,
-        knowledge,
-        tools,
-      };
+      const context = await replyContext(app, who, topic, conversation, carriesFiles);
+      if (context.knowledge?.passages.length)
+        await setCitations(app.db, started.botMessageId, context.knowledge.passages.map(citationOf));
+      return context;
     } catch (error) {
       await release(app.db, who, { messageId: started.botMessageId, text: null, status: 'failed' });
       throw error;
@@ -295,14 +261,7 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
 
   app.post<{ Params: { id: string; messageId: string } }>(
     '/api/v1/topic/:id/message/:messageId/regenerate',
-    {
-      schema: {
-        params: {
-          type: 'object',
-          properties: { id: { type: 'string', maxLength: 64 }, messageId: { type: 'string', maxLength: 64 } },
-        },
-      },
-    },
+    { schema: { params: messageParams } },
     async (request, reply) => {
       const topicId = request.params.id;
       const topic = await topicForReply(request, topicId);
@@ -327,6 +286,36 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         true,
       );
       return run(request, reply, topic, turns, started);
+    },
+  );
+
+  app.post<{ Params: { id: string; messageId: string } }>(
+    '/api/v1/topic/:id/message/:messageId/continue',
+    { schema: { params: messageParams } },
+    async (request, reply) => {
+      const topicId = request.params.id;
+      const topic = await topicForReply(request, topicId);
+      const message = await messageOf(app.db, topicId, request.params.messageId);
+      if (message.role !== 'bot' || !message.parent) throw notContinuable();
+      // The reply goes on answering the same message, with the same conversation before it.
+      const branch = await branchTurns(app.db, topicId, message.parent);
+      const asked = branch.pop();
+      if (asked?.role !== 'user') throw notContinuable();
+      // Its tool steps so far (none are written while it is not being written).
+      const steps = await stepsOfMessage(app.db, message.id);
+      const { text, ...started } = await startContinuation(app.db, owner(request), {
+        topicId,
+        messageId: message.id,
+        price: topic.price,
+      });
+      const turns = await prepare(
+        request,
+        topic,
+        { history: branch, text: asked.text, messageId: message.parent },
+        started,
+        true,
+      );
+      return run(request, reply, topic, turns, started, { text, steps });
     },
   );
 

@@ -56,6 +56,16 @@ export const modelNotFound = (model: string) =>
     'model',
   );
 
+/** Two or more bots the key may use are named `model` but for case: only an id tells them apart. */
+export const modelAmbiguous = (model: string, ids: string[]) =>
+  new OpenAiError(
+    400,
+    `${ids.length} bots are named \`${model}\` (case aside): name the one you mean by its id (${ids.join(', ')}). GET /v1/models lists ids and names.`,
+    'invalid_request_error',
+    'model_ambiguous',
+    'model',
+  );
+
 export const invalidRequest = (message: string, param: string | null = null) =>
   new OpenAiError(400, message, 'invalid_request_error', 'invalid_request_error', param);
 

@@ -1,14 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { knowledgeOf } from '../admin/bots/store';
-import { mayUseBot } from '../admin/groups/store';
-import type { Owner } from '../auth/sessions';
 import { canRun } from '../bots/availability';
-import { librarianPassages } from '../chat/providers/librarian';
-import { type Knowledge, ProviderError, type Turn } from '../chat/providers/types';
+import { knowledgeOf } from '../bots/config';
 import { ApiError, notFound } from '../errors';
 import { passageRoom } from '../files/prompt';
 import { retrieve } from '../knowledge/retrieval';
+import type { Owner } from '../owner';
+import { type Knowledge, ProviderError, type Turn } from '../providers/types';
 import { repeat } from '../repeat';
+import { librarianPassages } from '../replies/engines/librarian';
 import { retryIn } from '../security/counters';
 import { toolsForBot } from '../tools/registry';
 import { replyTools } from '../tools/run';
@@ -16,6 +15,7 @@ import {
   apiAccessOff,
   invalidApiKey,
   invalidRequest,
+  modelAmbiguous,
   modelNotFound,
   OpenAiError,
   serverError,
@@ -23,7 +23,9 @@ import {
   toOpenAiError,
 } from './errors';
 import {
+  type ApiBot,
   apiAccessOf,
+  botById,
   createKey,
   interruptCalls,
   type KeyHolder,
@@ -37,6 +39,7 @@ import {
   revokeKey,
   settleCall,
   storeConversation,
+  usableBots,
 } from './store';
 
 const keySchema = {
@@ -134,17 +137,6 @@ export const apiKeysPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 };
-
-interface BotRow {
-  id: string;
-  name: string;
-  price: string;
-  active: boolean;
-  platform: string;
-  config: Record<string, unknown>;
-  created: number;
-  may_use: boolean;
-}
 
 interface ChatMessage {
   role: string;
@@ -276,25 +268,41 @@ export const openaiApiPlugin: FastifyPluginAsync = async (app) => {
 
   const openRoute = { anyTenant: true, plainBody: true };
 
+  /** The bots a key's holder may use that can answer now: what GET /v1/models lists. */
+  const listedBots = async (owner: Owner) =>
+    (await usableBots(app.db, owner)).filter((bot) => canRun(app.config, bot));
+
+  /**
+   * The bot a request's `model` names: a bot's id, or else the name of one of the bots GET /v1/models
+   * lists, in any case. Names are unique only as written: two listed bots whose names differ only in
+   * case are ambiguous (400) and are named by id.
+   */
+  async function botNamed(owner: Owner, model: string): Promise<ApiBot> {
+    const byId = await botById(app.db, owner, model);
+    if (byId) return byId;
+    const wanted = model.toLowerCase();
+    const named = (await listedBots(owner)).filter((bot) => bot.name.toLowerCase() === wanted);
+    if (named.length > 1)
+      throw modelAmbiguous(
+        model,
+        named.map((bot) => bot.id),
+      );
+    if (!named[0]) throw modelNotFound(model);
+    return named[0];
+  }
+
   app.get('/models', { config: openRoute }, async (request, reply) => {
     const holder = await holderOf(request, reply);
-    const { rows } = await app.db.query<BotRow>(
-      `select b.id, b.name, b.price, b.active, b.platform, b.config,
-              extract(epoch from b.created_at)::bigint as created, true as may_use
-       from bots b where b.tenant = $1 and ${mayUseBot('b.id', '$2')}
-       order by b.position, b.name`,
-      [holder.tenant, holder.userId],
-    );
+    const bots = await listedBots({ tenant: holder.tenant, userId: holder.userId });
     return {
       object: 'list',
-      data: rows
-        .filter((bot) => canRun(app.config, bot))
-        .map((bot) => ({
-          id: bot.id,
-          object: 'model',
-          created: Number(bot.created),
-          owned_by: holder.tenant,
-        })),
+      data: bots.map((bot) => ({
+        id: bot.id,
+        object: 'model',
+        created: Number(bot.created),
+        owned_by: holder.tenant,
+        name: bot.name,
+      })),
     };
   });
 
@@ -335,14 +343,7 @@ export const openaiApiPlugin: FastifyPluginAsync = async (app) => {
       const holder = await holderOf(request, reply);
       const owner: Owner = { tenant: holder.tenant, userId: holder.userId };
       const body = request.body;
-      const { rows } = await app.db.query<BotRow>(
-        `select b.id, b.name, b.price, b.active, b.platform, b.config, 0 as created,
-                ${mayUseBot('b.id', '$3')} as may_use
-         from bots b where b.id = $1 and b.tenant = $2`,
-        [body.model, holder.tenant, holder.userId],
-      );
-      const bot = rows[0];
-      if (!bot) throw modelNotFound(body.model);
+      const bot = await botNamed(owner, body.model);
       if (!bot.may_use)
         throw new OpenAiError(
           403,
@@ -547,7 +548,7 @@ export const openaiApiPlugin: FastifyPluginAsync = async (app) => {
   );
 
   /** The passages of the bot's knowledge bases that answer the question, as a chat reply gets them. */
-  async function knowledgeFor(owner: Owner, bot: BotRow, question: string): Promise<Knowledge | undefined> {
+  async function knowledgeFor(owner: Owner, bot: ApiBot, question: string): Promise<Knowledge | undefined> {
     const bases = knowledgeOf(bot.config);
     const librarian = bot.platform === 'builtin' && bot.config.engine === 'librarian';
     if (librarian) return retrieve(app, owner, { question, bases, documents: [], limit: librarianPassages });

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Owner } from '../auth/sessions';
+import { mayUseBot } from '../access/groups';
 import { hold, lease, leaseSeconds, lowBalance, lowBalanceNotice, refund, refusal } from '../chat/replyStore';
 import type { Db } from '../db/database';
+import type { Owner } from '../owner';
 
 /** What every key starts with, so a leaked one is recognisable (secret scanners, logs). */
 export const keyPrefix = 'pk-parley-';
@@ -56,6 +57,41 @@ export async function createKey(
   return { ...toKey(rows[0]), key };
 }
 
+/** A bot as the API lists and runs it, with whether the key's holder may use it (their groups). */
+export interface ApiBot {
+  id: string;
+  name: string;
+  price: string;
+  active: boolean;
+  platform: string;
+  config: Record<string, unknown>;
+  /** When it was made, in seconds since 1970. */
+  created: number;
+  may_use: boolean;
+}
+
+const apiBotColumns = `b.id, b.name, b.price, b.active, b.platform, b.config,
+  extract(epoch from b.created_at)::bigint as created`;
+
+/** The organization's bots the member may use, in the catalogue's order (retired and unavailable ones too). */
+export async function usableBots(db: Db, owner: Owner): Promise<ApiBot[]> {
+  const { rows } = await db.query<ApiBot>(
+    `select ${apiBotColumns}, true as may_use from bots b
+     where b.tenant = $1 and ${mayUseBot('b.id', '$2')} order by b.position, b.name`,
+    [owner.tenant, owner.userId],
+  );
+  return rows;
+}
+
+/** A bot of the member's organization by its id, whether they may use it or not; null when there is none. */
+export async function botById(db: Db, owner: Owner, id: string): Promise<ApiBot | null> {
+  const { rows } = await db.query<ApiBot>(
+    `select ${apiBotColumns}, ${mayUseBot('b.id', '$3')} as may_use from bots b where b.id = $1 and b.tenant = $2`,
+    [id, owner.tenant, owner.userId],
+  );
+  return rows[0] ?? null;
+}
+
 /** Whether the organization lets its members' keys call the API (`apiAccess`). */
 export async function apiAccessOf(db: Db, tenant: string): Promise<boolean> {
   const { rows } = await db.query<{ api_access: boolean }>(
@@ -83,6 +119,32 @@ export async function revokeKey(db: Db, owner: Owner, id: string): Promise<boole
     [id, owner.tenant, owner.userId],
   );
   return rows.length > 0;
+}
+
+/**
+ * The organization's keys held by everyone but owners (its members and admins) that still work: not
+ * revoked, not expired. With SSO required, these are the way in that does not go through the IdP.
+ */
+export async function countMembersKeys(db: Db, tenant: string): Promise<number> {
+  const { rows } = await db.query<{ count: number }>(
+    `select count(*)::int as count from api_keys k join users u on u.id = k.user_id and u.tenant = k.tenant
+     where k.tenant = $1 and u.role <> 'owner' and k.revoked_at is null
+       and (k.expires_at is null or k.expires_at > now())`,
+    [tenant],
+  );
+  return rows[0].count;
+}
+
+/** Revokes those keys at once (every request reads its key from the database); answers how many. */
+export async function revokeMembersKeys(db: Db, tenant: string): Promise<number> {
+  const { rows } = await db.query(
+    `update api_keys k set revoked_at = now() from users u
+     where k.tenant = $1 and u.id = k.user_id and u.tenant = k.tenant and u.role <> 'owner'
+       and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
+     returning k.id`,
+    [tenant],
+  );
+  return rows.length;
 }
 
 /** Whom a presented key speaks for, and whether it may be used now. */

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { readSso } from '../auth/oidc/store';
 import { ApiError } from '../errors';
-import { logoUrl, readOrganization } from './store';
+import { checkLogo } from './logo';
+import { readSso } from './sso';
+import { logoUrl, readLogo, readOrganization, replaceLogo } from './store';
 
 const unknown = () => new ApiError(404, 'No organization has this address.', 'UNKNOWN_ORGANIZATION');
 const subdomainParams = {
@@ -31,33 +32,35 @@ export const organizationsPlugin: FastifyPluginAsync = async (app) => {
         defaultLanguage: row.default_language,
         // The login and register screens offer "Continue with …" when the organization has SSO.
         sso: sso ? { label: sso.label } : null,
+        // The chat offers to translate messages only when a provider can (the catalogs hold the UI's words).
+        messageTranslation: app.translator.hasProvider,
       };
     },
   );
 
-  // Public, like the organization itself: the landing page shows it before anyone logs in. An SVG is
-  // served as an image that can run nothing, even if opened on its own: no scripts, no requests.
+  // Public, like the organization itself: the landing page shows it before anyone logs in. Always a PNG:
+  // an SVG logo kept from before they were drawn on upload is drawn when first asked for, once.
   app.get<{ Params: { subdomain: string } }>(
     '/api/v1/organization/:subdomain/logo',
     { config: { anyTenant: true }, schema: { params: subdomainParams } },
     async (request, reply) => {
-      const { rows } = await app.db.query<{
-        logo: string | null;
-        logo_type: string | null;
-        disabled: boolean;
-      }>('select logo, logo_type, disabled from organizations where subdomain = lower($1)', [
-        request.params.subdomain,
-      ]);
-      const row = rows[0];
-      if (!row || row.disabled || !row.logo || !row.logo_type)
-        throw new ApiError(404, 'No logo.', 'NOT_FOUND');
+      const { subdomain } = request.params;
+      const noLogo = () => new ApiError(404, 'No logo.', 'NOT_FOUND');
+      let logo = await readLogo(app.db, subdomain);
+      if (!logo) throw noLogo();
+      if (logo.type === 'image/svg+xml') {
+        const drawn = await checkLogo(logo).catch(() => null);
+        if (!drawn) throw noLogo();
+        await replaceLogo(app.db, subdomain, logo.data, drawn);
+        logo = drawn;
+      }
       return reply
-        .type(row.logo_type)
+        .type(logo.type)
         .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox")
+        .header('content-security-policy', "default-src 'none'; sandbox")
         .header('content-disposition', 'inline')
         .header('cache-control', 'public, max-age=300')
-        .send(Buffer.from(row.logo, 'base64'));
+        .send(Buffer.from(logo.data, 'base64'));
     },
   );
 };

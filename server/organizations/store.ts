@@ -1,9 +1,6 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 
-/** NOTIFY channel: an organization's subdomain when it is created, disabled or enabled. */
-export const organizationsChannel = 'parley_organizations';
-
 /** Labels an organization may not take: the app itself and names people expect to be the service's. */
 export const reservedSubdomains = new Set([
   'app',
@@ -93,6 +90,30 @@ export async function readOrganization(db: Db, subdomain: string): Promise<Organ
 export const logoUrl = (row: Pick<OrganizationRow, 'subdomain' | 'logo_type' | 'logo_version'>) =>
   row.logo_type ? `/api/v1/organization/${row.subdomain}/logo?v=${row.logo_version ?? ''}` : null;
 
+/** The organization's logo as stored (base64) and its type; null without one, or when disabled. */
+export async function readLogo(db: Db, subdomain: string): Promise<{ data: string; type: string } | null> {
+  const { rows } = await db.query<{ logo: string | null; logo_type: string | null; disabled: boolean }>(
+    'select logo, logo_type, disabled from organizations where subdomain = lower($1)',
+    [subdomain],
+  );
+  const row = rows[0];
+  return row && !row.disabled && row.logo && row.logo_type ? { data: row.logo, type: row.logo_type } : null;
+}
+
+/** Replaces a logo stored as it was (an SVG, before they were drawn as PNGs) by its drawn PNG. */
+export async function replaceLogo(
+  db: Db,
+  subdomain: string,
+  stored: string,
+  logo: { data: string; type: string; version: string },
+): Promise<void> {
+  await db.query(
+    `update organizations set logo = $3, logo_type = $4, logo_version = $5
+     where subdomain = lower($1) and logo = $2`,
+    [subdomain, stored, logo.data, logo.type, logo.version],
+  );
+}
+
 /** What a new member of the organization starts with: its own setting, else the server's. */
 export const startingBalanceOf = (row: Pick<OrganizationRow, 'starting_balance'>, fallback: number) =>
   row.starting_balance === null ? fallback : Number(row.starting_balance);
@@ -107,16 +128,25 @@ export async function signupAllowance(
     signup: string;
     allowed_domains: string[];
     role: 'owner' | 'admin' | 'member' | null;
+    live: boolean | null;
   }>(
-    `select o.signup, o.allowed_domains, i.role from organizations o
+    `select o.signup, o.allowed_domains, i.role, i.expires_at > now() as live from organizations o
      left join invitations i on i.tenant = o.subdomain and i.email = lower($2)
      where o.subdomain = $1`,
     [tenant, email],
   );
   const row = rows[0];
   if (!row) throw new ApiError(400, 'Unknown organization', 'UNKNOWN_ORGANIZATION');
-  // An invitation admits whatever the policy.
-  if (row.role) return { role: row.role, invited: true };
+  // An invitation admits whatever the policy, until it expires.
+  if (row.role && row.live) return { role: row.role, invited: true };
+  if (row.role && row.signup === 'invite') {
+    throw new ApiError(
+      403,
+      'Your invitation has expired. Ask an administrator of this organization to send it again.',
+      'INVITATION_EXPIRED',
+      'email',
+    );
+  }
   if (row.signup === 'invite') {
     throw new ApiError(
       403,

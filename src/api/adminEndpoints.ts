@@ -5,6 +5,7 @@ import type {
   AuditEntry,
   CategoryRecord,
   GroupRecord,
+  InvitationRecord,
   McpServerRecord,
   ProviderRecord,
   ToolRecord,
@@ -48,6 +49,13 @@ export type TryEvent = {
  * load with the admin area, never with the landing page or the chat.
  */
 export function createAdminEndpoints(http: HttpClient) {
+  /** A model list as a provider's route answers it: the ids, OpenAI's `data`, or `{ models }`. */
+  const modelsAt = async (path: string) => {
+    const answer = await http.get<string[] | { models: string[] } | { data: { id: string }[] }>(path);
+    if (Array.isArray(answer)) return answer;
+    if ('models' in answer) return answer.models;
+    return answer.data.map((model) => model.id);
+  };
   return {
     bots: async (): Promise<AdminPage<AdminBot>> => {
       const page = pageOf(await http.get<WireBot[] | AdminPage<WireBot & AdminRecord>>(`${admin}/bot`));
@@ -106,14 +114,10 @@ export function createAdminEndpoints(http: HttpClient) {
     updateProvider: (id: string, values: Partial<{ name: string; baseUrl: string; apiKey: string }>) =>
       http.patch<ProviderRecord>(at('provider', id), { ...values }),
     deleteProvider: (id: string) => http.delete<unknown>(at('provider', id)),
-    providerModels: async (id: string) => {
-      const answer = await http.get<string[] | { models: string[] } | { data: { id: string }[] }>(
-        `${at('provider', id)}/models`,
-      );
-      if (Array.isArray(answer)) return answer;
-      if ('models' in answer) return answer.models;
-      return answer.data.map((model) => model.id);
-    },
+    providerModels: (id: string) => modelsAt(`${at('provider', id)}/models`),
+    /** Whether the server has a provider of its own (OPENAI_BASE_URL), used by bots that name none. */
+    serverProvider: () => http.get<{ configured: boolean }>(`${admin}/provider/server`),
+    serverModels: () => modelsAt(`${admin}/provider/server/models`),
 
     knowledgeBases: async () =>
       pageOf(await http.get<KnowledgeBaseRecord[] | AdminPage<KnowledgeBaseRecord>>(`${admin}/knowledge`)),
@@ -138,6 +142,13 @@ export function createAdminEndpoints(http: HttpClient) {
       http.get<MemberPage>(`${admin}/member`, { q: query || undefined, cursor: cursor || undefined }, signal),
     inviteMember: (email: string, role: MemberRole) =>
       http.post<{ sent: true }>(`${admin}/member/invite`, { email, role }, { returnError: true }),
+    /** The invitations not accepted yet, newest first (expired ones too). */
+    invitations: async () => pageOf(await http.get<InvitationRecord[]>(`${admin}/invitation`)),
+    /** Mails the invitation again with a new code and its full time; the old code stops working. */
+    resendInvitation: (id: string) =>
+      http.post<{ sent: true }>(`${at('invitation', id)}/resend`, {}, { returnError: true }),
+    /** Revokes the invitation: its code stops working at once. */
+    revokeInvitation: (id: string) => http.delete<unknown>(at('invitation', id)),
     updateMember: (id: string, change: MemberChange) =>
       http.patch<MemberRecord>(at('member', id), { ...change }),
     /** Grants (negative: deducts) credit; answers the new balance. */
@@ -159,6 +170,9 @@ export function createAdminEndpoints(http: HttpClient) {
     /** Stores the settings (a left-out secret is kept), or turns SSO off with null. */
     updateSso: (settings: SsoRequest | null) =>
       http.replace<SsoSettings | null>(`${admin}/sso`, settings ? { ...settings } : null),
+    /** Revokes every API key of the organization's members and admins (owners keep theirs). */
+    revokeMemberApiKeys: () =>
+      http.post<{ revoked: number }>(`${admin}/sso/revoke-api-keys`, undefined, { returnError: true }),
 
     usage: (days: number) => http.get<UsageReport>(`${admin}/usage`, { days }),
     usageCsv: (days: number) => http.download(`${admin}/usage`, { days, format: 'csv' }),

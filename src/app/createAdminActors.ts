@@ -19,7 +19,7 @@ import { orgSettingsMachine } from '../../machines/orgSettings';
 import { createResourceMachine } from '../../machines/resource';
 import type { sessionMachine } from '../../machines/session';
 import { usageMachine } from '../../machines/usage';
-import type { SsoRequest, SsoSettings } from '../admin/sso/ssoForm';
+import type { SsoChange, SsoSettings } from '../admin/sso/ssoForm';
 import { type AdminEndpoints, createAdminEndpoints } from '../api/adminEndpoints';
 import type { Endpoints } from '../api/endpoints';
 import { type HttpClient, HttpError } from '../api/http';
@@ -185,6 +185,13 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     },
   });
 
+  const invitations = list({
+    fetchPage: () => api.invitations(),
+    // Changing an invitation is sending it again: a new code and time.
+    update: (id) => api.resendInvitation(id),
+    remove: (id) => api.revokeInvitation(id),
+  });
+
   const members = createActor(
     membersMachine.provide({
       actors: {
@@ -197,6 +204,14 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     { inspect },
   );
 
+  // An invitation just sent is listed at once (the invite dialog is the members machine's).
+  let invited = false;
+  members.subscribe((snapshot) => {
+    const sent = snapshot.matches({ invite: 'sent' });
+    if (sent && !invited) invitations.send({ type: 'LOAD' });
+    invited = sent;
+  });
+
   const settings = createActor(
     orgSettingsMachine.provide({
       actors: {
@@ -208,12 +223,17 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     { inspect },
   );
 
-  /** The organization's identity provider (owners only): a piece of server data, changed by a PUT. */
+  /**
+   * The organization's identity provider (owners only): a piece of server data, changed by a PUT, and
+   * the members' API keys it counts, revoked by a POST.
+   */
   const sso = createActor(
-    createResourceMachine<SsoSettings | null, SsoRequest | null>().provide({
+    createResourceMachine<SsoSettings | null, SsoChange>().provide({
       actors: {
         fetch: fromPromise(() => api.sso()),
-        change: fromPromise(({ input }) => api.updateSso(input.change)),
+        change: fromPromise(({ input: { change } }) =>
+          change && 'revokeApiKeys' in change ? api.revokeMemberApiKeys() : api.updateSso(change),
+        ),
       },
     }),
     { inspect },
@@ -236,14 +256,16 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
   const botEditor = botEditorMachine.provide({
     actors: {
       loadEditor: fromPromise(async ({ input }) => {
-        const [botPage, providerPage, categoryPage, knowledgePage, groupPage, toolPage] = await Promise.all([
-          input.botId ? api.bots() : null,
-          api.providers(),
-          api.categories(),
-          api.knowledgeBases(),
-          api.groups(),
-          api.tools(),
-        ]);
+        const [botPage, providerPage, categoryPage, knowledgePage, groupPage, toolPage, server] =
+          await Promise.all([
+            input.botId ? api.bots() : null,
+            api.providers(),
+            api.categories(),
+            api.knowledgeBases(),
+            api.groups(),
+            api.tools(),
+            api.serverProvider(),
+          ]);
         const bot = botPage?.items.find((item) => item._id === input.botId) ?? null;
         if (input.botId && !bot) throw new Error('Bot not found');
         return {
@@ -253,12 +275,15 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
           knowledgeBases: knowledgePage.items.map(({ _id, name }) => ({ _id, name })),
           groups: groupPage.items.map(({ _id, name }) => ({ _id, name })),
           tools: toolPage.items.map(({ _id, ...tool }) => tool),
+          serverProvider: server.configured,
         };
       }),
       saveBot: fromPromise(({ input }) =>
         input.botId ? api.updateBot(input.botId, input.request) : api.createBot(input.request),
       ),
-      fetchModels: fromPromise(({ input }) => api.providerModels(input.provider)),
+      fetchModels: fromPromise(({ input }) =>
+        input.provider ? api.providerModels(input.provider) : api.serverModels(),
+      ),
       streamTry: createStreamTry(api),
     },
     actions: {
@@ -286,6 +311,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     audit,
     knowledge,
     members,
+    invitations,
     settings,
     sso,
     usage,
@@ -308,6 +334,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     audit,
     knowledge,
     members,
+    invitations,
     settings,
     sso,
     usage,

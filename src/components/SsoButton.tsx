@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
-import { useSearch } from 'wouter';
 import { isSameSitePath } from '../../machines/session';
 import { useActors } from '../app/ActorsContext';
 import { useT } from '../i18n/useT';
+import { useQuery } from '../routing/address';
 
 /**
  * `Continue with <label>`: the organization's identity provider (OpenID Connect), when it has one. A plain
@@ -14,7 +14,7 @@ export function SsoButton() {
   const subdomain = useSelector(organization, (snapshot) => snapshot.context.subdomain);
   const label = useSelector(organization, (snapshot) => snapshot.context.organization?.sso?.label);
   const checkedReturnUrl = useSelector(session, (snapshot) => snapshot.context.returnUrl);
-  const asked = new URLSearchParams(useSearch()).get('returnUrl');
+  const asked = useQuery().get('returnUrl');
   if (!label) return null;
   const returnUrl = [asked, checkedReturnUrl].find(isSameSitePath) ?? '/list';
   const href = `/auth/oidc/start?${new URLSearchParams({ organization: subdomain, returnUrl })}`;

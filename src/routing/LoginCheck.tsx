@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { type ReactNode, useEffect } from 'react';
-import { useLocation, useSearch } from 'wouter';
 import { useActors } from '../app/ActorsContext';
 import { LoadingPage } from '../components/LoadingPage';
+import { useAddress } from './address';
 
 /**
  * Asks the session machine for the login check on entry (seed-spec §4) and shows the route once
@@ -10,8 +10,7 @@ import { LoadingPage } from '../components/LoadingPage';
  */
 export function LoginCheck({ children }: { children: ReactNode }) {
   const { session } = useActors();
-  const [location] = useLocation();
-  const search = useSearch();
+  const address = useAddress();
   // While logging out the page stays, its Log out button busy, until the session sends the user on.
   const allowed = useSelector(
     session,
@@ -19,8 +18,8 @@ export function LoginCheck({ children }: { children: ReactNode }) {
   );
 
   useEffect(() => {
-    if (!allowed) session.send({ type: 'CHECK', returnUrl: search ? `${location}?${search}` : location });
-  }, [allowed, session, location, search]);
+    if (!allowed) session.send({ type: 'CHECK', returnUrl: address });
+  }, [allowed, session, address]);
 
   return allowed ? children : <LoadingPage />;
 }

@@ -1,13 +1,14 @@
-import { Link, useSearch } from 'wouter';
+import { Link } from 'wouter';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { PageLayout } from '../components/PageLayout';
 import { T } from '../i18n/T';
+import { useQuery } from '../routing/address';
 
 /** The logged-out start page: what Parley is, and the ways in. */
 export function LandingScreen() {
   useDocumentTitle('');
   // Keep returnUrl, so the user comes back to the page that sent them here.
-  const search = useSearch();
+  const search = useQuery().toString();
   const query = search ? `?${search}` : '';
   return (
     <PageLayout>

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useRef } from 'react';
-import { Link, Redirect, useLocation, useSearch } from 'wouter';
+import { Link, Redirect, useLocation } from 'wouter';
 import { useActors } from '../app/ActorsContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { FormError } from '../components/FormError';
@@ -10,6 +10,7 @@ import { TextField } from '../components/TextField';
 import { useFormFields } from '../forms/useFormFields';
 import { T } from '../i18n/T';
 import { useT } from '../i18n/useT';
+import { useQuery } from '../routing/address';
 
 const required = { email: 'Enter your email address.', password: 'Enter your password.' };
 
@@ -25,7 +26,7 @@ export function LoginScreen() {
   // A logged-in user has no business here: the session ignores LOGIN and SIGNUP once logged in.
   const loggedIn = useSelector(session, (snapshot) => snapshot.matches({ auth: 'loggedIn' }));
   const { values, field, validate } = useFormFields({ email: '', password: '' }, required);
-  const search = new URLSearchParams(useSearch());
+  const search = useQuery();
   const ssoCode = search.get('sso');
   const ssoError = search.get('ssoError');
   const ssoReturnUrl = search.get('returnUrl');

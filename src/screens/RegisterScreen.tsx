@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import type { FormEvent } from 'react';
-import { Link, Redirect } from 'wouter';
+import { Link, Redirect, useSearch } from 'wouter';
 import { useActors } from '../app/ActorsContext';
 import { useDocumentTitle } from '../app/useDocumentTitle';
 import { PageLayout } from '../components/PageLayout';
@@ -30,8 +30,10 @@ export function RegisterScreen() {
   const codeSent = useSelector(session, (snapshot) => snapshot.matches({ oneTimeCode: 'sent' }));
   // The Error alert says what went wrong (seed-spec §8); the field it is about says it again, in place.
   const fieldError = useSelector(session, (snapshot) => snapshot.context.fieldError);
+  // An invitation's link fills in the address it went to (`/register?email=…`).
+  const invited = new URLSearchParams(useSearch()).get('email')?.trim() ?? '';
   const { values, field, validate } = useFormFields(
-    { username: '', displayName: '', email: '', password: '', otp: '' },
+    { username: '', displayName: '', email: invited, password: '', otp: '' },
     required,
     fieldError,
   );

@@ -1,9 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blocking, noViolations, runAxe } from '../support/axe';
 import { launchBrowser } from '../support/browser';
+import { layoutProblems } from '../support/fit';
 import { type OpenAiDouble, startOpenAiDouble, textOf } from '../support/openai-double';
 import { type OperatorRun, parley } from '../support/operator';
-import { readCode } from '../support/outbox';
+import { readCode, readMail } from '../support/outbox';
 import { type RunningPostgres, startPostgres } from '../support/postgres';
 import { type RunningServer, startServer } from '../support/server';
 
@@ -131,6 +133,27 @@ describe('an organization the operator creates and its admins run, in Chromium a
     expect(await owner.getByRole('link', { name: 'Bots' }).getAttribute('aria-current')).toBe('page');
   });
 
+  it('takes an SVG logo, drawn as a PNG (its script gone), and shows it on the Settings screen', async () => {
+    await adminSection(owner, 'Settings');
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 10"><rect width="40" height="10" fill="#1d4ed8"/><svg:script xmlns:svg="http://www.w3.org/2000/svg">alert(1)</svg:script></svg>';
+    await owner
+      .getByLabel('Logo')
+      .setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(svg) });
+    await owner.getByRole('button', { name: 'Save' }).click();
+    await owner.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const preview = owner.getByRole('img', { name: 'Current logo' });
+    await expect.poll(() => preview.getAttribute('src')).toMatch(/^\/api\/v1\/organization\/beta\/logo\?v=/);
+    // Loaded and drawn at 512 × 128 (the SVG's 4:1), from a PNG.
+    await expect
+      .poll(() =>
+        preview.evaluate((image: HTMLImageElement) => `${image.naturalWidth}×${image.naturalHeight}`),
+      )
+      .toBe('512×128');
+    const served = await fetch(`${server.url}${await preview.getAttribute('src')}`);
+    expect(served.headers.get('content-type')).toBe('image/png');
+  });
+
   it('creates a category and an OpenAI-compatible provider, its key shown masked and its models listed', async () => {
     await adminSection(owner, 'Categories');
     await owner.getByLabel('New category').fill('Poetry');
@@ -168,6 +191,8 @@ describe('an organization the operator creates and its admins run, in Chromium a
     await owner.getByLabel('System prompt').fill('Answer in verse.');
     await owner.getByLabel('Price per reply').fill('0.5');
     await owner.getByLabel('Poetry').check();
+    // Each box beside its label: the tools', the categories', "Active".
+    expect(await layoutProblems(owner), 'the bot editor').toEqual([]);
     await owner.getByRole('button', { name: 'Save' }).click();
     await owner.waitForURL(/\/admin\/bots\/[0-9a-f-]{36}$/);
     await owner.getByRole('status').getByText('Saved').waitFor();
@@ -184,33 +209,76 @@ describe('an organization the operator creates and its admins run, in Chromium a
     expect(sent?.messages[0]).toEqual({ role: 'system', content: 'Answer in verse.' });
   });
 
-  it('invites a member, who signs up with the mailed code', async () => {
+  it('invites a member: listed as pending, resent, another revoked; the mail links to the sign-up, filled in', async () => {
     await adminSection(owner, 'Members');
-    await owner.getByRole('button', { name: 'Invite' }).click();
-    const dialog = owner.getByRole('dialog', { name: 'Invite someone' });
-    await dialog.getByLabel('Email').fill(invited.email);
-    await dialog.getByRole('button', { name: 'Send invitation' }).click();
-    await owner.getByRole('status').getByText(`Invitation sent to ${invited.email}`).waitFor();
-    const invitation = await readCode(server.dataDir, invited.email);
+    const invite = async (email: string) => {
+      await owner.getByRole('button', { name: 'Invite' }).click();
+      const dialog = owner.getByRole('dialog', { name: 'Invite someone' });
+      await dialog.getByLabel('Email').fill(email);
+      await dialog.getByRole('button', { name: 'Send invitation' }).click();
+      await owner.getByRole('status').getByText(`Invitation sent to ${email}`).waitFor();
+    };
+    const pending = owner.getByRole('table', { name: 'Pending invitations' });
+    const rowOf = (email: string) => pending.getByRole('row').filter({ hasText: email });
+    await invite(invited.email);
+    // Listed at once, and still there when the screen is read afresh.
+    await rowOf(invited.email).waitFor();
+    await owner.reload();
+    await rowOf(invited.email).waitFor();
+    expect(await rowOf(invited.email).getByRole('cell').first().textContent()).toBe('Member');
+    const first = await readCode(server.dataDir, invited.email);
 
-    member = await newPage();
-    await member.goto(`${betaUrl}/register`);
-    await member.getByLabel('Username').fill(invited.username);
-    await member.getByLabel('Display name').fill(invited.displayName);
-    await member.getByLabel('Email').fill(invited.email);
-    await member.getByLabel('Password').fill('a long enough password');
-    await member.getByRole('button', { name: 'Send code' }).click();
-    // Asking for a code on the sign-up page mails a new one; the newest is the one that works.
-    let code = invitation;
+    // Resend: a new code in a new mail.
+    await owner.getByRole('button', { name: `Resend ${invited.email}` }).click();
+    await owner.getByRole('status').getByText('Invitation sent again').waitFor();
+    let code = first;
     await expect
       .poll(async () => {
         code = await readCode(server.dataDir, invited.email);
-        return code !== invitation;
+        return code !== first;
       })
       .toBe(true);
+
+    // Another one revoked, after a confirmation: it leaves the list.
+    const revoked = `second.thoughts.${stamp}@example.org`;
+    await invite(revoked);
+    await owner.getByRole('button', { name: `Revoke ${revoked}` }).click();
+    const confirm = owner.getByRole('alertdialog', { name: 'Revoke this invitation?' });
+    await confirm.getByText(revoked).waitFor();
+    // axe reads the whole page: the dialog and the pending invitations' table behind it.
+    expect(blocking(await runAxe(owner, noViolations())), 'axe: revoking an invitation').toEqual([]);
+    await confirm.getByRole('button', { name: 'Revoke' }).click();
+    await owner.getByRole('status').getByText('Invitation revoked').waitFor();
+    await expect.poll(() => rowOf(revoked).count()).toBe(0);
+    expect(await rowOf(invited.email).count()).toBe(1);
+    await owner.setViewportSize({ width: 320, height: 800 });
+    expect(await layoutProblems(owner), 'layout: pending invitations at 320 px').toEqual([]);
+    await owner.setViewportSize({ width: 1280, height: 900 });
+
+    // The mail's link opens beta's sign-up with the address filled in; the resent code signs up.
+    const mail = await readMail(server.dataDir, invited.email);
+    const link = `${betaUrl}/register?email=${encodeURIComponent(invited.email)}`;
+    expect(mail).toContain(`\n${link}\n`);
+    expect(mail).toMatch(/The invitation expires on \w+day,? \d{1,2} \w+ \d{4} at \d\d:\d\d \(UTC\)/);
+    member = await newPage();
+    await member.goto(link);
+    expect(await member.getByLabel('Email').inputValue()).toBe(invited.email);
+    await member.getByLabel('Username').fill(invited.username);
+    await member.getByLabel('Display name').fill(invited.displayName);
+    await member.getByLabel('Password').fill('a long enough password');
     await member.getByLabel('One-time code').fill(code);
     await member.getByRole('button', { name: 'Create account' }).click();
     await member.getByRole('heading', { name: `Hello, ${invited.displayName}` }).waitFor();
+
+    // Accepted: no longer pending.
+    const listed = owner.waitForResponse((response) => response.url().endsWith('/api/v1/admin/invitation'));
+    await owner.reload();
+    expect(await (await listed).json()).toEqual([]);
+    await owner
+      .getByRole('table', { name: 'Members', exact: true })
+      .getByRole('rowheader', { name: new RegExp(`^${invited.displayName}`) })
+      .waitFor();
+    expect(await pending.count()).toBe(0);
   });
 
   it('the member chats with the new bot and is charged for the reply', async () => {
@@ -227,6 +295,15 @@ describe('an organization the operator creates and its admins run, in Chromium a
     await expect
       .poll(() => panel.locator('.transactions').textContent())
       .toMatch(/-\s?€?0\.50|−\s?€?0\.50|-0\.5/);
+    // Each charge has its date, as the display language writes it.
+    const dates = await panel
+      .locator('.transactions li time')
+      .evaluateAll((times) => times.map((time) => [time.getAttribute('datetime') ?? '', time.textContent]));
+    expect(dates.length).toBe(await panel.locator('.transactions li').count());
+    for (const [stamp, text] of dates)
+      expect(text).toBe(
+        new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(stamp)),
+      );
   });
 
   it('the admin grants credit, and sees it in the usage chart and the audit log', async () => {
@@ -259,12 +336,27 @@ describe('an organization the operator creates and its admins run, in Chromium a
         expect.arrayContaining([
           'member.credit',
           'member.invite',
+          'invitation.resend',
+          'invitation.revoke',
           'bot.create',
           'provider.create',
           'category.create',
           'organization.create',
         ]),
       );
+    // Readable: names instead of ids (the bot's provider and category, the member credited), field by
+    // field, no JSON.
+    const log = owner.locator('.audit-table');
+    const row = (action: string) =>
+      log.getByRole('row').filter({ has: owner.getByText(action, { exact: true }) });
+    await expect.poll(() => row('bot.create').textContent()).toContain('Categories: Poetry');
+    expect(await row('bot.create').textContent()).toContain('Provider: Model double');
+    expect(await row('member.credit').textContent()).toMatch(/Ada Byron.*Note: Welcome to the poetry club/);
+    expect(await row('category.create').getByRole('cell').nth(3).textContent()).toBe('Poetry');
+    const text = (await log.textContent()) ?? '';
+    expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/);
+    expect(text).not.toMatch(/[{}[\]"]/);
+    expect(await layoutProblems(owner), 'the audit log').toEqual([]);
     // The member sees the credit with its note.
     await member.reload();
     await member.getByRole('button', { name: 'Profile' }).click();

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { member as invitedMember } from '../server/admin/support';
-import type { TestServer } from '../support/app';
+import { call, type TestServer } from '../support/app';
+import { blocking, noViolations, runAxe } from '../support/axe';
 import { launchBrowser } from '../support/browser';
 import { type Idp, startIdp } from '../support/idpProcess';
 import { type RunningServer, startServer } from '../support/server';
@@ -50,6 +51,25 @@ describe('company sign-in (OpenID Connect): an owner sets it up, members sign in
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Log in' }).click();
   };
+  /**
+   * Continue with Contoso on the login screen (or the sign-in's own address, `start`), then the IdP's own
+   * login form (and consent) as `login`.
+   */
+  const signInAtIdp = async (page: Page, login: string, start?: string) => {
+    if (start) await page.goto(start);
+    else {
+      await page.goto(`${acme}/login`);
+      await page.getByRole('link', { name: 'Continue with Contoso' }).click();
+    }
+    // oidc-provider's own (development) login page, on the IdP's origin.
+    await page.waitForURL((url) => url.origin === idp.url);
+    await page.locator('input[name="login"]').fill(login);
+    await page.locator('input[name="password"]').fill('any password');
+    await page.locator('button[type="submit"]').click();
+    // A consent page, if the IdP asks for one.
+    await page.waitForURL((url) => url.origin === acme || url.pathname.includes('/interaction/'));
+    if (new URL(page.url()).origin === idp.url) await page.locator('button[type="submit"]').click();
+  };
   /** The owner's Sign-in screen of the admin area, reached through its navigation. */
   const signInSettings = async () => {
     const page = await newPage();
@@ -93,35 +113,101 @@ describe('company sign-in (OpenID Connect): an owner sets it up, members sign in
     await page.context().close();
   });
 
-  it('signs a new member in at the real IdP: Continue with Contoso, its login form, back on /list by name', async () => {
+  it('signs a new member in at the real IdP, from a link whose returnUrl leads away: back on /list by name', async () => {
     await idp.account('grace', { email: 'grace@contoso.test', email_verified: true, name: 'Grace Hopper' });
     const page = await newPage();
-    await page.goto(`${acme}/login`);
-    await page.getByRole('link', { name: 'Continue with Contoso' }).click();
-    // oidc-provider's own (development) login page, on the IdP's origin.
-    await page.waitForURL((url) => url.origin === idp.url);
-    await page.locator('input[name="login"]').fill('grace');
-    await page.locator('input[name="password"]').fill('any password');
-    await page.locator('button[type="submit"]').click();
-    // A consent page, if the IdP asks for one.
-    await page.waitForURL((url) => url.origin === acme || url.pathname.includes('/interaction/'));
-    if (new URL(page.url()).origin === idp.url) await page.locator('button[type="submit"]').click();
+    // Where the page went, or tried to go (a navigation the browser refuses is an error on the page).
+    const elsewhere: string[] = [];
+    page.on('pageerror', (error) => elsewhere.push(error.message));
+    page.on('request', (request) => {
+      const away = ![acme, idp.url].includes(new URL(request.url()).origin);
+      if (away && request.isNavigationRequest()) elsewhere.push(request.url());
+    });
+    // Decoded once more than it should be, `/%09/evil.example` would be `//evil.example`.
+    await signInAtIdp(
+      page,
+      'grace',
+      `${acme}/auth/oidc/start?organization=acme&returnUrl=%2F%2509%2Fevil.example`,
+    );
     await page.waitForURL((url) => url.origin === acme && url.pathname === '/list', {
       timeout: 20_000,
     });
     await page.getByRole('heading', { name: 'Hello, Grace Hopper', level: 1 }).waitFor();
     // The single-use code is out of the address bar and the history.
     expect(page.url()).not.toContain('sso=');
+    expect(elsewhere).toEqual([]);
     await page.context().close();
   });
 
+  it('refuses a sign-in code opened in another browser (login CSRF); the browser that started the sign-in signs in with it', async () => {
+    await idp.account('mallory', { email: 'mallory@contoso.test', email_verified: true, name: 'Mallory' });
+    const started = await newPage();
+    // As an attacker would: stopped at the address the sign-in comes back to, to send it to someone.
+    // (The IdP's redirect back cannot be stopped, so the exchange the app then asks for is.)
+    let handed = '';
+    started.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/login' && url.searchParams.has('sso')) handed = url.href;
+    });
+    const exchange = `${acme}/auth/oidc/exchange`;
+    await started.route(exchange, (route) => route.abort());
+    await signInAtIdp(started, 'mallory');
+    await expect.poll(() => handed, { timeout: 20_000 }).not.toBe('');
+
+    const victim = await newPage();
+    await victim.goto(handed);
+    const alert = victim.getByRole('alertdialog', { name: 'Error' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(
+      'This sign-in was started in another browser. To sign in here, start it again on this login screen.',
+    );
+    expect(new URL(victim.url()).pathname).toBe('/login');
+    expect(await victim.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await victim.context().close();
+
+    // The code was kept for its own browser, which signs in with it.
+    await started.unroute(exchange);
+    await started.goto(handed);
+    await started.waitForURL((url) => url.pathname === '/list', { timeout: 20_000 });
+    await started.getByRole('heading', { name: 'Hello, Mallory', level: 1 }).waitFor();
+    await started.context().close();
+  });
+
   it('with SSO required, refuses a member’s password login with the reason on the login screen; the owner keeps theirs', async () => {
-    const member = await invitedMember(server as unknown as TestServer, 'acme');
+    const api = server as unknown as TestServer;
+    const member = await invitedMember(api, 'acme');
+    const key = await call(api, '/api/v1/user/me/key', {
+      tenant: 'acme',
+      token: member.token,
+      body: { name: member.encrypt('script') },
+    });
+    const models = () => call(api, '/v1/models', { headers: { authorization: `Bearer ${key.body.key}` } });
+    expect((await models()).status).toBe(200);
     const settings = await signInSettings();
     const main = settings.getByRole('main');
     await main.getByLabel('SSO required').check();
     await main.getByRole('button', { name: 'Save' }).click();
     await main.getByRole('status').filter({ hasText: 'Saved' }).waitFor({ timeout: 20_000 });
+    // The member's password session has ended; their API key is counted, and revoked on request.
+    expect((await call(api, '/api/v1/user/me', { tenant: 'acme', token: member.token })).status).toBe(401);
+    const keys = main.getByRole('region', { name: "Members' API keys" });
+    expect(await keys.textContent()).toContain('API keys of members and admins that still work: 1');
+    const revokeAll = keys.getByRole('button', { name: "Revoke all members' API keys" });
+    // On a phone too, the button stays inside its section (its words wrap).
+    await settings.setViewportSize({ width: 320, height: 800 });
+    const [section, button] = [await keys.boundingBox(), await revokeAll.boundingBox()];
+    expect((button?.x ?? 0) + (button?.width ?? 0)).toBeLessThanOrEqual(
+      (section?.x ?? 0) + (section?.width ?? 0),
+    );
+    await settings.setViewportSize({ width: 1280, height: 900 });
+    await revokeAll.click();
+    const confirm = settings.getByRole('alertdialog', { name: "Revoke all members' API keys" });
+    expect(blocking(await runAxe(settings, noViolations())), 'axe: revoke the keys').toEqual([]);
+    await confirm.getByRole('button', { name: "Revoke all members' API keys" }).click();
+    await keys.getByRole('status').filter({ hasText: 'Their API keys are revoked.' }).waitFor();
+    expect(await keys.textContent()).toContain('API keys of members and admins that still work: 0');
+    expect(await keys.getByRole('button').count()).toBe(0);
+    expect((await models()).status).toBe(401);
     await settings.context().close();
 
     const page = await newPage();

@@ -4,6 +4,7 @@ import { blocking, noViolations, runAxe } from '../support/axe';
 import { launchBrowser } from '../support/browser';
 import { layoutProblems } from '../support/fit';
 import { type EverythingServer, startEverything } from '../support/mcpServers';
+import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
 import { type RunningServer, startServer } from '../support/server';
 
 // Issue 22: an admin adds an MCP server (the reference server-everything over Streamable HTTP) on the
@@ -12,6 +13,7 @@ import { type RunningServer, startServer } from '../support/server';
 describe('the Tools screen and a bot’s Tools field in Chromium', () => {
   let server: RunningServer;
   let everything: EverythingServer;
+  let model: OpenAiDouble;
   let browser: Browser;
   let admin: Page;
   const axeTotals = noViolations();
@@ -45,9 +47,10 @@ describe('the Tools screen and a bot’s Tools field in Chromium', () => {
     admin.getByRole('listitem').filter({ has: admin.getByRole('heading', { name, exact: true }) });
 
   beforeAll(async () => {
-    everything = await startEverything();
-    // The MCP server runs on this machine (127.0.0.1), as the providers' tests reach their double.
-    server = await startServer({ ALLOW_PRIVATE_PROVIDER_URLS: 'true' });
+    [everything, model] = await Promise.all([startEverything(), startOpenAiDouble()]);
+    // The MCP server runs on this machine (127.0.0.1), as the providers' tests reach their double; the
+    // server's own provider is the OpenAI double.
+    server = await startServer({ ALLOW_PRIVATE_PROVIDER_URLS: 'true', OPENAI_BASE_URL: model.url });
     browser = await launchBrowser();
     admin = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await admin.goto(`${server.url}/login`);
@@ -62,6 +65,7 @@ describe('the Tools screen and a bot’s Tools field in Chromium', () => {
     await browser?.close();
     await server?.stop();
     everything?.stop();
+    await model?.close();
   });
 
   it('lists the built-in tools and no MCP server yet', async () => {
@@ -145,6 +149,28 @@ describe('the Tools screen and a bot’s Tools field in Chromium', () => {
     await admin.getByRole('status').getByText('MCP server removed').waitFor();
     await expect.poll(() => card('Scratch').count()).toBe(0);
   }, 60_000);
+
+  it('edits the seeded Assistant on the server’s own provider: its model shown, the provider’s models suggested, Save saves', async () => {
+    await admin.goto(`${server.url}/admin/bots`);
+    await admin.getByRole('link', { name: 'Assistant', exact: true }).click();
+    await admin.getByRole('heading', { name: 'Assistant', level: 1 }).waitFor();
+    const modelField = admin.getByLabel('Model', { exact: true });
+    expect(await modelField.inputValue()).toBe('gpt-4o-mini');
+    expect(await admin.getByLabel('Provider', { exact: true }).inputValue()).toBe('');
+    // The suggestions are the double's GET /models.
+    const suggestions = admin.locator(`#${await modelField.getAttribute('list')} option`);
+    await expect
+      .poll(() => suggestions.evaluateAll((options) => options.map((option) => option.getAttribute('value'))))
+      .toEqual(['double-1', 'double-2']);
+    await admin.getByText('Type or pick one of the provider’s models.').waitFor();
+    await expectAccessible(admin, 'Bot editor, the server’s own provider');
+    await modelField.fill('double-2');
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await admin.getByRole('status').getByText('Saved').waitFor({ timeout: 15_000 });
+    await admin.reload();
+    await admin.getByRole('heading', { name: 'Assistant', level: 1 }).waitFor();
+    await expect.poll(() => admin.getByLabel('Model', { exact: true }).inputValue()).toBe('double-2');
+  });
 
   it('offers the tools in a model bot’s editor, each with Ask first once chosen', async () => {
     await admin.goto(`${server.url}/admin/bots/new`);

@@ -1,8 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { safeReturnUrl } from '../../server/auth/oidc/routes';
 import { readIdpGroups } from '../../server/auth/oidc/store';
 import { call, type Json, signUp, startApp, type TestServer, uniqueTag } from '../support/app';
 import { FetchBrowser, type Idp, startIdp, throughIdp } from '../support/idpProcess';
+import { hostileReturnUrls } from '../support/returnUrls';
 import { type Actor, admin, loginOwner, member, readCode, seededOwner } from './admin/support';
 
 const tenant = 'acme';
@@ -61,8 +63,15 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
     };
   }
 
-  const exchange = (code: string | null, on = tenant) =>
-    call(server, '/auth/oidc/exchange', { tenant: on, body: { code } });
+  /** `POST /auth/oidc/exchange` as the app sends it from `browser`, with that browser's cookies. */
+  async function exchange(browser: FetchBrowser, code: string | null, on = tenant) {
+    const response = await browser.fetch(`${server.url}/auth/oidc/exchange`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', organization: on },
+      body: JSON.stringify({ code }),
+    });
+    return { status: response.status, body: (await response.json()) as Json, response };
+  }
 
   /** The whole sign-in of `login` in a new browser: start, IdP login, callback (not exchanged). */
   async function signIn(login: string, returnUrl = '/list') {
@@ -150,6 +159,8 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
       expect((await admin(server, actor, '/sso')).status).toBe(403);
       const put = await putSso(settings(), actor);
       expect([put.status, put.body.code]).toEqual([403, 'FORBIDDEN']);
+      const revoke = await admin(server, actor, '/sso/revoke-api-keys', { method: 'POST' });
+      expect([revoke.status, revoke.body.code]).toEqual([403, 'FORBIDDEN']);
     }
     expect((await call(server, '/api/v1/admin/sso', { tenant })).status).toBe(401);
 
@@ -185,7 +196,11 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
   it('keeps the settings with the secret sealed: GET masks it, the audit log never has it', async () => {
     const saved = await putSso(settings());
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ ...settings(), clientSecret: `••••${parleySecret.slice(-4)}` });
+    expect(saved.body).toEqual({
+      ...settings(),
+      clientSecret: `••••${parleySecret.slice(-4)}`,
+      memberApiKeys: 0,
+    });
     const read = await admin(server, owner, '/sso');
     expect(read.body.clientSecret).toBe(`••••${parleySecret.slice(-4)}`);
     expect(JSON.stringify(read.body)).not.toContain(parleySecret);
@@ -272,11 +287,11 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
       name: 'Ada Lovelace',
       groups: ['engineering', 'ops'],
     });
-    const { code, returnUrl, error } = await signIn(`ada${unique}`, '/topics/new?bot=eliza');
+    const { browser, code, returnUrl, error } = await signIn(`ada${unique}`, '/topics/new?bot=eliza');
     expect(error).toBeNull();
     expect(returnUrl).toBe('/topics/new?bot=eliza');
     expect(code?.length).toBeGreaterThan(30);
-    const exchanged = await exchange(code);
+    const exchanged = await exchange(browser, code);
     expect(exchanged.status).toBe(200);
     const token = exchanged.body.token as string;
     expect((await call(server, '/auth/verify', { tenant, token })).body).toEqual({ verified: 1 });
@@ -297,8 +312,15 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
     expect(memberships.rows).toHaveLength(1);
 
     // A hostile return target is not followed.
-    const again = await signIn(`ada${unique}`, '//evil.example/steal');
+    const again = await signIn(`ada${unique}`, '/%09/evil.example');
     expect(again.returnUrl).toBe('/list');
+  });
+
+  it('keeps only return targets of this site that stay so decoded once more (the app’s rule)', () => {
+    for (const url of hostileReturnUrls) expect([url, safeReturnUrl(url)]).toEqual([url, '/list']);
+    for (const url of [undefined, 7, ['/topics']]) expect(safeReturnUrl(url)).toBe('/list');
+    for (const url of ['/list?from=mail', '/topics/new?bot=eliza', '/admin/bots/b%2F1'])
+      expect(safeReturnUrl(url)).toBe(url);
   });
 
   it('signs the same person in again as the same member, groups updated, no second welcome credit', async () => {
@@ -309,7 +331,8 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
       name: 'Bob',
       groups: ['sales'],
     });
-    const first = await exchange((await signIn(`bob${unique}`)).code);
+    const bob = await signIn(`bob${unique}`);
+    const first = await exchange(bob.browser, bob.code);
     const me = await call(server, '/api/v1/user/me', { tenant, token: first.body.token });
     await account(`bob${unique}`, {
       email: `bob${unique}@contoso.test`,
@@ -317,7 +340,8 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
       name: 'Bob',
       groups: [],
     });
-    const second = await exchange((await signIn(`bob${unique}`)).code);
+    const again = await signIn(`bob${unique}`);
+    const second = await exchange(again.browser, again.code);
     const meAgain = await call(server, '/api/v1/user/me', { tenant, token: second.body.token });
     expect(meAgain.body._id).toBe(me.body._id);
     const credits = await server.app.db.query<{ count: string }>(
@@ -346,7 +370,7 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
       name: 'X',
     });
     const linked = await signIn(`verified${unique}`);
-    const token = (await exchange(linked.code)).body.token;
+    const token = (await exchange(linked.browser, linked.code)).body.token;
     const me = await call(server, '/api/v1/user/me', { tenant, token });
     expect(me.body._id).toBe(existing.id);
     // The account keeps its name and its password.
@@ -459,18 +483,50 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
   it('exchanges a code once, in its own organization, and not after it expired', async () => {
     const unique = uniqueTag();
     await account(`fay${unique}`, { email: `fay${unique}@contoso.test`, email_verified: true, name: 'Fay' });
-    const { code } = await signIn(`fay${unique}`);
+    const first = await signIn(`fay${unique}`);
     // Another organization does not take it (nor, used up, does its own).
-    expect((await exchange(code, 'app')).status).toBe(400);
-    const { code: second } = await signIn(`fay${unique}`);
-    expect((await exchange(second)).status).toBe(200);
-    const replay = await exchange(second);
+    expect((await exchange(first.browser, first.code, 'app')).status).toBe(400);
+    expect((await exchange(first.browser, first.code)).status).toBe(400);
+    const second = await signIn(`fay${unique}`);
+    expect((await exchange(second.browser, second.code)).status).toBe(200);
+    const replay = await exchange(second.browser, second.code);
     expect([replay.status, replay.body.code]).toEqual([400, 'INVALID_CODE']);
-    const { code: third } = await signIn(`fay${unique}`);
+    const third = await signIn(`fay${unique}`);
     await server.app.db.query("update oidc_codes set expires_at = now() - interval '1 second'");
-    expect((await exchange(third)).status).toBe(400);
-    expect((await exchange('made-up')).status).toBe(400);
+    expect((await exchange(third.browser, third.code)).status).toBe(400);
+    expect((await exchange(third.browser, 'made-up')).status).toBe(400);
     expect((await call(server, '/auth/oidc/exchange', { tenant, body: {} })).status).toBe(400);
+  });
+
+  it('exchanges a code only in the browser it was handed to: sent to someone else, it signs nobody in (login CSRF)', async () => {
+    const unique = uniqueTag();
+    await account(`gus${unique}`, { email: `gus${unique}@contoso.test`, email_verified: true, name: 'Gus' });
+    await account(`hal${unique}`, { email: `hal${unique}@contoso.test`, email_verified: true, name: 'Hal' });
+    // The attacker signs in at the IdP and stops at the app's address with the code.
+    const attacker = await signIn(`gus${unique}`);
+    const handed = attacker.response.headers
+      .getSetCookie()
+      .find((line) => line.startsWith('parley_oidc_code='));
+    expect(handed).toMatch(/; Path=\/auth\/oidc; Max-Age=60; HttpOnly; SameSite=Lax$/);
+    // Its victim opens it: a browser without the attacker's cookies, or with their own sign-in's.
+    for (const victim of [new FetchBrowser(), (await signIn(`hal${unique}`)).browser]) {
+      const refused = await exchange(victim, attacker.code);
+      expect([refused.status, refused.body.code]).toEqual([403, 'SSO_OTHER_BROWSER']);
+      expect(refused.body.error).toBe(
+        'This sign-in was started in another browser. To sign in here, start it again on this login screen.',
+      );
+      expect(refused.body.token).toBeUndefined();
+    }
+    // The browser that started it signs in, and the code and its cookie are used up.
+    const kept = attacker.browser.cookie('127.0.0.1', 'parley_oidc_code') ?? '';
+    const exchanged = await exchange(attacker.browser, attacker.code);
+    expect(exchanged.status).toBe(200);
+    const me = await call(server, '/api/v1/user/me', { tenant, token: exchanged.body.token });
+    expect(me.body.email).toBe(`gus${unique}@contoso.test`);
+    expect(attacker.browser.cookie('127.0.0.1', 'parley_oidc_code')).toBeUndefined();
+    attacker.browser.jar.get('127.0.0.1')?.set('parley_oidc_code', kept);
+    const replay = await exchange(attacker.browser, attacker.code);
+    expect([replay.status, replay.body.code]).toEqual([400, 'INVALID_CODE']);
   });
 
   it('with SSO required refuses members’ passwords (login, signup, reset) and admits the owner’s', async () => {
@@ -509,6 +565,67 @@ describe('sign-in with the organization’s identity provider (OpenID Connect)',
         body: { email: encrypt(elsewhere.email), password: encrypt(elsewhere.password) },
       });
       expect(appLogin.status).toBe(200);
+    } finally {
+      expect((await putSso(settings({ required: false }))).status).toBe(200);
+    }
+  });
+
+  it('turning SSO required on ends members’ and admins’ password sessions, not owners’ nor SSO ones; their API keys are counted and revoked at once', async () => {
+    const someone = await signUp(server, tenant);
+    const anAdmin = await member(server, tenant, 'admin');
+    const ownerNow = await loginOwner(server, tenant);
+    const unique = uniqueTag();
+    await account(`ivy${unique}`, { email: `ivy${unique}@contoso.test`, email_verified: true, name: 'Ivy' });
+    const ivy = await signIn(`ivy${unique}`);
+    const viaSso = (await exchange(ivy.browser, ivy.code)).body.token as string;
+    const newKey = async (actor: { token: string; encrypt: (value: string) => string }) => {
+      const created = await call(server, '/api/v1/user/me/key', {
+        tenant,
+        token: actor.token,
+        body: { name: actor.encrypt('script') },
+      });
+      expect(created.status).toBe(200);
+      return created.body.key as string;
+    };
+    const models = (key: string) =>
+      call(server, '/v1/models', { headers: { authorization: `Bearer ${key}` } });
+    const counted = (await admin(server, owner, '/sso')).body.memberApiKeys as number;
+    const keys = {
+      member: await newKey(someone),
+      admin: await newKey(anAdmin),
+      owner: await newKey(ownerNow),
+    };
+    const me = (token: string) => call(server, '/api/v1/user/me', { tenant, token });
+    // Every session is in use (and so known to this node) when SSO becomes required.
+    for (const token of [someone.token, anAdmin.token, ownerNow.token, viaSso])
+      expect((await me(token)).status).toBe(200);
+
+    const required = await putSso(settings({ required: true }));
+    try {
+      expect(required.status).toBe(200);
+      expect(required.body.memberApiKeys).toBe(counted + 2);
+      for (const token of [someone.token, anAdmin.token]) {
+        expect((await me(token)).status).toBe(401);
+        expect((await call(server, '/auth/verify', { tenant, token })).body).toEqual({ verified: 0 });
+      }
+      expect((await me(ownerNow.token)).status).toBe(200);
+      expect((await me(viaSso)).status).toBe(200);
+      const log = await admin(server, owner, '/audit');
+      expect(log.body.items[0]).toMatchObject({ action: 'sso.endSessions' });
+      expect(log.body.items[0].after.passwordSessions).toBeGreaterThanOrEqual(2);
+
+      // Keys are the admin's to revoke: they still work until then.
+      for (const key of Object.values(keys)) expect((await models(key)).status).toBe(200);
+      expect((await admin(server, anAdmin, '/sso/revoke-api-keys', { method: 'POST' })).status).toBe(401);
+      const revoked = await admin(server, owner, '/sso/revoke-api-keys', { method: 'POST' });
+      expect(revoked.status).toBe(200);
+      expect(revoked.body).toEqual({ revoked: counted + 2 });
+      expect((await models(keys.member)).status).toBe(401);
+      expect((await models(keys.admin)).status).toBe(401);
+      expect((await models(keys.owner)).status).toBe(200);
+      expect((await admin(server, owner, '/sso')).body.memberApiKeys).toBe(0);
+      const audited = (await admin(server, owner, '/audit')).body.items[0];
+      expect(audited).toMatchObject({ action: 'sso.revokeApiKeys', after: { revoked: counted + 2 } });
     } finally {
       expect((await putSso(settings({ required: false }))).status).toBe(200);
     }

@@ -118,8 +118,21 @@ describe("Parley's OpenAI-compatible API with personal keys", () => {
     expect(ids).toEqual(usable);
     expect(ids).toContain(await botId(server, user, 'ELIZA'));
     expect(ids).not.toContain(limited.body._id);
+    // Each carries the bot's name, as the catalogue shows it.
+    const names = new Map(
+      ((await call(server, '/api/v1/bot', { token: user.token })).body as Json[]).map((bot) => [
+        bot._id,
+        bot.name,
+      ]),
+    );
     for (const model of models.data) {
-      expect(model).toEqual({ id: model.id, object: 'model', created: expect.any(Number), owned_by: 'app' });
+      expect(model).toEqual({
+        id: model.id,
+        object: 'model',
+        created: expect.any(Number),
+        owned_by: 'app',
+        name: names.get(model.id),
+      });
     }
     // Not theirs to use: refused with OpenAI's error, as is a model that does not exist.
     const refused = await failure(
@@ -136,6 +149,44 @@ describe("Parley's OpenAI-compatible API with personal keys", () => {
       }),
     );
     expect(unknown).toEqual({ status: 404, error: openAiError('model_not_found') });
+  });
+
+  it("takes a bot's name as the model, in any case; a name two bots share but for case is refused (400), ids always work", async () => {
+    const user = await signUp(server);
+    const { key } = await newKey(server, user);
+    const ask = (model: string) =>
+      client(server, key).chat.completions.create({ model, messages: [{ role: 'user', content: '6*7' }] });
+    const calculator = await botId(server, user, 'Calculator');
+    for (const model of ['Calculator', 'calculator']) {
+      const completion = await ask(model);
+      expect(completion.model).toBe(calculator);
+      expect(completion.choices[0].message.content).toContain('42');
+    }
+    // A name of a bot the member may not use, or that is not listed, names nothing.
+    expect(await failure(ask('Oracle'))).toEqual({ status: 404, error: openAiError('model_not_found') });
+
+    const twins: string[] = [];
+    const stamp = Date.now();
+    for (const name of [`Twin ${stamp}`, `TWIN ${stamp}`]) {
+      const made = await admin(server, owner, '/bot', {
+        body: {
+          name: owner.encrypt(name),
+          description: 'A twin.',
+          platform: 'builtin',
+          engine: 'calculator',
+          price: 0,
+          categories: [],
+          active: true,
+        },
+      });
+      expect(made.status).toBe(201);
+      twins.push(made.body._id);
+    }
+    const ambiguous = await failure(ask(`twin ${stamp}`));
+    expect(ambiguous).toEqual({ status: 400, error: { ...openAiError('model_ambiguous'), param: 'model' } });
+    expect(ambiguous.error.message).toContain(twins[0]);
+    expect(ambiguous.error.message).toContain(twins[1]);
+    expect((await ask(twins[1])).model).toBe(twins[1]);
   });
 
   it('answers a completion with usage, charged once like a chat reply, and stores nothing without store: true', async () => {

@@ -111,9 +111,14 @@ export async function throughIdp(browser: FetchBrowser, url: string, login: stri
 
 /**
  * A real single-use sign-in code of Parley at `serverUrl` for the IdP account `login`: the sign-in
- * started, the IdP's login form filled in, the callback followed; answers the code it hands the app.
+ * started, the IdP's login form filled in, the callback followed; answers the code it hands the app and
+ * the cookie binding it to the browser it was handed to (without it, the exchange is refused).
  */
-export async function ssoCode(serverUrl: string, login: string, organization = 'app'): Promise<string> {
+export async function ssoCode(
+  serverUrl: string,
+  login: string,
+  organization = 'app',
+): Promise<{ code: string; cookie: { name: string; value: string } }> {
   const browser = new FetchBrowser();
   const started = await browser.fetch(
     `${serverUrl}/auth/oidc/start?organization=${organization}&returnUrl=%2Flist`,
@@ -125,6 +130,8 @@ export async function ssoCode(serverUrl: string, login: string, organization = '
   const answer = await browser.fetch(back);
   const landing = new URL(answer.headers.get('location') ?? '', serverUrl);
   const code = landing.searchParams.get('sso');
-  if (!code) throw new Error(`SSO callback gave no code: ${landing.href}`);
-  return code;
+  const name = 'parley_oidc_code';
+  const value = browser.cookie(new URL(serverUrl).hostname, name);
+  if (!code || !value) throw new Error(`SSO callback gave no code or no cookie: ${landing.href}`);
+  return { code, cookie: { name, value } };
 }

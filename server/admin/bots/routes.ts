@@ -1,11 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ProviderError } from '../../chat/providers/types';
+import { audit } from '../../audit/store';
+import { replyContext } from '../../chat/reply';
 import { openEventStream } from '../../chat/sse';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
-import { audit } from '../audit/store';
+import { citationOf } from '../../knowledge/retrieval';
+import { ProviderError } from '../../providers/types';
+import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
+import { replyTools } from '../../tools/run';
+import type { Step } from '../../tools/steps';
 import { checkGroups } from '../groups/store';
-import { cleanName, idParams, objectOf, uniqueViolation } from '../schemas';
 import { type AdminBot, type BotInput, checkCategories, configOf, engines, listBots, readBot } from './store';
 
 const botFields = {
@@ -39,7 +43,15 @@ const snapshot = ({ _id, ...bot }: AdminBot) => ({ ...bot, categories: bot.categ
  * charging anyone or storing a conversation. Every write forgets `GET /api/v1/bot`'s list.
  */
 export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
-  app.get('/bot', async (request) => listBots(app.db, request.tenant));
+  /**
+   * A bot as answered: a model bot that names no model (the seeded ones) shows the one it runs, the
+   * server's OPENAI_MODEL, so its form saves as it is. Stored as it was: it follows the setting until
+   * an admin saves a model of its own.
+   */
+  const shown = (bot: AdminBot): AdminBot =>
+    bot.platform === 'openai' && !bot.model ? { ...bot, model: app.config.openai.model } : bot;
+
+  app.get('/bot', async (request) => (await listBots(app.db, request.tenant)).map(shown));
 
   async function writeCategories(tx: Db, botId: string, categories: string[]) {
     await tx.query('delete from bot_categories where bot_id = $1', [botId]);
@@ -106,7 +118,7 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
           throw uniqueViolation(error) ? nameTaken() : error;
         });
       await app.botCatalogue.forget(tenant);
-      return reply.code(201).send((await readBot(app.db, tenant, id)).bot);
+      return reply.code(201).send(shown((await readBot(app.db, tenant, id)).bot));
     },
   );
 
@@ -180,7 +192,7 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
           throw uniqueViolation(error) ? nameTaken() : error;
         });
       await app.botCatalogue.forget(tenant);
-      return (await readBot(app.db, tenant, before._id)).bot;
+      return shown((await readBot(app.db, tenant, before._id)).bot);
     },
   );
 
@@ -197,7 +209,7 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
       });
     });
     await app.botCatalogue.forget(tenant);
-    return (await readBot(app.db, tenant, before._id)).bot;
+    return shown((await readBot(app.db, tenant, before._id)).bot);
   });
 
   app.post<{ Params: { id: string }; Body: { messages: { role: 'user' | 'bot'; text: string }[] } }>(
@@ -232,27 +244,59 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
         throw new ApiError(400, 'The last message must be yours.', 'INVALID_INPUT', 'messages');
       const provider = app.botProviders[row.platform];
       if (!provider) throw new ApiError(409, 'This bot is not set up correctly.', 'BOT_MISCONFIGURED');
+      // What a chat gives the bot — its knowledge bases' passages, its tools — as the admin trying it.
+      const context = await replyContext(app, { tenant: request.tenant, userId: request.auth.userId }, row, {
+        history: turns.slice(0, -1),
+        text: last.text,
+      });
 
       // The same events as a chat reply, with nothing stored and nothing charged.
       const stream = openEventStream(reply);
       const stop = new AbortController();
       stream.raw.on('close', () => stop.abort());
+      const steps = new Map<string, Step>();
+      const tools = replyTools({
+        db: app.db,
+        owner: null,
+        bot: context.tools,
+        signal: stop.signal,
+        approvals: false,
+        refusal: 'This tool asks the user first: try it in a chat, where you can allow it.',
+        log: request.log,
+        show: (step) => {
+          steps.set(step.callId, step);
+          stream.send({ event: 'step', data: { step } });
+        },
+      });
       let text = '';
       try {
         for await (const piece of provider({
-          history: turns.slice(0, -1),
-          text: last.text,
+          history: context.history,
+          text: context.text,
+          attachments: context.attachments,
+          knowledge: context.knowledge,
           config: row.config,
           tenant: request.tenant,
           signal: stop.signal,
           waive: () => {},
+          tools,
         })) {
           text += piece;
           stream.send({ event: 'token', id: text.length, data: { text: piece } });
         }
+        const citations = context.knowledge?.passages.map(citationOf) ?? [];
         if (stop.signal.aborted)
           stream.send({ event: 'error', data: { error: 'The reply was stopped.', code: 'STOPPED' } });
-        else stream.send({ event: 'done', data: { cost: 0, price: Number(row.price) } });
+        else
+          stream.send({
+            event: 'done',
+            data: {
+              cost: 0,
+              price: Number(row.price),
+              ...(citations.length ? { citations } : {}),
+              ...(steps.size ? { steps: [...steps.values()] } : {}),
+            },
+          });
       } catch (error) {
         const known = error instanceof ProviderError;
         if (!known) request.log.error({ err: error }, 'trying a bot failed');

@@ -1,13 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { audit } from '../../audit/store';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
-import { notify } from '../../notifications/notify';
-import { audit } from '../audit/store';
+import { notify } from '../../notifications/store';
+import { decodeCursor, encodeCursor, idParams, objectOf } from '../../schemas';
 import { atLeast, forbidden, type Role, roles } from '../requireRole';
-import { decodeCursor, encodeCursor, idParams, objectOf } from '../schemas';
-
-/** How long an invitation's code works; the invitation itself stays until used (a new code can be asked). */
-export const invitationCodeMinutes = 72 * 60;
 
 interface MemberRow {
   id: string;
@@ -54,9 +51,9 @@ const isCursor = (value: unknown): value is [string, string] =>
 const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
 /**
- * Members: list with search and pages; invite by email with a role; change role; suspend or
- * reinstate (ending their sessions at once); grant or deduct credit with a note. An admin cannot
- * touch an owner, nor make one; the last active owner cannot be demoted or suspended.
+ * Members: list with search and pages; change role; suspend or reinstate (ending their sessions at
+ * once); grant or deduct credit with a note. An admin cannot touch an owner, nor make one; the last
+ * active owner cannot be demoted or suspended. Invitations have their own plugin (../invitations).
  */
 export const membersAdminPlugin: FastifyPluginAsync = async (app) => {
   app.get<{ Querystring: { q?: string; cursor?: string; limit?: string } }>(
@@ -88,58 +85,6 @@ export const membersAdminPlugin: FastifyPluginAsync = async (app) => {
         items: page.map(toMember),
         next: rows.length > limit && last ? encodeCursor([last.sort_name, last.id]) : null,
       };
-    },
-  );
-
-  app.post<{ Body: { email: string; role: Role } }>(
-    '/member/invite',
-    {
-      schema: {
-        body: objectOf(
-          { email: { type: 'string', minLength: 1, maxLength: 254 }, role: { type: 'string', enum: roles } },
-          ['email', 'role'],
-        ),
-      },
-    },
-    async (request) => {
-      const email = request.body.email.trim();
-      const { role } = request.body;
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
-        throw new ApiError(400, 'Invalid email address', 'INVALID_EMAIL', 'email');
-      if (role === 'owner' && request.role !== 'owner') throw forbidden('Only an owner can invite an owner.');
-      const { rows: existing } = await app.db.query(
-        'select 1 from users where tenant = $1 and lower(email) = lower($2)',
-        [request.tenant, email],
-      );
-      if (existing.length)
-        throw new ApiError(409, 'This address belongs to a member already.', 'MEMBER_EXISTS', 'email');
-      const { rows: organization } = await app.db.query<{ name: string }>(
-        'select name from organizations where subdomain = $1',
-        [request.tenant],
-      );
-      await app.db.transaction(async (tx) => {
-        await tx.query(
-          `insert into invitations (tenant, email, role, invited_by) values ($1, lower($2), $3, $4)
-           on conflict (tenant, email) do update set role = excluded.role, invited_by = excluded.invited_by, created_at = now()`,
-          [request.tenant, email, role, request.auth.userId],
-        );
-        await audit(tx, request, {
-          action: 'member.invite',
-          target: null,
-          before: null,
-          after: { email, role },
-        });
-      });
-      const code = await app.codes.issue(request.tenant, email, 'signup', invitationCodeMinutes);
-      await app.sendMail({
-        to: email,
-        subject: `You are invited to ${organization[0]?.name ?? request.tenant} on Parley`,
-        text:
-          `You are invited to join ${organization[0]?.name ?? request.tenant} on Parley as ${role === 'member' ? 'a member' : `an ${role}`}.\n\n` +
-          `Your Parley code is ${code}\n\nSign up at the organization's address (${request.tenant}) with this email address and the code. ` +
-          `The code works once, for ${invitationCodeMinutes / 60} hours; after that, ask for a new one on the sign-up page.\n`,
-      });
-      return { sent: true };
     },
   );
 
@@ -239,12 +184,22 @@ export const membersAdminPlugin: FastifyPluginAsync = async (app) => {
     },
     async (request) => {
       const { tenant } = request;
-      const amount = Math.round(request.body.amount * 10_000) / 10_000;
+      const cents = request.body.amount * 100;
+      // Whole cents: 0.001 would be booked (and announced as "+0.00") for nothing anyone can see.
+      if (Math.abs(cents - Math.round(cents)) > 1e-6)
+        throw new ApiError(
+          400,
+          'The amount is in whole cents: at most two decimals.',
+          'INVALID_INPUT',
+          'amount',
+        );
+      const amount = Math.round(cents) / 100;
       const note = request.body.note.replace(/\s+/g, ' ').trim();
       if (amount === 0) throw new ApiError(400, 'The amount cannot be zero.', 'INVALID_INPUT', 'amount');
       if (!note) throw new ApiError(400, 'Please fill in note.', 'INVALID_INPUT', 'note');
       const result = await app.db.transaction(async (tx) => {
-        // One statement: the balance moves only if what is left still covers what replies hold.
+        // One statement: the balance moves only if what is left still covers what replies hold, and
+        // only a member's balance unless an owner asks (the target's role as it is when the row is locked).
         const { rows } = await tx.query<{
           balance: string;
           reserved: string;
@@ -254,6 +209,7 @@ export const membersAdminPlugin: FastifyPluginAsync = async (app) => {
           `with changed as (
              update users set balance = balance + $3
              where id = $1 and tenant = $2 and balance + $3 >= reserved and balance + $3 >= 0
+               and ($8 or (role = 'member' and id <> $9))
              returning balance, reserved, currency, balance - $3 as before),
            recorded as (
              insert into transactions (tenant, user_id, amount, description)
@@ -270,14 +226,18 @@ export const membersAdminPlugin: FastifyPluginAsync = async (app) => {
             amount > 0 ? 'Credit added' : 'Credit deducted',
             `${amount > 0 ? '+' : '−'}${Math.abs(amount).toFixed(2)}`,
             note,
+            request.role === 'owner',
+            request.auth.userId,
           ],
         );
         if (!rows[0]) {
-          const { rows: found } = await tx.query('select 1 from users where id = $1 and tenant = $2', [
-            request.params.id,
-            tenant,
-          ]);
-          if (!found.length) throw memberNotFound();
+          const { rows: found } = await tx.query<{ id: string; role: Role }>(
+            'select id, role from users where id = $1 and tenant = $2',
+            [request.params.id, tenant],
+          );
+          if (!found[0]) throw memberNotFound();
+          if (request.role !== 'owner' && (found[0].role !== 'member' || found[0].id === request.auth.userId))
+            throw forbidden('Only an owner can grant or deduct credit for an admin, an owner or themselves.');
           throw new ApiError(
             400,
             'This would take the balance below zero (or below what running replies hold).',

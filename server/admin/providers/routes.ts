@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
-import { checkProviderUrl, RefusedAddress } from '../../security/outbound';
-import { audit } from '../audit/store';
-import { cleanName, idParams, objectOf, uniqueViolation } from '../schemas';
-import { keyHint, openProvider, type ProviderRow, providerColumns, toProvider } from './store';
+import { keyHint, openProvider, type ProviderRow, providerColumns, toProvider } from '../../providers/store';
+import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
+import { checkProviderUrl, type providerFetch, RefusedAddress } from '../../security/outbound';
 
 const providerFields = {
   name: { type: 'string', minLength: 1, maxLength: 80 },
@@ -12,6 +12,65 @@ const providerFields = {
 };
 const providerNotFound = () => new ApiError(404, 'Provider not found', 'NOT_FOUND');
 const nameTaken = () => new ApiError(409, 'A provider with this name exists already.', 'NAME_TAKEN', 'name');
+
+/**
+ * A private base URL refused, with the way forward: a model server on the operator's own machine or
+ * network (Ollama, vLLM…) is connected by the operator, as the server's own provider or by allowing
+ * private addresses.
+ */
+const privateAddress = (host: string, baseUrl: string) =>
+  new ApiError(
+    400,
+    `The address ${host} is on this machine or a private network, which an organization's providers may not use. ` +
+      `A model server there is connected by the operator: start Parley with OPENAI_BASE_URL=${baseUrl} ` +
+      "(then bots use it as the server's own provider), or with ALLOW_PRIVATE_PROVIDER_URLS=true to let " +
+      'organizations add private addresses.',
+    'URL_NOT_ALLOWED',
+    'baseUrl',
+  );
+
+interface Reach {
+  baseUrl: string;
+  apiKey: string | undefined;
+  send: (url: string, init: Parameters<typeof providerFetch>[1]) => Promise<Response>;
+}
+
+/** The model ids a provider's `GET /models` lists (OpenAI's wire format), sorted and each once. */
+async function modelsOf({ baseUrl, apiKey, send }: Reach): Promise<{ models: string[] }> {
+  let response: Response;
+  try {
+    response = await send(`${baseUrl}/models`, {
+      method: 'GET',
+      headers: {
+        accept: 'application/json',
+        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+      },
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch (error) {
+    if (error instanceof RefusedAddress || (error as { cause?: unknown }).cause instanceof RefusedAddress)
+      throw privateAddress(new URL(baseUrl).hostname, baseUrl);
+    throw new ApiError(502, 'The provider cannot be reached.', 'PROVIDER_UNREACHABLE');
+  }
+  const body = (await response.json().catch(() => null)) as {
+    data?: { id?: unknown }[];
+    error?: { message?: string };
+  } | null;
+  if (!response.ok) {
+    const reason = body?.error?.message ? `: ${String(body.error.message).slice(0, 200)}` : '';
+    throw new ApiError(
+      502,
+      `The provider refused the request (HTTP ${response.status})${reason}`,
+      'PROVIDER_ERROR',
+    );
+  }
+  if (!Array.isArray(body?.data))
+    throw new ApiError(502, 'The provider sent a model list that cannot be read.', 'PROVIDER_BAD_RESPONSE');
+  const models = body.data
+    .map((model) => model?.id)
+    .filter((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 200);
+  return { models: [...new Set(models)].sort() };
+}
 
 /**
  * OpenAI-compatible providers of the organization: list (keys masked), add, change, delete (refused
@@ -27,8 +86,7 @@ export const providersPlugin: FastifyPluginAsync = async (app) => {
       const url = await checkProviderUrl(value.trim(), allowPrivate);
       return url.href.replace(/\/+$/, '');
     } catch (error) {
-      if (error instanceof RefusedAddress)
-        throw new ApiError(400, error.message, 'URL_NOT_ALLOWED', 'baseUrl');
+      if (error instanceof RefusedAddress) throw privateAddress(error.host, value.trim());
       throw new ApiError(400, (error as Error).message, 'INVALID_URL', 'baseUrl');
     }
   }
@@ -173,54 +231,28 @@ export const providersPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
+  // The server's own provider (OPENAI_BASE_URL), which bots naming no provider use: set by the operator,
+  // so it may be on this machine. Whether there is one, and its model list.
+  app.get('/provider/server', async () => ({ configured: Boolean(app.config.openai.baseUrl) }));
+
+  app.get('/provider/server/models', async () => {
+    const { baseUrl, apiKey } = app.config.openai;
+    if (!baseUrl)
+      throw new ApiError(
+        404,
+        'The server has no provider of its own (OPENAI_BASE_URL is not set): choose a provider.',
+        'PROVIDER_NOT_CONFIGURED',
+      );
+    return modelsOf({ baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, send: fetch });
+  });
+
   app.get<{ Params: { id: string } }>(
     '/provider/:id/models',
     { schema: { params: idParams } },
     async (request) => {
       const provider = await openProvider(app, request.tenant, request.params.id);
       if (!provider) throw providerNotFound();
-      let response: Response;
-      try {
-        response = await provider.send(`${provider.baseUrl}/models`, {
-          method: 'GET',
-          headers: {
-            accept: 'application/json',
-            ...(provider.apiKey ? { authorization: `Bearer ${provider.apiKey}` } : {}),
-          },
-          signal: AbortSignal.timeout(10_000),
-        });
-      } catch (error) {
-        if (error instanceof RefusedAddress || (error as { cause?: unknown }).cause instanceof RefusedAddress)
-          throw new ApiError(
-            400,
-            new RefusedAddress(new URL(provider.baseUrl).hostname).message,
-            'URL_NOT_ALLOWED',
-            'baseUrl',
-          );
-        throw new ApiError(502, 'The provider cannot be reached.', 'PROVIDER_UNREACHABLE');
-      }
-      const body = (await response.json().catch(() => null)) as {
-        data?: { id?: unknown }[];
-        error?: { message?: string };
-      } | null;
-      if (!response.ok) {
-        const reason = body?.error?.message ? `: ${String(body.error.message).slice(0, 200)}` : '';
-        throw new ApiError(
-          502,
-          `The provider refused the request (HTTP ${response.status})${reason}`,
-          'PROVIDER_ERROR',
-        );
-      }
-      if (!Array.isArray(body?.data))
-        throw new ApiError(
-          502,
-          'The provider sent a model list that cannot be read.',
-          'PROVIDER_BAD_RESPONSE',
-        );
-      const models = body.data
-        .map((model) => model?.id)
-        .filter((id): id is string => typeof id === 'string' && id.length > 0 && id.length <= 200);
-      return { models: [...new Set(models)].sort() };
+      return modelsOf(provider);
     },
   );
 };

@@ -1,12 +1,12 @@
 import { readdirSync } from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
+import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
 import { storageBytes } from '../../files/store';
+import { checkBrandColor, checkLogo, logoMaxBytes } from '../../organizations/logo';
 import { logoUrl, type OrganizationRow, readOrganization } from '../../organizations/store';
 import { catalogsFolder } from '../../paths';
-import { audit } from '../audit/store';
-import { cleanName, objectOf } from '../schemas';
-import { checkBrandColor, checkLogo, logoMaxBytes } from './logo';
+import { cleanName, objectOf } from '../../schemas';
 
 /** English and the languages of the server's catalogs (the app's 12). */
 const languages = [
@@ -49,7 +49,7 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
 
 /**
  * The organization's settings: display name, brand colour (contrast-checked against white), logo (PNG
- * or SVG up to 100 KB, base64 in the body, SVG checked, served by GET /api/v1/organization/:subdomain/logo),
+ * or SVG up to 100 KB, base64 in the body, an SVG drawn as a PNG, served by GET /api/v1/organization/:subdomain/logo),
  * default language, currency, starting balance of new members, sign-up policy.
  */
 export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
@@ -117,7 +117,6 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
       const before = await read(request.tenant);
       const name = body.name === undefined ? null : cleanName(body.name);
       const brandColor = body.brandColor ? checkBrandColor(body.brandColor) : null;
-      const logo = body.logo ? checkLogo(body.logo) : null;
       if (body.currency !== undefined && !currencies.has(body.currency))
         throw new ApiError(400, `${body.currency} is not a currency code.`, 'INVALID_INPUT', 'currency');
       const domains =
@@ -135,6 +134,8 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
           'INVALID_INPUT',
           'allowedDomains',
         );
+      // Last: an SVG is drawn, the one costly check.
+      const logo = body.logo ? await checkLogo(body.logo) : null;
       await app.db.transaction(async (tx) => {
         await tx.query(
           `update organizations set

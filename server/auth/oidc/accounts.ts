@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database';
-import { notify } from '../../notifications/notify';
+import { notify } from '../../notifications/store';
 import { type OrganizationRow, startingBalanceOf } from '../../organizations/store';
 import { hashPassword } from '../../security/passwords';
 import { IdpProblem } from './client';
@@ -101,7 +101,8 @@ export async function memberFor(
     status = existing[0].status;
   } else {
     const { rows: invited } = await tx.query<{ role: 'owner' | 'admin' | 'member' }>(
-      'select role from invitations where tenant = $1 and email = lower($2)',
+      // An expired invitation gives no role (the identity provider still admits them as a member).
+      'select role from invitations where tenant = $1 and email = lower($2) and expires_at > now()',
       [tenant, person.email],
     );
     const role = invited[0]?.role ?? 'member';

@@ -1,16 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
-import { syncIdpGroups } from '../../admin/groups/store';
+import { syncIdpGroups } from '../../access/groups';
 import { ApiError } from '../../errors';
+import { readSso } from '../../organizations/sso';
 import { readOrganization } from '../../organizations/store';
 import { repeat } from '../../repeat';
 import { suspendedMember } from '../sessions';
 import { checkEmailClaim, memberFor } from './accounts';
 import { createIdpClients, describeIdpError, IdpProblem } from './client';
-import { readSso, setIdpGroups } from './store';
+import { setIdpGroups, storeCode, takeCode } from './store';
 
-const cookieName = 'parley_oidc';
+/** The sealed state, nonce and PKCE verifier of a sign-in started in this browser (start → callback). */
+const loginCookie = 'parley_oidc';
+/** The random value binding the code handed to this browser to it (callback → exchange). */
+const codeCookie = 'parley_oidc_code';
 const cookiePath = '/auth/oidc';
 const loginMinutes = 10;
 const codeSeconds = 60;
@@ -18,15 +22,19 @@ const sealContext = 'oidc-login';
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
-/** The same rule as the app's return targets: a path of this site, never another origin. */
+/**
+ * The same rule as the app's return targets (machines/session.ts, isSameSitePath): a path of this site,
+ * never another origin; no backslash, no control character raw or percent-encoded (`/%09/evil.example`
+ * decoded once more would be `//evil.example`). Anything else is `/list`.
+ */
 export function safeReturnUrl(value: unknown): string {
   if (typeof value !== 'string' || value.length > 2000) return '/list';
   if (
     !value.startsWith('/') ||
     value.startsWith('//') ||
-    value.startsWith('/\\') ||
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-    /[\u0000-\u001f\\]/.test(value)
+    /[\u0000-\u001f\u007f\\]/.test(value) ||
+    /%(?:[01][0-9a-f]|7f)/i.test(value)
   )
     return '/list';
   return value;
@@ -46,8 +54,8 @@ function readCookie(request: FastifyRequest, name: string): string | null {
   return null;
 }
 
-const cookie = (request: FastifyRequest, value: string, maxAge: number) =>
-  `${cookieName}=${encodeURIComponent(value)}; Path=${cookiePath}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${request.protocol === 'https' ? '; Secure' : ''}`;
+const cookie = (request: FastifyRequest, name: string, value: string, maxAge: number) =>
+  `${name}=${encodeURIComponent(value)}; Path=${cookiePath}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${request.protocol === 'https' ? '; Secure' : ''}`;
 
 /** Where the browser lands when the sign-in failed: the login screen, which shows the sentence. */
 const failure = (reply: FastifyReply, message: string) =>
@@ -65,7 +73,9 @@ interface Binding {
  * binds them to that browser in a sealed HttpOnly cookie; `GET /auth/oidc/callback` takes the state once
  * (in the database, so any node can), redeems the code with openid-client (which checks the ID token's
  * signature, issuer, audience, nonce and expiry), finds or makes the member, and hands the app a code
- * valid 60 s and once, which `POST /auth/oidc/exchange` turns into the token a login gives.
+ * valid 60 s and once, bound to that browser by a second HttpOnly cookie, which `POST /auth/oidc/exchange`
+ * turns into the token a login gives — only in that browser, so a code sent to someone else (login
+ * CSRF) signs nobody in.
  * Failures land on the login screen with a sentence (`?ssoError=`), never a 500.
  */
 export const oidcPlugin: FastifyPluginAsync = async (app) => {
@@ -112,7 +122,12 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
         return reply
           .header(
             'set-cookie',
-            cookie(request, app.secrets.seal(JSON.stringify(binding), sealContext), loginMinutes * 60),
+            cookie(
+              request,
+              loginCookie,
+              app.secrets.seal(JSON.stringify(binding), sealContext),
+              loginMinutes * 60,
+            ),
           )
           .header('cache-control', 'no-store')
           .redirect(target.href, 302);
@@ -126,12 +141,12 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
 
   app.get('/auth/oidc/callback', { config: { anyTenant: true } }, async (request, reply) => {
     // Whatever happens, the binding is used up.
-    reply.header('set-cookie', cookie(request, '', 0));
+    reply.header('set-cookie', cookie(request, loginCookie, '', 0));
     try {
       const query = new URL(request.url, 'http://callback.invalid').searchParams;
       const state = query.get('state');
       let binding: Binding | null = null;
-      const sealed = readCookie(request, cookieName);
+      const sealed = readCookie(request, loginCookie);
       try {
         binding = sealed ? (JSON.parse(app.secrets.unseal(sealed, sealContext)) as Binding) : null;
       } catch {
@@ -194,6 +209,8 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
           : [];
 
       const code = randomBytes(32).toString('base64url');
+      // The code works only in this browser: a link with it, sent to someone else, signs nobody in.
+      const browserKey = randomBytes(32).toString('base64url');
       await app.db.transaction(async (tx) => {
         const member = await memberFor(
           tx,
@@ -207,13 +224,16 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
           // The organization's groups mapped to these IdP names get the member, the others lose them.
           await syncIdpGroups(tx, organization.subdomain, member.userId, groups);
         }
-        await tx.query(
-          `insert into oidc_codes (code_hash, tenant, user_id, expires_at)
-           values ($1, $2, $3, now() + make_interval(secs => $4))`,
-          [sha256(code), organization.subdomain, member.userId, codeSeconds],
-        );
+        await storeCode(tx, {
+          codeHash: sha256(code),
+          browserHash: sha256(browserKey),
+          tenant: organization.subdomain,
+          userId: member.userId,
+          seconds: codeSeconds,
+        });
       });
       return reply
+        .header('set-cookie', cookie(request, codeCookie, browserKey, codeSeconds))
         .header('cache-control', 'no-store')
         .redirect(`/login?sso=${code}&returnUrl=${encodeURIComponent(login.return_url)}`, 302);
     } catch (error) {
@@ -238,14 +258,21 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const browserKey = readCookie(request, codeCookie);
       // Single use: whoever deletes it has it, on any node.
-      const { rows } = await app.db.query<{ tenant: string; user_id: string; live: boolean }>(
-        'delete from oidc_codes where code_hash = $1 returning tenant, user_id, expires_at > now() as live',
-        [sha256(request.body.code)],
-      );
-      const row = rows[0];
-      if (!row?.live || row.tenant !== request.tenant)
+      const taken = await takeCode(app.db, {
+        codeHash: sha256(request.body.code),
+        browserHash: browserKey ? sha256(browserKey) : null,
+        tenant: request.tenant,
+      });
+      if (taken === 'elsewhere')
+        throw new ApiError(
+          403,
+          'This sign-in was started in another browser. To sign in here, start it again on this login screen.',
+          'SSO_OTHER_BROWSER',
+        );
+      if (taken === 'invalid')
         throw new ApiError(
           400,
           'This sign-in code is wrong, used already or expired. Sign in again.',
@@ -254,10 +281,12 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
         );
       const { rows: users } = await app.db.query<{ status: string }>(
         'select status from users where id = $1 and tenant = $2',
-        [row.user_id, row.tenant],
+        [taken.userId, request.tenant],
       );
       if (users[0]?.status === 'suspended') throw suspendedMember();
-      return { token: await app.sessions.open({ userId: row.user_id, tenant: row.tenant }) };
+      const token = await app.sessions.open({ userId: taken.userId, tenant: request.tenant }, 'sso');
+      reply.header('set-cookie', cookie(request, codeCookie, '', 0));
+      return { token };
     },
   );
 

@@ -1,60 +1,5 @@
 import type { Db } from '../../db/database';
 
-/** An organization's SSO settings as stored (the client secret sealed). */
-export interface SsoRow {
-  tenant: string;
-  issuer: string;
-  client_id: string;
-  client_secret: string | null;
-  secret_hint: string;
-  scopes: string[];
-  email_claim: string;
-  name_claim: string;
-  groups_claim: string | null;
-  label: string;
-  required: boolean;
-  updated_at: Date;
-}
-
-/** The wire shape of `GET /api/v1/admin/sso`: the secret masked, never sent back. */
-export interface SsoSettings {
-  issuer: string;
-  clientId: string;
-  clientSecret: string | null;
-  scopes: string[];
-  claims: { email: string; name: string; groups?: string };
-  label: string;
-  required: boolean;
-}
-
-const ssoColumns = `tenant, issuer, client_id, client_secret, secret_hint, scopes, email_claim, name_claim,
-  groups_claim, label, required, updated_at`;
-
-export async function readSso(db: Db, tenant: string): Promise<SsoRow | null> {
-  const { rows } = await db.query<SsoRow>(`select ${ssoColumns} from sso_configs where tenant = $1`, [
-    tenant,
-  ]);
-  return rows[0] ?? null;
-}
-
-/** A secret as a client may see it: that there is one, and its last four characters when long. */
-export const maskSecret = (row: Pick<SsoRow, 'client_secret' | 'secret_hint'>) =>
-  row.client_secret ? `••••${row.secret_hint}` : null;
-
-export const toSsoSettings = (row: SsoRow): SsoSettings => ({
-  issuer: row.issuer,
-  clientId: row.client_id,
-  clientSecret: maskSecret(row),
-  scopes: row.scopes,
-  claims: {
-    email: row.email_claim,
-    name: row.name_claim,
-    ...(row.groups_claim ? { groups: row.groups_claim } : {}),
-  },
-  label: row.label,
-  required: row.required,
-});
-
 /** Whether password logins of the organization are refused for this role (SSO required; owners keep theirs). */
 export async function passwordRefused(db: Db, tenant: string, role: string | null): Promise<boolean> {
   if (role === 'owner') return false;
@@ -63,6 +8,45 @@ export async function passwordRefused(db: Db, tenant: string, role: string | nul
     [tenant],
   );
   return rows[0]?.required === true;
+}
+
+/**
+ * The single-use code the callback hands the app, bound to the browser it was handed to: `browserHash`
+ * is the SHA-256 of a random value in that browser's HttpOnly cookie.
+ */
+export async function storeCode(
+  db: Db,
+  code: { codeHash: string; browserHash: string; tenant: string; userId: string; seconds: number },
+): Promise<void> {
+  await db.query(
+    `insert into oidc_codes (code_hash, browser_hash, tenant, user_id, expires_at)
+     values ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+    [code.codeHash, code.browserHash, code.tenant, code.userId, code.seconds],
+  );
+}
+
+/**
+ * Takes a code for the browser presenting it, once, on any node: its member when it is live, of this
+ * organization and handed to this browser; `elsewhere` when it is live but was handed to another
+ * browser (it stays for that one: whoever sends a code around cannot use it up); else `invalid`
+ * (unknown, used, expired, or of another organization, which uses it up).
+ */
+export async function takeCode(
+  db: Db,
+  code: { codeHash: string; browserHash: string | null; tenant: string },
+): Promise<{ userId: string } | 'elsewhere' | 'invalid'> {
+  const { rows } = await db.query<{ tenant: string; user_id: string; live: boolean }>(
+    `delete from oidc_codes where code_hash = $1 and browser_hash = $2
+     returning tenant, user_id, expires_at > now() as live`,
+    [code.codeHash, code.browserHash],
+  );
+  if (rows[0])
+    return rows[0].live && rows[0].tenant === code.tenant ? { userId: rows[0].user_id } : 'invalid';
+  const { rows: pending } = await db.query(
+    'select 1 from oidc_codes where code_hash = $1 and expires_at > now()',
+    [code.codeHash],
+  );
+  return pending.length ? 'elsewhere' : 'invalid';
 }
 
 /**

@@ -26,15 +26,17 @@ export function MemberRow({ member, myRole, isMe, busy }: MemberRowProps) {
       ? memberRoles
       : memberRoles.filter((role) => role !== 'owner');
   const suspended = member.status === 'suspended';
+  // Only an owner credits an admin, an owner or themselves (the server refuses anyone else).
+  const canCredit = myRole === 'owner' || (member.role === 'member' && !isMe);
   return (
     <tr>
       <th scope="row">
         <bdi>{member.displayName}</bdi> <span className="muted">@{member.username}</span>
       </th>
-      <td>
+      <td data-label={t('Email')}>
         <bdi>{member.email}</bdi>
       </td>
-      <td>
+      <td data-label={t('Role')}>
         <label htmlFor={roleId} className="visually-hidden">
           {`${t('Role')}: ${member.displayName}`}
         </label>
@@ -57,18 +59,20 @@ export function MemberRow({ member, myRole, isMe, busy }: MemberRowProps) {
           ))}
         </select>
       </td>
-      <td>{suspended ? t('Suspended') : t('Active')}</td>
-      <td>{format.money(member.balance, member.currency ?? 'EUR')}</td>
+      <td data-label={t('Status')}>{suspended ? t('Suspended') : t('Active')}</td>
+      <td data-label={t('Balance')}>{format.money(member.balance, member.currency ?? 'EUR')}</td>
       <td className="row-actions">
-        <button
-          type="button"
-          className="button small"
-          aria-haspopup="dialog"
-          aria-label={`${t('Credit')} ${member.displayName}`}
-          onClick={() => members.send({ type: 'OPEN_CREDIT', member })}
-        >
-          <T>Credit</T>
-        </button>
+        {canCredit && (
+          <button
+            type="button"
+            className="button small"
+            aria-haspopup="dialog"
+            aria-label={`${t('Credit')} ${member.displayName}`}
+            onClick={() => members.send({ type: 'OPEN_CREDIT', member })}
+          >
+            <T>Credit</T>
+          </button>
+        )}
         {!locked && (
           <button
             type="button"

@@ -13,6 +13,7 @@ import { useAdmin } from '../useAdmin';
 import { CreditDialog } from './CreditDialog';
 import { InviteDialog } from './InviteDialog';
 import { MemberRow } from './MemberRow';
+import { PendingInvitations } from './PendingInvitations';
 
 /** The organization's members: search, pages, roles, suspension, credit, and invitations. */
 export function MembersScreen() {
@@ -55,6 +56,7 @@ export function MembersScreen() {
           <T>Invite</T>
         </button>
       </div>
+      <PendingInvitations />
       <search className="field search-field">
         <label htmlFor={searchId}>{t('Search members')}</label>
         <input
@@ -74,8 +76,12 @@ export function MembersScreen() {
         </p>
       )}
       {items.length > 0 && (
-        <TableScroll>
-          <table className="admin-table" aria-busy={list === 'loading' || update === 'updating'}>
+        <TableScroll stacks>
+          <table
+            className="admin-table"
+            aria-labelledby="admin-members"
+            aria-busy={list === 'loading' || update === 'updating'}
+          >
             <thead>
               <tr>
                 <th scope="col">{t('Member')}</th>

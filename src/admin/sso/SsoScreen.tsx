@@ -11,6 +11,7 @@ import { CheckboxField } from '../fields/CheckboxField';
 import { ListProblem } from '../ListProblem';
 import { useAdmin } from '../useAdmin';
 import { useFocusFirstProblem } from '../useFocusFirstProblem';
+import { SsoApiKeys } from './SsoApiKeys';
 import {
   type SsoDraft,
   type SsoField,
@@ -48,8 +49,9 @@ export function SsoScreen() {
   const formRef = useRef<HTMLFormElement>(null);
   const [attempt, setAttempt] = useState(0);
   const { data, error, errorField } = useSelector(sso, (snapshot) => snapshot.context);
+  // The settings read again after a change are still being saved: the form (and what it holds) stays.
   const state = useSelector(sso, (snapshot) =>
-    snapshot.matches('changing')
+    snapshot.matches('changing') || (snapshot.matches('loading') && snapshot.context.data !== null)
       ? 'saving'
       : snapshot.matches('loaded')
         ? 'ready'
@@ -223,6 +225,7 @@ export function SsoScreen() {
         </div>
         <Status message={done ? (sent === 'off' ? 'SSO is off.' : 'Saved') : null} />
       </form>
+      <SsoApiKeys />
       {confirming && data && (
         <ConfirmDialog
           title="Turn off SSO"

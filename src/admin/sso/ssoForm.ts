@@ -8,10 +8,15 @@ export interface SsoSettings {
   claims: { email: string; name: string; groups?: string | null };
   label: string;
   required: boolean;
+  /** How many API keys of members and admins still work: with SSO required, a way in around the IdP. */
+  memberApiKeys: number;
 }
 
 /** The change body: a left-out secret keeps the stored one. */
-export type SsoRequest = Omit<SsoSettings, 'clientSecret'> & { clientSecret?: string };
+export type SsoRequest = Omit<SsoSettings, 'clientSecret' | 'memberApiKeys'> & { clientSecret?: string };
+
+/** What the Sign-in screen changes: the settings (null turns SSO off), or every member's API key revoked. */
+export type SsoChange = SsoRequest | null | { revokeApiKeys: true };
 
 /** The form as the owner fills it in. */
 export interface SsoDraft {

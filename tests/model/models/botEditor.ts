@@ -22,12 +22,15 @@ const storedBot: AdminBot = {
   active: true,
   position: 3,
 };
+// A new bot is on a server with a provider of its own (its models are listed before any is chosen);
+// the stored one on a server without.
 const editorData = (bot: AdminBot | null) => ({
   bot,
   providers: [{ _id: 'p1', name: 'Double' }],
   categories: [category('k1')],
   knowledgeBases: [{ _id: 'kb1', name: 'Handbook' }],
   groups: [{ _id: 'g1', name: 'Research' }],
+  serverProvider: bot === null,
 });
 
 export const botEditorModel: MachineModel = {
@@ -144,15 +147,18 @@ export const botEditorModel: MachineModel = {
     }
     if (event?.type === 'xstate.error.actor.saveBot')
       expect(context.problems).toEqual([{ field: 'name', message: 'saveBot refused name' }]);
-    // The model list follows the chosen provider, once per provider.
+    // The model list follows the chosen provider, once per provider; none chosen, the server's own
+    // when it has one ('').
     if (value.models === 'loading')
       expect(lastCall(world, 'fetchModels')).toBe(`fetchModels {"provider":"${context.draft.provider}"}`);
     if (
       (value.models === 'loaded' || value.models === 'failed') &&
       context.draft.platform === 'openai' &&
-      context.draft.provider
+      (context.draft.provider || context.serverProvider)
     )
       expect(context.modelsFor).toBe(context.draft.provider);
+    if (value.models === 'idle')
+      expect(context.draft.platform === 'openai' && context.serverProvider).toBe(false);
     if (context.draft.platform === 'builtin')
       expect(value.models === 'loading' && event?.type === 'CHANGE').toBe(false);
     // Only a saved bot can be tried; the question goes with the conversation before it.

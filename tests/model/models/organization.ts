@@ -17,6 +17,7 @@ export const organizationModel: MachineModel = {
   inputs: [
     { host: 'localhost:3000', defaultOrganization: 'app' },
     { host: 'localhost:3000', defaultOrganization: 'acme' },
+    { host: '127.0.0.1:3000', defaultOrganization: 'acme' },
     { host: 'acme.parley.localhost:3000', defaultOrganization: 'app' },
     { host: 'parley.example', defaultOrganization: 'acme' },
   ],

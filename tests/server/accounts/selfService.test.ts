@@ -234,7 +234,14 @@ describe('the organization of a request without an Organization header comes fro
     ).toMatchObject({
       organization: 'acme',
     });
-    for (const host of ['127.0.0.1:3000', 'localhost:3000', 'nowhere.parley.localhost', 'parley.example']) {
+    for (const host of [
+      '127.0.0.1:3000',
+      '[::1]:3000',
+      '[2001:db8::1]',
+      'localhost:3000',
+      'nowhere.parley.localhost',
+      'parley.example',
+    ]) {
       const answer = await botNames({ host, token: plain.token });
       expect(answer.status).toBe(200);
       expect(answer.names).not.toContain('Acme Helpdesk');

@@ -1,24 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
-import { readEvents } from '../../support/sse';
-import { type Actor, admin, loginOwner } from './support';
+import { type Actor, admin, loginOwner, stream } from './support';
 
 const plainKey = 'sk-live-PLAINTEXT-never-shown-4321';
-
-/** SSE of a POST, as the web app reads a reply. */
-async function stream(server: TestServer, path: string, token: string, tenant: string, body: Json) {
-  const response = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, organization: tenant },
-    body: JSON.stringify(body),
-  });
-  return {
-    status: response.status,
-    type: response.headers.get('content-type'),
-    events: await readEvents(response),
-  };
-}
 
 describe('admin area: bots, categories and providers', () => {
   let server: TestServer;
@@ -72,6 +57,13 @@ describe('admin area: bots, categories and providers', () => {
     expect((await as('/provider')).body).toEqual([
       expect.objectContaining({ _id: providerId, apiKey: '••••4321' }),
     ]);
+  });
+
+  it('without OPENAI_BASE_URL the server has no provider of its own: its model list is a 404 that says so', async () => {
+    expect((await as('/provider/server')).body).toEqual({ configured: false });
+    const models = await as('/provider/server/models');
+    expect(models).toMatchObject({ status: 404, body: { code: 'PROVIDER_NOT_CONFIGURED' } });
+    expect(models.body.error).toContain('OPENAI_BASE_URL');
   });
 
   it('refuses a name sent in clear (every name arrives encrypted) and a duplicate name with its field', async () => {

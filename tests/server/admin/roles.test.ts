@@ -13,6 +13,7 @@ interface Ids {
   category: string;
   provider: string;
   member: string;
+  invitation: string;
 }
 
 interface Route {
@@ -65,7 +66,7 @@ describe('admin area: the role matrix', () => {
   /** Fresh records of `tenant`, made by its owner. */
   async function fixture(tenant: string, needs: (keyof Ids)[]): Promise<Ids> {
     const owner = owners[tenant];
-    const ids = { bot: 'none', category: 'none', provider: 'none', member: 'none' };
+    const ids = { bot: 'none', category: 'none', provider: 'none', member: 'none', invitation: 'none' };
     if (needs.includes('category') || needs.includes('bot')) {
       const category = await admin(server, owner, '/category', {
         body: { name: owner.encrypt(`Cat ${unique()}`) },
@@ -93,6 +94,12 @@ describe('admin area: the role matrix', () => {
       ids.bot = bot.body._id;
     }
     if (needs.includes('member')) ids.member = (await signUp(server, tenant)).id;
+    if (needs.includes('invitation')) {
+      const email = `invited${unique()}@example.org`;
+      await admin(server, owner, '/member/invite', { body: { email: owner.encrypt(email), role: 'member' } });
+      const listed = (await admin(server, owner, '/invitation')).body as Json[];
+      ids.invitation = listed.find((item) => item.email === email)._id;
+    }
     return ids;
   }
 
@@ -195,6 +202,16 @@ describe('admin area: the role matrix', () => {
       needs: ['provider'],
       request: (ids) => ({ method: 'GET', path: `/provider/${ids.provider}/models` }),
     },
+    {
+      name: 'GET /provider/server',
+      byId: false,
+      request: () => ({ method: 'GET', path: '/provider/server' }),
+    },
+    {
+      name: 'GET /provider/server/models',
+      byId: false,
+      request: () => ({ method: 'GET', path: '/provider/server/models' }),
+    },
     { name: 'GET /member', byId: false, request: () => ({ method: 'GET', path: '/member?q=&cursor=' }) },
     {
       name: 'POST /member/invite',
@@ -204,6 +221,19 @@ describe('admin area: the role matrix', () => {
         path: '/member/invite',
         body: { email: encrypt(`invitee${unique()}@example.org`), role: 'member' },
       }),
+    },
+    { name: 'GET /invitation', byId: false, request: () => ({ method: 'GET', path: '/invitation' }) },
+    {
+      name: 'POST /invitation/:id/resend',
+      byId: true,
+      needs: ['invitation'],
+      request: (ids) => ({ method: 'POST', path: `/invitation/${ids.invitation}/resend` }),
+    },
+    {
+      name: 'DELETE /invitation/:id',
+      byId: true,
+      needs: ['invitation'],
+      request: (ids) => ({ method: 'DELETE', path: `/invitation/${ids.invitation}` }),
     },
     {
       name: 'PATCH /member/:id',
@@ -295,10 +325,10 @@ describe('admin area: the role matrix', () => {
   });
 
   it('0 crossings: lists of one organization never show another’s records', async () => {
-    const otherIds = await fixture(other, ['bot', 'provider', 'member']);
+    const otherIds = await fixture(other, ['bot', 'provider', 'member', 'invitation']);
     const ownerHere = owners[own];
     const bodies = await Promise.all(
-      ['/bot', '/category', '/provider', '/member', '/audit', '/usage'].map((path) =>
+      ['/bot', '/category', '/provider', '/member', '/invitation', '/audit', '/usage'].map((path) =>
         admin(server, ownerHere, path).then((answer) => JSON.stringify(answer.body)),
       ),
     );

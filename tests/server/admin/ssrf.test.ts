@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AdminBot, botRequest, draftOf, draftProblems } from '../../../machines/botEditor';
 import { isPrivateAddress } from '../../../server/security/outbound';
 import { call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
@@ -12,8 +13,9 @@ describe('admin area: providers may not reach private networks (SSRF)', () => {
 
   beforeAll(async () => {
     model = await startOpenAiDouble();
-    // ALLOW_PRIVATE_PROVIDER_URLS is off by default.
-    server = await startApp();
+    // ALLOW_PRIVATE_PROVIDER_URLS is off by default; the server's own provider is the operator's, on
+    // this machine.
+    server = await startApp({ OPENAI_BASE_URL: model.url, OPENAI_MODEL: 'double-2' });
     owner = await loginOwner(server, 'acme');
   }, 60_000);
   afterAll(async () => {
@@ -99,6 +101,42 @@ describe('admin area: providers may not reach private networks (SSRF)', () => {
     });
     expect(changed).toMatchObject({ status: 400, body: { code: 'URL_NOT_ALLOWED', field: 'baseUrl' } });
     await admin(server, owner, `/provider/${created.body._id}`, { method: 'DELETE' });
+  });
+
+  it('names the way forward for a model server on this machine: the operator’s OPENAI_BASE_URL or ALLOW_PRIVATE_PROVIDER_URLS', async () => {
+    const ollama = 'http://localhost:11434/v1';
+    const refused = await admin(server, owner, '/provider', {
+      body: { name: owner.encrypt('Ollama'), baseUrl: ollama },
+    });
+    expect(refused).toMatchObject({ status: 400, body: { code: 'URL_NOT_ALLOWED', field: 'baseUrl' } });
+    expect(refused.body.error).toContain(`OPENAI_BASE_URL=${ollama}`);
+    expect(refused.body.error).toContain('ALLOW_PRIVATE_PROVIDER_URLS=true');
+  });
+
+  it('the server’s own provider (OPENAI_BASE_URL) lists its models, and a seeded model bot saves as its form shows it', async () => {
+    expect((await admin(server, owner, '/provider/server')).body).toEqual({ configured: true });
+    const models = await admin(server, owner, '/provider/server/models');
+    expect(models).toMatchObject({ status: 200, body: { models: ['double-1', 'double-2'] } });
+
+    // The seeded Assistant names no provider: it shows the model it runs, OPENAI_MODEL.
+    const assistant = (await admin(server, owner, '/bot')).body.find((bot: Json) => bot.name === 'Assistant');
+    expect(assistant).toMatchObject({ platform: 'openai', model: 'double-2' });
+    expect(assistant.provider).toBeUndefined();
+    // The editor's own check and body (machines/botEditor.ts): nothing to fix, saved as it is.
+    const form = draftOf({
+      ...assistant,
+      categories: assistant.categories.map((c: Json) => c._id),
+    } as AdminBot);
+    expect(draftProblems(form)).toEqual([]);
+    const request = botRequest(form);
+    const saved = await admin(server, owner, `/bot/${assistant._id}`, {
+      method: 'PATCH',
+      body: { ...request, name: owner.encrypt(request.name) } as unknown as Json,
+    });
+    expect(saved).toMatchObject({
+      status: 200,
+      body: { name: 'Assistant', model: 'double-2', active: true },
+    });
   });
 
   it('checks again when connecting: a name that now resolves to loopback (DNS rebinding) is refused for models and chat', async () => {

@@ -1,7 +1,8 @@
 import { call, encrypter, type Json, signUp, type TestServer } from '../../support/app';
 import { readCode } from '../../support/outbox';
+import { readEvents } from '../../support/sse';
 
-/** The seeded owner of `app` and `acme` (server/db/seed.ts). */
+/** The seeded owner of `app` and `acme` (server/seed/seed.ts). */
 export const seededOwner = { email: 'admin@parley.test', password: 'parley-admin-1' };
 
 export interface Actor {
@@ -67,6 +68,20 @@ export function admin(
     token: actor.token,
     tenant: options.tenant ?? actor.tenant,
   });
+}
+
+/** SSE of a POST, as the web app reads a reply (a chat's, the admin's Try it). */
+export async function stream(server: TestServer, path: string, token: string, tenant: string, body: Json) {
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, organization: tenant },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    type: response.headers.get('content-type'),
+    events: await readEvents(response),
+  };
 }
 
 export { readCode };

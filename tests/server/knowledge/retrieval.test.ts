@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble, textOf } from '../../support/openai-double';
-import { type Actor, admin, loginOwner } from '../admin/support';
+import { type Actor, admin, loginOwner, stream } from '../admin/support';
 import { makeDocx, upload } from '../files/support';
 import { ask, createBase, filler, makePages, settled, uploadDocument } from './support';
 
@@ -96,6 +96,36 @@ describe('retrieval: model bots given passages, the Librarian quoting them, with
     expect(nothing.done).not.toHaveProperty('citations');
     // No model was asked.
     expect(model.requests.length).toBe(requests);
+  });
+
+  it("the admin's Try it answers from the knowledge bases as a chat does, storing and charging nothing", async () => {
+    const tryIt = (bot: string, text: string) =>
+      stream(server, `/api/v1/admin/bot/${bots[bot]}/try`, owner.token, 'app', {
+        messages: [{ role: 'user', text }],
+      });
+    const balance = async () =>
+      (await call(server, `/payment/billing-info/${owner.id}`, { token: owner.token })).body.balance;
+    const before = await balance();
+    const librarian = await tryIt('Librarian', 'Where do employees park?');
+    const text = librarian.events
+      .filter((event) => event.event === 'token')
+      .map((event) => event.data.text)
+      .join('');
+    expect(text).toContain('> Parking: employees park their cars in lot B');
+    expect(text).toContain('[1] *policies.pdf*, page 3');
+    expect(librarian.events.at(-1)).toMatchObject({
+      event: 'done',
+      data: { cost: 0, citations: [{ n: 1, fileId: policies, name: 'policies.pdf', page: 3 }] },
+    });
+
+    // A model bot is given the passages, as in a chat.
+    const assistant = await tryIt('Assistant', 'How many days do customers have to ask for a refund?');
+    expect(assistant.events.at(-1)?.event).toBe('done');
+    expect(textOf(model.requests.at(-1)?.messages.at(-1)?.content)).toMatch(
+      /<passage n="1" file="policies.pdf" page="2">\nRefunds: a customer may ask for a refund/,
+    );
+    expect(await balance()).toBe(before);
+    expect((await call(server, '/api/v1/topic', { token: owner.token })).body).toEqual([]);
   });
 
   it('the Librarian answers from a document attached in the conversation', async () => {

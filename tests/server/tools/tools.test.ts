@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { botIds, call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble, textOf, toolSteps } from '../../support/openai-double';
-import { admin, loginOwner } from '../admin/support';
+import { admin, loginOwner, stream } from '../admin/support';
 import {
   answerCall,
   billing,
@@ -103,6 +103,48 @@ describe('tools of model bots', () => {
     });
     expect(stored.messages[0].steps).toBeUndefined();
     expect(await billing(server, user)).toMatchObject({ balance: 9.95, reserved: 0 });
+  });
+
+  it("the admin's Try it calls the bot's tools as a chat does; an ask-first one is refused; nothing is stored", async () => {
+    await giveTools(server, 'app', bots.Assistant, ['calculator', 'current_time'], ['current_time']);
+    model.script(
+      toolSteps([
+        {
+          call: [
+            { name: 'calculator', arguments: { expression: '6*7' } },
+            { name: 'current_time', arguments: { timezone: 'UTC' } },
+          ],
+        },
+        { answer: (results) => results.join(' | ') },
+      ]),
+    );
+    const owner = await loginOwner(server, 'app');
+    const steps = await server.app.db.query<{ count: string }>('select count(*) from tool_steps');
+    const asked = model.requests.length;
+    const tried = await stream(server, `/api/v1/admin/bot/${bots.Assistant}/try`, owner.token, 'app', {
+      messages: [{ role: 'user', text: 'What is 6*7, and the time?' }],
+    });
+    expect(model.requests[asked].tools?.map((tool) => tool.function.name)).toEqual([
+      'calculator',
+      'current_time',
+    ]);
+    expect(stepEvents(tried.events).map((step) => [step.tool, step.status])).toEqual([
+      ['calculator', 'running'],
+      ['calculator', 'done'],
+      ['current_time', 'denied'],
+    ]);
+    const done = tried.events.at(-1) as Json;
+    expect(done).toMatchObject({ event: 'done', data: { cost: 0 } });
+    expect(done.data.steps.map((step: Json) => step.result ?? step.error)).toEqual([
+      '6*7 = 42',
+      'This tool asks the user first: try it in a chat, where you can allow it.',
+    ]);
+    expect(replyText(tried.events)).toBe(
+      '6*7 = 42 | Error: This tool asks the user first: try it in a chat, where you can allow it.',
+    );
+    expect((await server.app.db.query<{ count: string }>('select count(*) from tool_steps')).rows).toEqual(
+      steps.rows,
+    );
   });
 
   it('gives the model a tool error for a failing call, and offers search_knowledge only with knowledge bases', async () => {

@@ -236,7 +236,7 @@ export const membersBrowserModel: BrowserModel = {
     const retry = main.getByRole('alert').filter({ has: page.getByRole('button', { name: 'Retry' }) });
     expect(await retry.count()).toBe(value.list === 'failed' ? 1 : 0);
     // The list: busy while read or changed; more pages behind Load more; a failed page said so.
-    const table = main.getByRole('table');
+    const table = main.getByRole('table', { name: 'Members', exact: true });
     if (items.length && value.list !== 'debouncing')
       expect(await table.getAttribute('aria-busy')).toBe(
         String(value.list === 'loading' || value.update === 'updating'),

@@ -494,9 +494,17 @@ export const sessionBrowserModel = {
           email_verified: true,
           name: fields.displayName,
         });
-        const code = await ssoCode(world.server.url, fields.username);
+        // The sign-in was started in this browser: the cookie binding the code to it is the page's.
+        const { code, cookie } = await ssoCode(world.server.url, fields.username);
+        const { hostname } = new URL(world.server.url);
+        await page
+          .context()
+          .addCookies([{ ...cookie, domain: hostname, path: '/auth/oidc', httpOnly: true, sameSite: 'Lax' }]);
         if (nextOutcome(world, index, 'exchangeSsoCode') === 'error') {
-          const used = await call(apiOf(world), '/auth/oidc/exchange', { body: { code } });
+          const used = await call(apiOf(world), '/auth/oidc/exchange', {
+            body: { code },
+            headers: { cookie: `${cookie.name}=${cookie.value}` },
+          });
           expect(used.status).toBe(200);
         }
         world.data.user = { ...user, ...fields };

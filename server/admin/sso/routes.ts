@@ -1,10 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { audit } from '../../admin/audit/store';
-import { forbidden } from '../../admin/requireRole';
-import { cleanName } from '../../admin/schemas';
+import { audit } from '../../audit/store';
+import { createIdpClients, IdpProblem } from '../../auth/oidc/client';
 import { ApiError } from '../../errors';
-import { createIdpClients, IdpProblem } from './client';
-import { readSso, type SsoSettings, toSsoSettings } from './store';
+import { countMembersKeys, revokeMembersKeys } from '../../openai/store';
+import { readSso, type SsoSettings, toSsoSettings } from '../../organizations/sso';
+import { cleanName } from '../../schemas';
+import { forbidden } from '../requireRole';
+
+/** The settings, and how many API keys of members and admins still work (a way in around the IdP). */
+type SsoAnswer = SsoSettings & { memberApiKeys: number };
 
 interface SsoBody {
   issuer: string;
@@ -48,7 +52,9 @@ const secretHint = (secret: string) => (secret.length >= 12 ? secret.slice(-4) :
 /**
  * `GET, PUT /api/v1/admin/sso`: the organization's identity provider, for owners only. The client
  * secret is sealed at rest and never sent back; the issuer passes the providers' SSRF guard and must
- * answer OpenID Connect discovery for itself before it is kept. Every change is in the audit log.
+ * answer OpenID Connect discovery for itself before it is kept. Saved with `required`, it ends the
+ * password sessions of everyone but owners; the answer counts the API keys members and admins still
+ * hold, which `POST /api/v1/admin/sso/revoke-api-keys` revokes. Every change is in the audit log.
  */
 export const ssoAdminPlugin: FastifyPluginAsync = async (app) => {
   const clients = createIdpClients(app);
@@ -57,9 +63,14 @@ export const ssoAdminPlugin: FastifyPluginAsync = async (app) => {
     if (request.role !== 'owner') throw forbidden('Only an owner of this organization can do this.');
   });
 
-  app.get('/sso', async (request): Promise<SsoSettings | null> => {
+  const answer = async (settings: SsoSettings, tenant: string): Promise<SsoAnswer> => ({
+    ...settings,
+    memberApiKeys: await countMembersKeys(app.db, tenant),
+  });
+
+  app.get('/sso', async (request): Promise<SsoAnswer | null> => {
     const row = await readSso(app.db, request.tenant);
-    return row ? toSsoSettings(row) : null;
+    return row ? answer(toSsoSettings(row), request.tenant) : null;
   });
 
   app.put<{ Body: SsoBody | null }>('/sso', { schema: { body: ssoSchema } }, async (request) => {
@@ -146,8 +157,41 @@ export const ssoAdminPlugin: FastifyPluginAsync = async (app) => {
         before: before ? toSsoSettings(before) : null,
         after: toSsoSettings(saved.rows[0]),
       });
+      // Members' passwords no longer let them in: neither do the sessions their passwords opened.
+      const ended = body.required ? await app.sessions.endPasswordSessions(tx, tenant) : 0;
+      if (ended > 0)
+        await audit(tx, request, {
+          action: 'sso.endSessions',
+          target: tenant,
+          before: null,
+          after: { passwordSessions: ended },
+        });
       return saved;
     });
-    return toSsoSettings(rows[0]);
+    return answer(toSsoSettings(rows[0]), tenant);
   });
+
+  app.post(
+    '/sso/revoke-api-keys',
+    {
+      schema: {
+        response: {
+          200: { type: 'object', required: ['revoked'], properties: { revoked: { type: 'integer' } } },
+        },
+      },
+    },
+    async (request) => {
+      const revoked = await app.db.transaction(async (tx) => {
+        const count = await revokeMembersKeys(tx, request.tenant);
+        await audit(tx, request, {
+          action: 'sso.revokeApiKeys',
+          target: request.tenant,
+          before: null,
+          after: { revoked: count },
+        });
+        return count;
+      });
+      return { revoked };
+    },
+  );
 };

@@ -1,0 +1,23 @@
+/** Return targets of another origin, or that a browser would read as one once decoded again. */
+export const hostileReturnUrls = [
+  '//evil.example',
+  '//evil.example/steal',
+  '/\\evil.example',
+  '/\\/evil.example',
+  '%2F%2Fevil.example',
+  'https://evil.example/',
+  'javascript:alert(1)',
+  '/\t/evil.example',
+  '/\n/evil.example',
+  '/\r/evil.example',
+  '/\u0000/evil.example',
+  '/\u007f/evil.example',
+  '/%09/evil.example',
+  '/%0a/evil.example',
+  '/%0D/evil.example',
+  '/%00/evil.example',
+  '/%7f/evil.example',
+  '/list\\..\\evil',
+  `/${'a'.repeat(2000)}`,
+  '',
+];
