@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { messageOf, problemOf } from './errors';
 
 /** A record an admin list shows: the bots, categories, providers, groups, MCP servers, tools, invitations and audit entries of the organization. */
 export interface AdminRecord {
@@ -137,19 +138,6 @@ export type AdminListEvent<R extends AdminRecord = AdminRecord> =
   /** Logged out: the next user sees nothing of this organization's records. */
   | { type: 'RESET' };
 
-const problemOf = (error: unknown): AdminProblem => {
-  const field = (error as { field?: unknown } | null)?.field;
-  return {
-    message: error instanceof Error ? error.message : 'Something went wrong',
-    ...(typeof field === 'string' ? { field } : {}),
-  };
-};
-
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
-
 const forgotten = {
   items: [],
   next: null,
@@ -191,22 +179,20 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
       announceChange: () => {
         throw new Error('announceChange is provided by the app');
       },
-      assignFirstPage: assign(({ event }) => {
-        const page = outputOf<AdminPage<R>>(event);
-        return { items: page.items, next: page.next, error: null };
-      }),
-      appendPage: assign(({ context, event }) => {
-        const page = outputOf<AdminPage<R>>(event);
-        return {
-          items: [
-            ...context.items,
-            ...page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
-          ],
-          next: page.next,
-          error: null,
-        };
-      }),
-      assignError: assign({ error: ({ event }) => problemOf(errorOf(event)).message }),
+      assignFirstPage: assign((_, { page }: { page: AdminPage<R> }) => ({
+        items: page.items,
+        next: page.next,
+        error: null,
+      })),
+      appendPage: assign(({ context }, { page }: { page: AdminPage<R> }) => ({
+        items: [
+          ...context.items,
+          ...page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
+        ],
+        next: page.next,
+        error: null,
+      })),
+      assignError: assign((_, { error }: { error: unknown }) => ({ error: messageOf(error) })),
       assignEditing: assign({
         editing: ({ event }) => {
           assertEvent(event, 'EDIT');
@@ -231,7 +217,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
         problem: null,
         done: null,
       }),
-      assignProblem: assign({ problem: ({ event }) => problemOf(errorOf(event)) }),
+      assignProblem: assign((_, { error }: { error: unknown }) => ({ problem: problemOf(error) })),
       /** A saved record: created if the form was a new one, updated otherwise. */
       assignSaved: assign({
         editing: null,
@@ -273,11 +259,11 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
               input: { cursor: '' },
               onDone: {
                 target: 'loaded',
-                actions: 'assignFirstPage',
+                actions: { type: 'assignFirstPage', params: ({ event }) => ({ page: event.output }) },
               },
               onError: {
                 target: 'failed',
-                actions: 'assignError',
+                actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
               },
             },
           },
@@ -297,11 +283,11 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
               input: ({ context }) => ({ cursor: context.next ?? '' }),
               onDone: {
                 target: 'loaded',
-                actions: 'appendPage',
+                actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
               },
               onError: {
                 target: 'loaded',
-                actions: 'assignError',
+                actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
               },
             },
           },
@@ -361,7 +347,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
               },
               onError: {
                 target: 'editing',
-                actions: 'assignProblem',
+                actions: { type: 'assignProblem', params: ({ event }) => ({ error: event.error }) },
               },
             },
           },
@@ -384,7 +370,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
               },
               onError: {
                 target: 'confirming',
-                actions: 'assignProblem',
+                actions: { type: 'assignProblem', params: ({ event }) => ({ error: event.error }) },
               },
             },
           },

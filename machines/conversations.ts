@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { messageOf } from './errors';
 
 /** Where a search found its words: a passage of plain text and the [start, end) ranges to mark in it. */
 export interface SearchSnippet {
@@ -67,18 +68,11 @@ export type ConversationsEvent =
   | { type: 'CLOSE_DRAWER' }
   | { type: 'RESET' };
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
-
 /**
  * Older clients created a conversation on opening a bot; one without a single message is nobody's
  * conversation, so it is not listed.
  */
 const withMessages = (items: ConversationSummary[]) => items.filter((item) => item.preview !== null);
-
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
 
 const forgotten = {
   items: [],
@@ -139,30 +133,24 @@ export const conversationsMachine = setup({
         return event.query;
       },
     }),
-    assignFirstPage: assign(({ context, event }) => {
-      const page = outputOf<ConversationPage>(event);
-      return {
-        items: withMessages(page.items),
-        next: page.next,
-        shownQuery: context.query.trim(),
-        error: null,
-      };
-    }),
-    appendPage: assign(({ context, event }) => {
-      const page = outputOf<ConversationPage>(event);
-      return {
-        // A conversation that moved up while the pages were read is listed once, where it was first seen.
-        items: [
-          ...context.items,
-          ...withMessages(page.items).filter(
-            (item) => !context.items.some((listed) => listed._id === item._id),
-          ),
-        ],
-        next: page.next,
-        error: null,
-      };
-    }),
-    assignError: assign({ error: ({ event }) => messageOf(errorOf(event)) }),
+    assignFirstPage: assign(({ context }, { page }: { page: ConversationPage }) => ({
+      items: withMessages(page.items),
+      next: page.next,
+      shownQuery: context.query.trim(),
+      error: null,
+    })),
+    appendPage: assign(({ context }, { page }: { page: ConversationPage }) => ({
+      // A conversation that moved up while the pages were read is listed once, where it was first seen.
+      items: [
+        ...context.items,
+        ...withMessages(page.items).filter(
+          (item) => !context.items.some((listed) => listed._id === item._id),
+        ),
+      ],
+      next: page.next,
+      error: null,
+    })),
+    assignError: assign((_, { error }: { error: unknown }) => ({ error: messageOf(error) })),
     assignOpen: assign({
       open: ({ event }) => {
         assertEvent(event, 'SHOW');
@@ -177,9 +165,8 @@ export const conversationsMachine = setup({
       editError: null,
     }),
     clearTarget: assign({ target: null, editError: null }),
-    applyRename: assign(({ context, event }) => {
+    applyRename: assign(({ context }, { title }: { title: string }) => {
       const id = context.target?._id;
-      const title = outputOf<string>(event);
       return {
         items: context.items.map((item) => (item._id === id ? { ...item, title } : item)),
         open: context.open && context.open._id === id ? { ...context.open, title } : context.open,
@@ -192,8 +179,8 @@ export const conversationsMachine = setup({
       target: null,
       editError: null,
     })),
-    assignEditError: assign({ editError: ({ event }) => messageOf(errorOf(event)) }),
-    assignExportError: assign({ exportError: ({ event }) => messageOf(errorOf(event)) }),
+    assignEditError: assign((_, { error }: { error: unknown }) => ({ editError: messageOf(error) })),
+    assignExportError: assign((_, { error }: { error: unknown }) => ({ exportError: messageOf(error) })),
     clearExportError: assign({ exportError: null }),
     forgetAll: assign(forgotten),
   },
@@ -258,11 +245,11 @@ export const conversationsMachine = setup({
             input: ({ context }) => ({ query: context.query.trim(), cursor: '' }),
             onDone: {
               target: 'loaded',
-              actions: 'assignFirstPage',
+              actions: { type: 'assignFirstPage', params: ({ event }) => ({ page: event.output }) },
             },
             onError: {
               target: 'failed',
-              actions: 'assignError',
+              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
             },
           },
           on: { REFRESH: { target: 'loading', reenter: true } },
@@ -282,11 +269,11 @@ export const conversationsMachine = setup({
             input: ({ context }) => ({ query: context.shownQuery, cursor: context.next ?? '' }),
             onDone: {
               target: 'loaded',
-              actions: 'appendPage',
+              actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
             },
             onError: {
               target: 'loaded',
-              actions: 'assignError',
+              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
             },
           },
           on: { REFRESH: 'loading' },
@@ -332,11 +319,11 @@ export const conversationsMachine = setup({
             },
             onDone: {
               target: 'idle',
-              actions: 'applyRename',
+              actions: { type: 'applyRename', params: ({ event }) => ({ title: event.output }) },
             },
             onError: {
               target: 'renaming',
-              actions: 'assignEditError',
+              actions: { type: 'assignEditError', params: ({ event }) => ({ error: event.error }) },
             },
           },
         },
@@ -359,7 +346,7 @@ export const conversationsMachine = setup({
             ],
             onError: {
               target: 'confirmingDelete',
-              actions: 'assignEditError',
+              actions: { type: 'assignEditError', params: ({ event }) => ({ error: event.error }) },
             },
           },
         },
@@ -386,7 +373,7 @@ export const conversationsMachine = setup({
             onDone: 'idle',
             onError: {
               target: 'idle',
-              actions: 'assignExportError',
+              actions: { type: 'assignExportError', params: ({ event }) => ({ error: event.error }) },
             },
           },
         },

@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { formProblem, messageOf } from './errors';
 
 export type MemberRole = 'owner' | 'admin' | 'member';
 export const memberRoles: MemberRole[] = ['owner', 'admin', 'member'];
@@ -60,8 +61,6 @@ export type MembersEvent =
   | { type: 'CANCEL' }
   | { type: 'RESET' };
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
-
 /** Seed-spec §5: text, an at sign, text, a dot, text, with no spaces. */
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -81,21 +80,6 @@ export function creditProblems(amount: string, note: string): MemberProblem[] {
 export function inviteProblems(email: string): MemberProblem[] {
   return emailPattern.test(email.trim()) ? [] : [{ field: 'email', message: 'Enter a valid email address.' }];
 }
-
-const problemOf = (error: unknown, fields: MemberProblem['field'][]): MemberProblem[] => {
-  const field = (error as { field?: unknown } | null)?.field;
-  return [
-    {
-      field: fields.includes(field as MemberProblem['field']) ? (field as MemberProblem['field']) : null,
-      message: messageOf(error),
-    },
-  ];
-};
-
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
 
 const forgotten = {
   items: [],
@@ -150,30 +134,26 @@ export const membersMachine = setup({
         return event.query;
       },
     }),
-    assignFirstPage: assign(({ context, event }) => {
-      const page = outputOf<MemberPage>(event);
-      return { items: page.items, next: page.next, shownQuery: context.query.trim(), error: null };
-    }),
-    appendPage: assign(({ context, event }) => {
-      const page = outputOf<MemberPage>(event);
-      return {
-        items: [
-          ...context.items,
-          ...page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
-        ],
-        next: page.next,
-        error: null,
-      };
-    }),
-    assignError: assign({ error: ({ event }) => messageOf(errorOf(event)) }),
+    assignFirstPage: assign(({ context }, { page }: { page: MemberPage }) => ({
+      items: page.items,
+      next: page.next,
+      shownQuery: context.query.trim(),
+      error: null,
+    })),
+    appendPage: assign(({ context }, { page }: { page: MemberPage }) => ({
+      items: [
+        ...context.items,
+        ...page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
+      ],
+      next: page.next,
+      error: null,
+    })),
+    assignError: assign((_, { error }: { error: unknown }) => ({ error: messageOf(error) })),
     clearChangeError: assign({ changeError: null }),
-    replaceMember: assign({
-      items: ({ context, event }) => {
-        const member = outputOf<MemberRecord>(event);
-        return context.items.map((item) => (item._id === member._id ? member : item));
-      },
-    }),
-    assignChangeError: assign({ changeError: ({ event }) => messageOf(errorOf(event)) }),
+    replaceMember: assign(({ context }, { member }: { member: MemberRecord }) => ({
+      items: context.items.map((item) => (item._id === member._id ? member : item)),
+    })),
+    assignChangeError: assign((_, { error }: { error: unknown }) => ({ changeError: messageOf(error) })),
     assignTarget: assign({
       target: ({ event }) => {
         assertEvent(event, 'OPEN_CREDIT');
@@ -181,22 +161,23 @@ export const membersMachine = setup({
       },
       problems: [],
     }),
-    assignBalance: assign(({ context, event }) => {
-      const balance = outputOf<number>(event);
-      return {
-        items: context.items.map((item) => (item._id === context.target?._id ? { ...item, balance } : item)),
-        target: context.target ? { ...context.target, balance } : null,
-        problems: [],
-      };
-    }),
+    assignBalance: assign(({ context }, { balance }: { balance: number }) => ({
+      items: context.items.map((item) => (item._id === context.target?._id ? { ...item, balance } : item)),
+      target: context.target ? { ...context.target, balance } : null,
+      problems: [],
+    })),
     assignCreditProblems: assign({
       problems: ({ event }) => (event.type === 'GRANT' ? creditProblems(event.amount, event.note) : []),
     }),
     assignInviteProblems: assign({
       problems: ({ event }) => (event.type === 'INVITE' ? inviteProblems(event.email) : []),
     }),
-    assignCreditError: assign({ problems: ({ event }) => problemOf(errorOf(event), ['amount', 'note']) }),
-    assignInviteError: assign({ problems: ({ event }) => problemOf(errorOf(event), ['email', 'role']) }),
+    assignCreditError: assign((_, { error }: { error: unknown }) => ({
+      problems: [formProblem(error, ['amount', 'note'] as const)],
+    })),
+    assignInviteError: assign((_, { error }: { error: unknown }) => ({
+      problems: [formProblem(error, ['email', 'role'] as const)],
+    })),
     clearProblems: assign({ problems: [] }),
     assignInvited: assign({
       invited: ({ event }) => {
@@ -263,11 +244,11 @@ export const membersMachine = setup({
             input: ({ context }) => ({ query: context.query.trim(), cursor: '' }),
             onDone: {
               target: 'loaded',
-              actions: 'assignFirstPage',
+              actions: { type: 'assignFirstPage', params: ({ event }) => ({ page: event.output }) },
             },
             onError: {
               target: 'failed',
-              actions: 'assignError',
+              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
             },
           },
         },
@@ -283,11 +264,11 @@ export const membersMachine = setup({
             input: ({ context }) => ({ query: context.shownQuery, cursor: context.next ?? '' }),
             onDone: {
               target: 'loaded',
-              actions: 'appendPage',
+              actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
             },
             onError: {
               target: 'loaded',
-              actions: 'assignError',
+              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
             },
           },
         },
@@ -317,11 +298,11 @@ export const membersMachine = setup({
             },
             onDone: {
               target: 'idle',
-              actions: 'replaceMember',
+              actions: { type: 'replaceMember', params: ({ event }) => ({ member: event.output }) },
             },
             onError: {
               target: 'idle',
-              actions: 'assignChangeError',
+              actions: { type: 'assignChangeError', params: ({ event }) => ({ error: event.error }) },
             },
           },
         },
@@ -361,11 +342,11 @@ export const membersMachine = setup({
             },
             onDone: {
               target: 'granted',
-              actions: 'assignBalance',
+              actions: { type: 'assignBalance', params: ({ event }) => ({ balance: event.output }) },
             },
             onError: {
               target: 'open',
-              actions: 'assignCreditError',
+              actions: { type: 'assignCreditError', params: ({ event }) => ({ error: event.error }) },
             },
           },
         },
@@ -414,7 +395,7 @@ export const membersMachine = setup({
             onDone: 'sent',
             onError: {
               target: 'open',
-              actions: 'assignInviteError',
+              actions: { type: 'assignInviteError', params: ({ event }) => ({ error: event.error }) },
             },
           },
         },
