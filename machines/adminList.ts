@@ -1,5 +1,13 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { messageOf, problemOf } from './errors';
+import { problemOf } from './errors';
+import {
+  emptyList,
+  type Page,
+  type PagedList,
+  pagedListActions,
+  pagedListGuards,
+  pagedListRegion,
+} from './pagedList';
 
 /** A record an admin list shows: the bots, categories, providers, groups, MCP servers, tools, invitations and audit entries of the organization. */
 export interface AdminRecord {
@@ -94,10 +102,7 @@ export interface AuditEntry extends AdminRecord {
 }
 
 /** A page of a list; `next` continues it, null at its end (lists without paging answer one page). */
-export interface AdminPage<R extends AdminRecord = AdminRecord> {
-  items: R[];
-  next: string | null;
-}
+export type AdminPage<R extends AdminRecord = AdminRecord> = Page<R>;
 
 /** What the admin asked for: a new record, a change to one, or its removal. */
 export type AdminChange =
@@ -111,10 +116,7 @@ export interface AdminProblem {
   field?: string;
 }
 
-export interface AdminListContext<R extends AdminRecord = AdminRecord> {
-  items: R[];
-  next: string | null;
-  error: string | null;
+export interface AdminListContext<R extends AdminRecord = AdminRecord> extends PagedList<R> {
   /** The record being edited: its id, or 'new' for the form that creates one. */
   editing: string | null;
   /** The record a removal waits to be confirmed for. */
@@ -139,9 +141,7 @@ export type AdminListEvent<R extends AdminRecord = AdminRecord> =
   | { type: 'RESET' };
 
 const forgotten = {
-  items: [],
-  next: null,
-  error: null,
+  ...emptyList,
   editing: null,
   target: null,
   problem: null,
@@ -171,7 +171,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
       }),
     },
     guards: {
-      hasMore: ({ context }) => context.next !== null,
+      ...pagedListGuards,
       isStale: ({ context }) => context.stale,
     },
     actions: {
@@ -179,20 +179,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
       announceChange: () => {
         throw new Error('announceChange is provided by the app');
       },
-      assignFirstPage: assign((_, { page }: { page: AdminPage<R> }) => ({
-        items: page.items,
-        next: page.next,
-        error: null,
-      })),
-      appendPage: assign(({ context }, { page }: { page: AdminPage<R> }) => ({
-        items: [
-          ...context.items,
-          ...page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
-        ],
-        next: page.next,
-        error: null,
-      })),
-      assignError: assign((_, { error }: { error: unknown }) => ({ error: messageOf(error) })),
+      ...pagedListActions<AdminListContext<R>, AdminListEvent<R>, R>(),
       assignEditing: assign({
         editing: ({ event }) => {
           assertEvent(event, 'EDIT');
@@ -241,61 +228,13 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
     },
     states: {
       list: {
-        description: 'The records, first page first; read afresh once a change has gone through.',
-        initial: 'idle',
+        ...pagedListRegion('The records, first page first; read afresh once a change has gone through.', {
+          // A screen shown again.
+          event: 'LOAD',
+          from: ['loaded', 'failed'],
+        }),
         // Whatever the list was doing, a page fetched before the change may not show it.
-        always: { guard: 'isStale', target: '.loading', reenter: true },
-        states: {
-          idle: {
-            description: 'Nothing listed yet; the screen asks for the list when it appears.',
-            on: { LOAD: 'loading' },
-          },
-          loading: {
-            description: 'Fetches the first page; a change made meanwhile asks again.',
-            entry: 'markFresh',
-            invoke: {
-              id: 'fetchPage',
-              src: 'fetchPage',
-              input: { cursor: '' },
-              onDone: {
-                target: 'loaded',
-                actions: { type: 'assignFirstPage', params: ({ event }) => ({ page: event.output }) },
-              },
-              onError: {
-                target: 'failed',
-                actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-              },
-            },
-          },
-          loaded: {
-            description:
-              'Listed; the next page can be asked for, or the list read afresh (a screen shown again).',
-            on: {
-              LOAD_MORE: { guard: 'hasMore', target: 'loadingMore' },
-              LOAD: 'loading',
-            },
-          },
-          loadingMore: {
-            description: 'Fetches the page after the last one listed.',
-            invoke: {
-              id: 'fetchMore',
-              src: 'fetchPage',
-              input: ({ context }) => ({ cursor: context.next ?? '' }),
-              onDone: {
-                target: 'loaded',
-                actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
-              },
-              onError: {
-                target: 'loaded',
-                actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-              },
-            },
-          },
-          failed: {
-            description: 'The list could not be loaded; the admin can retry.',
-            on: { RETRY: 'loading', LOAD: 'loading' },
-          },
-        },
+        always: { guard: 'isStale', target: '.loading', reenter: true, actions: 'markFresh' },
       },
       change: {
         description: 'Creating, editing or removing one record.',

@@ -1,5 +1,14 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { formProblem, messageOf } from './errors';
+import {
+  emptySearchedList,
+  type Page,
+  type SearchedList,
+  searchDelays,
+  searchedListActions,
+  searchedListGuards,
+  searchedListRegion,
+} from './pagedList';
 
 export type MemberRole = 'owner' | 'admin' | 'member';
 export const memberRoles: MemberRole[] = ['owner', 'admin', 'member'];
@@ -17,10 +26,7 @@ export interface MemberRecord {
 }
 
 /** A page of members; `next` continues the list, null at its end. */
-export interface MemberPage {
-  items: MemberRecord[];
-  next: string | null;
-}
+export type MemberPage = Page<MemberRecord>;
 
 export interface MemberChange {
   role?: MemberRole;
@@ -32,12 +38,7 @@ export interface MemberProblem {
   message: string;
 }
 
-export interface MembersContext {
-  items: MemberRecord[];
-  next: string | null;
-  query: string;
-  shownQuery: string;
-  error: string | null;
+export interface MembersContext extends SearchedList<MemberRecord> {
   /** What went wrong with the last role change or suspension. */
   changeError: string | null;
   /** The member the credit dialog is about. */
@@ -82,11 +83,7 @@ export function inviteProblems(email: string): MemberProblem[] {
 }
 
 const forgotten = {
-  items: [],
-  next: null,
-  query: '',
-  shownQuery: '',
-  error: null,
+  ...emptySearchedList,
   changeError: null,
   target: null,
   problems: [],
@@ -100,8 +97,8 @@ export const membersMachine = setup({
   },
   actors: {
     /** A page of the members, or of those whose name, username or email matches `query`. */
-    fetchMembers: fromPromise<MemberPage, { query: string; cursor: string }>(async () => {
-      throw new Error('fetchMembers is provided by the app');
+    fetchPage: fromPromise<MemberPage, { query: string; cursor: string }>(async () => {
+      throw new Error('fetchPage is provided by the app');
     }),
     /** Changes a member's role or suspends / reinstates them; answers the member as stored. */
     updateMember: fromPromise<MemberRecord, { id: string; change: MemberChange }>(async () => {
@@ -116,39 +113,15 @@ export const membersMachine = setup({
       throw new Error('inviteMember is provided by the app');
     }),
   },
-  delays: {
-    /** Typing pauses this long before the search goes out. */
-    searchDelay: 300,
-  },
+  delays: searchDelays,
   guards: {
-    hasMore: ({ context }) => context.next !== null,
-    isClearingSearch: ({ event }) => event.type === 'SEARCH' && event.query.trim() === '',
+    ...searchedListGuards,
     creditIsValid: ({ event }) =>
       event.type === 'GRANT' && creditProblems(event.amount, event.note).length === 0,
     inviteIsValid: ({ event }) => event.type === 'INVITE' && inviteProblems(event.email).length === 0,
   },
   actions: {
-    assignQuery: assign({
-      query: ({ event }) => {
-        assertEvent(event, 'SEARCH');
-        return event.query;
-      },
-    }),
-    assignFirstPage: assign(({ context }, { page }: { page: MemberPage }) => ({
-      items: page.items,
-      next: page.next,
-      shownQuery: context.query.trim(),
-      error: null,
-    })),
-    appendPage: assign(({ context }, { page }: { page: MemberPage }) => ({
-      items: [
-        ...context.items,
-        ...page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
-      ],
-      next: page.next,
-      error: null,
-    })),
-    assignError: assign((_, { error }: { error: unknown }) => ({ error: messageOf(error) })),
+    ...searchedListActions<MembersContext, MembersEvent, MemberRecord>(),
     clearChangeError: assign({ changeError: null }),
     replaceMember: assign(({ context }, { member }: { member: MemberRecord }) => ({
       items: context.items.map((item) => (item._id === member._id ? member : item)),
@@ -193,17 +166,8 @@ export const membersMachine = setup({
   id: 'members',
   description: "The organization's members: search and pages, roles, suspension, credit, invitations.",
   type: 'parallel',
-  context: {
-    items: [],
-    next: null,
-    query: '',
-    shownQuery: '',
-    error: null,
-    changeError: null,
-    target: null,
-    problems: [],
-    invited: null,
-  },
+  context: forgotten,
+
   on: {
     RESET: {
       target: ['.list.idle', '.update.idle', '.credit.closed', '.invite.closed'],
@@ -211,73 +175,10 @@ export const membersMachine = setup({
     },
   },
   states: {
-    list: {
-      description: 'The members listed, in pages; a search narrows them.',
-      initial: 'idle',
-      on: {
-        SEARCH: [
-          {
-            guard: 'isClearingSearch',
-            target: '.loading',
-            actions: 'assignQuery',
-          },
-          {
-            target: '.debouncing',
-            actions: 'assignQuery',
-          },
-        ],
-      },
-      states: {
-        idle: {
-          description: 'Nothing listed yet; the screen asks for the first page when it appears.',
-          on: { LOAD: 'loading' },
-        },
-        debouncing: {
-          description: 'The admin is typing a search; it goes out once they pause.',
-          after: { searchDelay: 'loading' },
-        },
-        loading: {
-          description: 'Fetches the first page.',
-          invoke: {
-            id: 'fetchMembers',
-            src: 'fetchMembers',
-            input: ({ context }) => ({ query: context.query.trim(), cursor: '' }),
-            onDone: {
-              target: 'loaded',
-              actions: { type: 'assignFirstPage', params: ({ event }) => ({ page: event.output }) },
-            },
-            onError: {
-              target: 'failed',
-              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-        loaded: {
-          description: 'Listed; "Load more" asks for the next page.',
-          on: { LOAD_MORE: { guard: 'hasMore', target: 'loadingMore' } },
-        },
-        loadingMore: {
-          description: 'Fetches the page after the last one listed.',
-          invoke: {
-            id: 'fetchMoreMembers',
-            src: 'fetchMembers',
-            input: ({ context }) => ({ query: context.shownQuery, cursor: context.next ?? '' }),
-            onDone: {
-              target: 'loaded',
-              actions: { type: 'appendPage', params: ({ event }) => ({ page: event.output }) },
-            },
-            onError: {
-              target: 'loaded',
-              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-            },
-          },
-        },
-        failed: {
-          description: 'The members could not be loaded; the admin can retry.',
-          on: { RETRY: 'loading', LOAD: 'loading' },
-        },
-      },
-    },
+    list: searchedListRegion('The members listed, in pages; a search narrows them.', {
+      event: 'LOAD',
+      from: ['failed'],
+    }),
     update: {
       description: "Changing one member's role, or suspending or reinstating them.",
       initial: 'idle',

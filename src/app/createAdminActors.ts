@@ -195,7 +195,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
   const members = createActor(
     membersMachine.provide({
       actors: {
-        fetchMembers: fromPromise(({ input, signal }) => api.members(input.query, input.cursor, signal)),
+        fetchPage: fromPromise(({ input, signal }) => api.members(input.query, input.cursor, signal)),
         updateMember: fromPromise(({ input }) => api.updateMember(input.id, input.change)),
         grantCredit: fromPromise(({ input }) => api.grantCredit(input.id, input.amount, input.note)),
         inviteMember: fromPromise(({ input }) => api.inviteMember(input.email, input.role)),
