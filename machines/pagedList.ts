@@ -53,7 +53,7 @@ export function pagedListActions<
 >(listed: (items: Item[]) => Item[] = (items) => items) {
   return {
     assignFirstPage: assign<TContext, TEvent, { page: Page<Item> }, TEvent, never>((_, { page }) =>
-      part<TContext>({ items: listed(page.items), next: page.next, error: null }),
+      part<TContext>(firstPage(page, listed)),
     ),
     appendPage: assign<TContext, TEvent, { page: Page<Item> }, TEvent, never>(({ context }, { page }) =>
       part<TContext>({
@@ -81,18 +81,20 @@ export function searchedListActions<
   return {
     ...pagedListActions<TContext, TEvent, Item>(listed),
     assignFirstPage: assign<TContext, TEvent, { page: Page<Item> }, TEvent, never>(({ context }, { page }) =>
-      part<TContext>({
-        items: listed(page.items),
-        next: page.next,
-        error: null,
-        shownQuery: context.query.trim(),
-      }),
+      part<TContext>({ ...firstPage(page, listed), shownQuery: context.query.trim() }),
     ),
     assignQuery: assign<TContext, TEvent, { query: string }, TEvent, never>((_, { query }) =>
       part<TContext>({ query }),
     ),
   };
 }
+
+/** The list as a first page starts it. */
+const firstPage = <Item>(page: Page<Item>, listed: (items: Item[]) => Item[]) => ({
+  items: listed(page.items),
+  next: page.next,
+  error: null,
+});
 
 /** The list's fields of a machine's context: the context is the machine's own type, the list a part of it. */
 const part = <TContext>(values: Partial<SearchedList<Listed>>) => values as Partial<TContext>;
@@ -116,6 +118,7 @@ export const searchDelays = {
 const fetched = <Item>({ event }: { event: { output: Page<Item> } }) => ({ page: event.output });
 const failure = ({ event }: { event: { error: unknown } }) => ({ error: event.error });
 const searched = ({ event }: { event: { query: string } }) => ({ query: event.query });
+
 /** The states of a list whose first page is fetched with the input `first` makes, the next with `more`'s. */
 function listStates<Event extends string, Context extends PagedList<unknown>, First, More>(
   reload: Reload<Event>,
