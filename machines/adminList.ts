@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { problemOf } from './errors';
+import { errorParams, problemOf } from './errors';
 import {
   emptyList,
   type Page,
@@ -284,10 +284,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
                 target: 'idle',
                 actions: ['assignSaved', 'announceChange'],
               },
-              onError: {
-                target: 'editing',
-                actions: { type: 'assignProblem', params: ({ event }) => ({ error: event.error }) },
-              },
+              onError: { target: 'editing', actions: { type: 'assignProblem', params: errorParams } },
             },
           },
           confirming: {
@@ -307,10 +304,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
                 target: 'idle',
                 actions: ['assignRemoved', 'announceChange'],
               },
-              onError: {
-                target: 'confirming',
-                actions: { type: 'assignProblem', params: ({ event }) => ({ error: event.error }) },
-              },
+              onError: { target: 'confirming', actions: { type: 'assignProblem', params: errorParams } },
             },
           },
         },

@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { formProblem, messageOf } from './errors';
+import { errorParams, formProblem, messageOf } from './errors';
 
 /** A personal API key as its owner lists it (`GET /api/v1/user/me/key`): never the key itself. */
 export interface ApiKey {
@@ -185,10 +185,7 @@ export const apiKeysMachine = setup({
             actions: { type: 'assignKeys', params: ({ event }) => ({ list: event.output }) },
           },
         ],
-        onError: {
-          target: 'failed',
-          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
       },
     },
     failed: {
@@ -225,10 +222,7 @@ export const apiKeysMachine = setup({
           target: 'showingKey',
           actions: { type: 'assignCreated', params: ({ event }) => ({ created: event.output }) },
         },
-        onError: {
-          target: 'idle',
-          actions: { type: 'assignRefusal', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'idle', actions: { type: 'assignRefusal', params: errorParams } },
       },
     },
     showingKey: {
@@ -255,10 +249,7 @@ export const apiKeysMachine = setup({
         src: 'revokeKey',
         input: ({ context }) => ({ id: context.revoking?._id ?? '' }),
         onDone: { target: 'idle', actions: 'dropRevoked' },
-        onError: {
-          target: 'confirming',
-          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'confirming', actions: { type: 'assignError', params: errorParams } },
       },
     },
   },

@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
-import { formProblem, messageOf } from './errors';
+import { errorParams, formProblem, messageOf } from './errors';
 
 export type BotPlatform = 'builtin' | 'openai';
 export type BotEngine = 'eliza' | 'calculator' | 'translator' | 'librarian';
@@ -415,10 +415,7 @@ export const botEditorMachine = setup({
               target: 'editing',
               actions: { type: 'assignData', params: ({ event }) => ({ data: event.output }) },
             },
-            onError: {
-              target: 'failed',
-              actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'failed', actions: { type: 'assignLoadError', params: errorParams } },
           },
         },
         failed: {
@@ -463,10 +460,7 @@ export const botEditorMachine = setup({
                 ],
               },
             ],
-            onError: {
-              target: 'editing',
-              actions: { type: 'assignSaveProblem', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'editing', actions: { type: 'assignSaveProblem', params: errorParams } },
           },
         },
         saved: {
@@ -500,10 +494,7 @@ export const botEditorMachine = setup({
               target: 'loaded',
               actions: { type: 'assignModels', params: ({ event }) => ({ models: event.output }) },
             },
-            onError: {
-              target: 'failed',
-              actions: { type: 'assignModelsError', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'failed', actions: { type: 'assignModelsError', params: errorParams } },
           },
         },
         loaded: {

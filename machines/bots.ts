@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { messageOf } from './errors';
+import { errorParams, messageOf } from './errors';
 
 export interface BotCategory {
   _id: string;
@@ -81,10 +81,7 @@ export const botsMachine = setup({
           target: 'loaded',
           actions: { type: 'assignBots', params: ({ event }) => ({ bots: event.output }) },
         },
-        onError: {
-          target: 'failed',
-          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
       },
     },
     loaded: { description: 'The list is here and is reused: LOAD does nothing.' },

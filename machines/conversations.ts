@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { messageOf } from './errors';
+import { errorParams, messageOf } from './errors';
 import {
   emptySearchedList,
   type Page,
@@ -212,10 +212,7 @@ export const conversationsMachine = setup({
               target: 'idle',
               actions: { type: 'applyRename', params: ({ event }) => ({ title: event.output }) },
             },
-            onError: {
-              target: 'renaming',
-              actions: { type: 'assignEditError', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'renaming', actions: { type: 'assignEditError', params: errorParams } },
           },
         },
         confirmingDelete: {
@@ -237,7 +234,7 @@ export const conversationsMachine = setup({
             ],
             onError: {
               target: 'confirmingDelete',
-              actions: { type: 'assignEditError', params: ({ event }) => ({ error: event.error }) },
+              actions: { type: 'assignEditError', params: errorParams },
             },
           },
         },
@@ -262,10 +259,7 @@ export const conversationsMachine = setup({
               return { id: event.conversation._id };
             },
             onDone: 'idle',
-            onError: {
-              target: 'idle',
-              actions: { type: 'assignExportError', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'idle', actions: { type: 'assignExportError', params: errorParams } },
           },
         },
       },

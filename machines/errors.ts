@@ -25,3 +25,6 @@ export function formProblem<Field extends string>(
   const field = fieldOf(error);
   return { field: fields.find((known) => known === field) ?? null, message: messageOf(error) };
 }
+
+/** The params of an action that keeps an invoked actor's error: `{ type: 'assignError', params: errorParams }`. */
+export const errorParams = ({ event }: { event: { error: unknown } }) => ({ error: event.error });

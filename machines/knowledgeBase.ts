@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { messageOf } from './errors';
+import { errorParams, messageOf } from './errors';
 
 /** Where a document is on its way into the base: waiting, being read, searchable, or refused. */
 export type DocumentStatus = 'queued' | 'indexing' | 'ready' | 'failed';
@@ -149,10 +149,7 @@ export const knowledgeBaseMachine = setup({
                 actions: { type: 'assignBase', params: ({ event }) => ({ base: event.output }) },
               },
             ],
-            onError: {
-              target: 'failed',
-              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
           },
         },
         failed: {
@@ -201,10 +198,7 @@ export const knowledgeBaseMachine = setup({
               target: 'idle',
               actions: { type: 'assignUploaded', params: ({ event }) => ({ document: event.output }) },
             },
-            onError: {
-              target: 'idle',
-              actions: { type: 'assignProblem', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'idle', actions: { type: 'assignProblem', params: errorParams } },
           },
         },
         confirming: {
@@ -224,10 +218,7 @@ export const knowledgeBaseMachine = setup({
               target: 'idle',
               actions: 'assignRemoved',
             },
-            onError: {
-              target: 'confirming',
-              actions: { type: 'assignProblem', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'confirming', actions: { type: 'assignProblem', params: errorParams } },
           },
         },
       },

@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { formProblem, messageOf } from './errors';
+import { errorParams, formProblem, messageOf } from './errors';
 import {
   emptySearchedList,
   type Page,
@@ -201,10 +201,7 @@ export const membersMachine = setup({
               target: 'idle',
               actions: { type: 'replaceMember', params: ({ event }) => ({ member: event.output }) },
             },
-            onError: {
-              target: 'idle',
-              actions: { type: 'assignChangeError', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'idle', actions: { type: 'assignChangeError', params: errorParams } },
           },
         },
       },
@@ -245,10 +242,7 @@ export const membersMachine = setup({
               target: 'granted',
               actions: { type: 'assignBalance', params: ({ event }) => ({ balance: event.output }) },
             },
-            onError: {
-              target: 'open',
-              actions: { type: 'assignCreditError', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'open', actions: { type: 'assignCreditError', params: errorParams } },
           },
         },
         granted: {
@@ -294,10 +288,7 @@ export const membersMachine = setup({
               return { email: event.email.trim(), role: event.role };
             },
             onDone: 'sent',
-            onError: {
-              target: 'open',
-              actions: { type: 'assignInviteError', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'open', actions: { type: 'assignInviteError', params: errorParams } },
           },
         },
         sent: {

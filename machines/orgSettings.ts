@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { formProblem, messageOf } from './errors';
+import { errorParams, formProblem, messageOf } from './errors';
 
 export type SignupPolicy = 'open' | 'invite' | 'domains';
 export const signupPolicies: SignupPolicy[] = ['open', 'invite', 'domains'];
@@ -262,10 +262,7 @@ export const orgSettingsMachine = setup({
           target: 'ready',
           actions: { type: 'assignSettings', params: ({ event }) => ({ settings: event.output }) },
         },
-        onError: {
-          target: 'failed',
-          actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'failed', actions: { type: 'assignLoadError', params: errorParams } },
       },
     },
     failed: {
@@ -313,10 +310,7 @@ export const orgSettingsMachine = setup({
                 'applyBrand',
               ],
             },
-            onError: {
-              target: 'editing',
-              actions: { type: 'assignSaveProblem', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'editing', actions: { type: 'assignSaveProblem', params: errorParams } },
           },
         },
         saved: {

@@ -1,5 +1,5 @@
 import { assign, type EventObject } from 'xstate';
-import { messageOf } from './errors';
+import { errorParams, messageOf } from './errors';
 
 /**
  * The list region that the conversations of the sidebar, the members and every admin list share: the
@@ -116,7 +116,6 @@ export const searchDelays = {
 
 // The params of the region's actions and guards, from the event each transition takes.
 const fetched = <Item>({ event }: { event: { output: Page<Item> } }) => ({ page: event.output });
-const failure = ({ event }: { event: { error: unknown } }) => ({ error: event.error });
 const searched = ({ event }: { event: { query: string } }) => ({ query: event.query });
 
 /** The states of a list whose first page is fetched with the input `first` makes, the next with `more`'s. */
@@ -142,7 +141,7 @@ function listStates<Event extends string, Context extends PagedList<unknown>, Fi
         src: 'fetchPage',
         input: first,
         onDone: { target: 'loaded', actions: { type: 'assignFirstPage', params: fetched } },
-        onError: { target: 'failed', actions: { type: 'assignError', params: failure } },
+        onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
       },
       on: reloads('loading'),
     },
@@ -157,7 +156,7 @@ function listStates<Event extends string, Context extends PagedList<unknown>, Fi
         src: 'fetchPage',
         input: more,
         onDone: { target: 'loaded', actions: { type: 'appendPage', params: fetched } },
-        onError: { target: 'loaded', actions: { type: 'assignError', params: failure } },
+        onError: { target: 'loaded', actions: { type: 'assignError', params: errorParams } },
       },
       on: reloads('loadingMore'),
     },

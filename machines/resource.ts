@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { fieldOf, messageOf } from './errors';
+import { errorParams, fieldOf, messageOf } from './errors';
 
 /** The records the home area keeps behind this machine: the balance with its charges… */
 export interface TransactionRecord {
@@ -100,10 +100,7 @@ export function createResourceMachine<Data, Change = never>() {
             target: 'loaded',
             actions: { type: 'assignData', params: ({ event }) => ({ data: event.output }) },
           },
-          onError: {
-            target: 'failed',
-            actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-          },
+          onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
         },
       },
       loaded: {
@@ -124,10 +121,7 @@ export function createResourceMachine<Data, Change = never>() {
             return { change: event.change };
           },
           onDone: 'loading',
-          onError: {
-            target: 'loaded',
-            actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-          },
+          onError: { target: 'loaded', actions: { type: 'assignError', params: errorParams } },
         },
       },
       failed: {

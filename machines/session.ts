@@ -1,5 +1,5 @@
 import { assertEvent, assign, emit, fromPromise, raise, setup } from 'xstate';
-import { fieldOf, messageOf } from './errors';
+import { errorParams, fieldOf, messageOf } from './errors';
 
 /** The fields signup needs (seed-spec §5). */
 export interface SignupFields {
@@ -393,8 +393,8 @@ export const sessionMachine = setup({
             onError: {
               target: 'loggedOut',
               actions: [
-                { type: 'alertFailure', params: ({ event }) => ({ error: event.error }) },
-                { type: 'assignFieldError', params: ({ event }) => ({ error: event.error }) },
+                { type: 'alertFailure', params: errorParams },
+                { type: 'assignFieldError', params: errorParams },
               ],
             },
           },
@@ -418,10 +418,7 @@ export const sessionMachine = setup({
                 'navigateAfterLogin',
               ],
             },
-            onError: {
-              target: 'loggedOut',
-              actions: { type: 'alertFailure', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'loggedOut', actions: { type: 'alertFailure', params: errorParams } },
           },
         },
         exchangingSsoCode: {
@@ -439,10 +436,7 @@ export const sessionMachine = setup({
             onDone: {
               actions: { type: 'signInWithToken', params: ({ event }) => ({ token: event.output }) },
             },
-            onError: {
-              target: 'loggedOut',
-              actions: { type: 'alertFailure', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'loggedOut', actions: { type: 'alertFailure', params: errorParams } },
           },
         },
       },
@@ -471,10 +465,7 @@ export const sessionMachine = setup({
             src: 'requestOtp',
             input: ({ context }) => ({ email: context.codeEmail ?? '' }),
             onDone: { target: 'sent' },
-            onError: {
-              target: 'idle',
-              actions: { type: 'alertFailure', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'idle', actions: { type: 'alertFailure', params: errorParams } },
           },
         },
         sent: { description: 'A code is on its way to the inbox.' },

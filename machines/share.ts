@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { messageOf } from './errors';
+import { errorParams, messageOf } from './errors';
 
 /** Who may open a shared conversation's link: members of the organization, or anyone. */
 export type ShareAudience = 'organization' | 'public';
@@ -113,10 +113,7 @@ export const shareMachine = setup({
           target: 'ready',
           actions: { type: 'assignShare', params: ({ event }) => ({ share: event.output }) },
         },
-        onError: {
-          target: 'ready',
-          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'ready', actions: { type: 'assignError', params: errorParams } },
       },
     },
     ready: {
@@ -141,10 +138,7 @@ export const shareMachine = setup({
           target: 'ready',
           actions: { type: 'assignShare', params: ({ event }) => ({ share: event.output }) },
         },
-        onError: {
-          target: 'ready',
-          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'ready', actions: { type: 'assignError', params: errorParams } },
       },
     },
     revoking: {
@@ -156,10 +150,7 @@ export const shareMachine = setup({
         src: 'revokeShare',
         input: ({ context }) => ({ id: context.share?._id ?? '' }),
         onDone: { target: 'ready', actions: 'clearShare' },
-        onError: {
-          target: 'ready',
-          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'ready', actions: { type: 'assignError', params: errorParams } },
       },
     },
   },

@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { messageOf } from './errors';
+import { errorParams, messageOf } from './errors';
 
 /** A shared conversation as its link shows it: a snapshot, read-only. */
 export interface SharedSnapshot {
@@ -105,10 +105,7 @@ export const sharedConversationMachine = setup({
             actions: { type: 'assignSnapshot', params: ({ event }) => ({ snapshot: event.output }) },
           },
         ],
-        onError: {
-          target: 'missing',
-          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'missing', actions: { type: 'assignError', params: errorParams } },
       },
     },
     shown: {
@@ -127,10 +124,7 @@ export const sharedConversationMachine = setup({
         src: 'continueShare',
         input: ({ context }) => ({ shareId: context.shareId ?? '' }),
         onDone: { target: 'shown', actions: ['openConversation', 'forgetResume'] },
-        onError: {
-          target: 'shown',
-          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'shown', actions: { type: 'assignError', params: errorParams } },
       },
     },
     missing: {

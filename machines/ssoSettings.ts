@@ -1,5 +1,5 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { fieldOf, messageOf } from './errors';
+import { errorParams, fieldOf, messageOf } from './errors';
 
 /** The organization's identity provider as `GET /api/v1/admin/sso` answers it: the secret masked. */
 export interface SsoSettings {
@@ -249,10 +249,7 @@ export const ssoSettingsMachine = setup({
           target: 'ready',
           actions: { type: 'assignSettings', params: ({ event }) => ({ settings: event.output }) },
         },
-        onError: {
-          target: 'failed',
-          actions: { type: 'assignLoadError', params: ({ event }) => ({ error: event.error }) },
-        },
+        onError: { target: 'failed', actions: { type: 'assignLoadError', params: errorParams } },
       },
     },
     failed: {
@@ -294,10 +291,7 @@ export const ssoSettingsMachine = setup({
                 { type: 'assignDone', params: { done: 'save' } },
               ],
             },
-            onError: {
-              target: 'editing',
-              actions: { type: 'assignSaveProblem', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'editing', actions: { type: 'assignSaveProblem', params: errorParams } },
           },
         },
         confirmingOff: {
@@ -316,10 +310,7 @@ export const ssoSettingsMachine = setup({
                 { type: 'assignDone', params: { done: 'off' } },
               ],
             },
-            onError: {
-              target: 'editing',
-              actions: { type: 'assignSaveProblem', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'editing', actions: { type: 'assignSaveProblem', params: errorParams } },
           },
         },
         confirmingRevoke: {
@@ -334,7 +325,7 @@ export const ssoSettingsMachine = setup({
             onDone: { target: 'editing', actions: 'assignKeysRevoked' },
             onError: {
               target: 'confirmingRevoke',
-              actions: { type: 'assignKeysError', params: ({ event }) => ({ error: event.error }) },
+              actions: { type: 'assignKeysError', params: errorParams },
             },
           },
         },

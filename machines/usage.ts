@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { messageOf } from './errors';
+import { errorParams, messageOf } from './errors';
 
 /** One day of the organization's use. */
 export interface UsageDay {
@@ -90,10 +90,7 @@ export const usageMachine = setup({
               target: 'loaded',
               actions: { type: 'assignReport', params: ({ event }) => ({ report: event.output }) },
             },
-            onError: {
-              target: 'failed',
-              actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
           },
         },
         loaded: {
@@ -119,10 +116,7 @@ export const usageMachine = setup({
             src: 'downloadUsage',
             input: ({ context }) => ({ days: context.days }),
             onDone: 'idle',
-            onError: {
-              target: 'idle',
-              actions: { type: 'assignDownloadError', params: ({ event }) => ({ error: event.error }) },
-            },
+            onError: { target: 'idle', actions: { type: 'assignDownloadError', params: errorParams } },
           },
         },
       },

@@ -5,7 +5,7 @@ import { call, signUp, type TestServer, uniqueTag } from '../../../support/app';
 import { done, failed, failedOn } from '../../models';
 import type { BrowserModel, ModelEvent, PathWorld } from '../runner';
 import { errorOf, expectDisabled } from './account';
-import { adminNav, endsAtLogOut, expectLoggedOut, logOut, networkProblem, openAdmin } from './adminList';
+import { endsAtLogOut, expectLoggedOut, logOut, networkProblem, openAdmin, showSection } from './adminList';
 
 type Region = 'list' | 'update' | 'credit' | 'invite';
 const member = (id: string) => ({
@@ -163,10 +163,7 @@ export const membersBrowserModel: BrowserModel = {
     const name = world.data.member as string;
     switch (event.type) {
       case 'LOAD':
-        // The screen shown (again): from another section.
-        if (world.data.shown) await adminNav(world, 'Bots').click();
-        await adminNav(world, 'Members').click();
-        world.data.shown = true;
+        await showSection(world, 'Members');
         break;
       case 'RETRY':
         await page.getByRole('button', { name: 'Retry' }).click();

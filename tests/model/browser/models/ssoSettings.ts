@@ -7,13 +7,14 @@ import { done, failed, failedOn } from '../../models';
 import type { BrowserModel, PathWorld } from '../runner';
 import { errorOf, expectDisabled } from './account';
 import {
-  adminNav,
   asOwner,
   endsAtLogOut,
+  expectFormLoaded,
   expectLoggedOut,
   logOut,
   networkProblem,
   openAdmin,
+  showSection,
 } from './adminList';
 
 /** What the owner fills in: the issuer is this file's identity provider (its address is typed in `perform`). */
@@ -29,8 +30,8 @@ const saved = {
   memberApiKeys: 1,
 };
 const busyStates = ['saving', 'turningOff', 'revokingKeys'];
-const formState = (snapshot: AnyMachineSnapshot) =>
-  typeof snapshot.value === 'string' ? null : (snapshot.value as { ready: string }).ready;
+/** The form's state, once the form is shown. */
+const formState = (snapshot: AnyMachineSnapshot) => (snapshot.value as { ready: string }).ready;
 
 /** The test identity provider, for the issuer's discovery: started with the file's first walk. */
 async function identityProvider(world: PathWorld): Promise<Idp> {
@@ -165,9 +166,7 @@ export const ssoSettingsBrowserModel: BrowserModel = {
     const main = page.getByRole('main');
     switch (event.type) {
       case 'LOAD':
-        if (world.data.shown) await adminNav(world, 'Bots').click();
-        await adminNav(world, 'Sign-in').click();
-        world.data.shown = true;
+        await showSection(world, 'Sign-in');
         break;
       case 'RETRY':
         await page.getByRole('button', { name: 'Retry' }).click();
@@ -221,18 +220,8 @@ export const ssoSettingsBrowserModel: BrowserModel = {
     const { page } = world;
     if (world.data.out) return expectLoggedOut(world);
     const main = page.getByRole('main');
-    await page
-      .getByRole('heading', { name: snapshot.matches('idle') ? 'Bots' : 'Sign-in', level: 1 })
-      .waitFor({ timeout: 100 });
-    if (snapshot.matches('idle')) return;
-    expect(await main.getByRole('status').filter({ hasText: 'Loading…' }).count()).toBe(
-      snapshot.matches('loading') ? 1 : 0,
-    );
-    const retry = main.getByRole('alert').filter({ has: page.getByRole('button', { name: 'Retry' }) });
-    expect(await retry.count()).toBe(snapshot.matches('failed') ? 1 : 0);
-    if (snapshot.matches('failed')) expect(await retry.textContent()).toMatch(networkProblem);
+    if (!(await expectFormLoaded(world, snapshot, 'Sign-in'))) return;
     const state = formState(snapshot);
-    if (state === null) return;
 
     const { settings, draft, problems, done: last, keysError } = snapshot.context as SsoSettingsContext;
     const busy = busyStates.includes(state);
