@@ -99,6 +99,8 @@ export interface AuditEntry extends AdminRecord {
   target: string | null;
   before: unknown;
   after: unknown;
+  /** The name of each record id the entry holds (its target, a bot's categories…), as the server knows it. */
+  names: Record<string, string>;
 }
 
 /** A page of a list; `next` continues it, null at its end (lists without paging answer one page). */

@@ -8,6 +8,8 @@ export interface OrganizationRecord {
   brandColor?: string | null;
   /** Its identity provider's button ("Continue with …"), when it signs in with one; none: null. */
   sso?: { label: string } | null;
+  /** Whether a translation provider can translate messages (the catalogs know the UI's own words only). */
+  messageTranslation?: boolean;
 }
 
 /** The label that means "no specific organization" (seed-spec §1, §9). */

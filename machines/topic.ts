@@ -143,10 +143,14 @@ export interface ChatError {
   code: string;
 }
 
-/** What a reply answers: a message sent (after `parent`, or the first with null), or a reply asked for again. */
+/**
+ * What a reply answers: a message sent (after `parent`, or the first with null), a reply asked for
+ * again, or a reply that ended early going on in the same message.
+ */
 export type ReplyRequest =
   | { kind: 'send'; text: string; parent: string | null; files?: string[] }
-  | { kind: 'regenerate'; messageId: string };
+  | { kind: 'regenerate'; messageId: string }
+  | { kind: 'continue'; messageId: string };
 
 /** What a reply stream tells the machine: stored, tokens, then done or failed, unless the connection is lost. */
 export type ReplyEvent =
@@ -179,6 +183,8 @@ export type TopicEvent =
   | { type: 'EDIT'; messageId: string; text: string }
   /** Asks for another reply in place of a reply: a new sibling of it. */
   | { type: 'REGENERATE'; messageId: string }
+  /** Asks the bot to go on with its reply that ended early (the last on screen), in the same message. */
+  | { type: 'CONTINUE'; messageId: string }
   /** Shows the branch through another message that follows the same one. */
   | { type: 'SHOW_SIBLING'; messageId: string }
   | { type: 'STOP' }
@@ -229,6 +235,8 @@ export const stoppedCode = 'STOPPED';
 /** What the server refuses in a message before storing anything: the message goes back to the composer. */
 export const refusedMessageCodes = ['VISION_UNSUPPORTED'];
 const interruptedCode = 'INTERRUPTED';
+/** How a reply that did not complete ended: such a reply can be continued. */
+const endedEarly: MessageStatus[] = ['stopped', 'interrupted', 'failed'];
 
 const toChatError = (error: unknown): ChatError => ({
   message: error instanceof Error ? error.message : 'Something went wrong',
@@ -382,6 +390,12 @@ export const topicMachine = setup({
       assertEvent(event, ['REGENERATE', 'SHOW_SIBLING']);
       return messageIn(context, event.messageId) !== undefined && !isPending(event.messageId);
     },
+    /** The last reply on screen ended early (stopped, interrupted, failed): it can go on. */
+    isContinuable: ({ context, event }) => {
+      assertEvent(event, 'CONTINUE');
+      const last = context.messages.at(-1);
+      return last?._id === event.messageId && last.role === 'bot' && endedEarly.includes(last.status);
+    },
     /** The topic loaded has a reply the server is still writing. */
     isStreaming: ({ event }) => streamingReply(outputOf<TopicRecord>(event)) !== undefined,
     /** The server confirms a reply once: the first STORED of it. */
@@ -445,9 +459,25 @@ export const topicMachine = setup({
       assertEvent(event, 'OPEN');
       return conversationOf(event);
     }),
-    /** The topic as the server holds it; a reply still being written shows what is stored of it. */
-    assignTopic: assign(({ event }) => {
-      const topic = outputOf<TopicRecord>(event);
+    /**
+     * The topic as the server holds it; a reply still being written shows what is stored of it. A
+     * message already on screen keeps its place there (its `key`): read again (after Stop, say), it
+     * is not shown, nor announced, as a new one.
+     */
+    assignTopic: assign(({ context, event }) => {
+      const stored = outputOf<TopicRecord>(event);
+      const keys = new Map(
+        (context.topic?.messages ?? []).flatMap((message) =>
+          message.key ? [[message._id, message.key]] : [],
+        ),
+      );
+      const topic = {
+        ...stored,
+        messages: stored.messages.map((message) => {
+          const key = keys.get(message._id);
+          return key ? { ...message, key } : message;
+        }),
+      };
       return {
         topic,
         topicId: topic._id,
@@ -514,14 +544,25 @@ export const topicMachine = setup({
         error: null,
       };
     }),
+    /** The reply goes on from its text: the words that come are added to it. */
+    continueReply: assign(({ context, event }) => {
+      assertEvent(event, 'CONTINUE');
+      return {
+        request: { kind: 'continue' as const, messageId: event.messageId },
+        draft: messageIn(context, event.messageId)?.text ?? '',
+        error: null,
+      };
+    }),
     /**
      * Retry asks again for the reply that failed (the branch ends at the message it answers until the
      * new one comes), or for a reply to the user's message that has none, or sends again what never
-     * reached the server.
+     * reached the server; a reply that failed to go on is continued again.
      */
     prepareRetry: assign(({ context }) => {
       const last = context.messages.at(-1);
       if (!last || isPending(last._id) || !context.topic) return { draft: '', error: null };
+      if (context.request?.kind === 'continue' && context.request.messageId === last._id)
+        return { draft: last.text, error: null };
       const topic = context.topic;
       return {
         ...showing(topic, topic.messages, last.role === 'bot' ? last.parent : last._id),
@@ -535,7 +576,10 @@ export const topicMachine = setup({
       const topic = context.topic as TopicRecord;
       return showing(topic, topic.messages, newestLeafUnder(topic.messages, event.messageId));
     }),
-    /** The server stored the user's message (or took the one answered again) and started the reply. */
+    /**
+     * The server stored the user's message (or took the one answered again) and started the reply: a
+     * new one, or the one that goes on.
+     */
     confirmUserMessage: assign(({ context, event }) => {
       assertEvent(event, 'STORED');
       const topic = context.topic as TopicRecord;
@@ -543,14 +587,17 @@ export const topicMachine = setup({
       const messages = topic.messages.map((message) =>
         message === pending ? { ...message, _id: event.userMessageId, createdAt: event.createdAt } : message,
       );
-      const reply: ChatMessage = {
-        _id: event.botMessageId,
-        parent: event.userMessageId,
-        role: 'bot',
-        text: '',
-        status: 'streaming',
-        createdAt: event.createdAt,
-      };
+      const continued = messageIn(context, event.botMessageId);
+      const reply: ChatMessage = continued
+        ? { ...continued, status: 'streaming' }
+        : {
+            _id: event.botMessageId,
+            parent: event.userMessageId,
+            role: 'bot',
+            text: '',
+            status: 'streaming',
+            createdAt: event.createdAt,
+          };
       return showing(topic, withMessage(messages, reply), reply._id);
     }),
     appendToken: assign({
@@ -761,7 +808,8 @@ export const topicMachine = setup({
     },
     ready: {
       id: 'ready',
-      description: 'Waits for the next message, an edit, another reply or another branch.',
+      description:
+        'Waits for the next message, an edit, another reply, the rest of a reply that ended early, or another branch.',
       on: {
         SEND: {
           guard: 'hasText',
@@ -777,6 +825,11 @@ export const topicMachine = setup({
           guard: 'isReply',
           target: '#replying',
           actions: 'askAgain',
+        },
+        CONTINUE: {
+          guard: 'isContinuable',
+          target: '#replying',
+          actions: 'continueReply',
         },
         SHOW_SIBLING: {
           guard: 'isReply',

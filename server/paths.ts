@@ -9,6 +9,7 @@ const root = import.meta.dirname;
 
 export const migrationsFolder = join(root, 'db', 'migrations');
 export const catalogsFolder = join(root, 'i18n', 'catalogs');
+export const guideFolder = join(root, 'seed', 'guide');
 
 // The sources run as TypeScript (through tsx), the build as JavaScript: a worker is either.
 const compiled = import.meta.url.endsWith('.js');

@@ -1,15 +1,16 @@
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Codes } from './auth/codes';
 import type { LoginLimits } from './auth/loginLimits';
-import type { Owner, SignedInWith } from './auth/sessions';
+import type { SignedInWith } from './auth/sessions';
 import type { TokenClaims } from './auth/tokens';
 import type { BotCatalogue } from './bots/catalogue';
 import type { LiveReplies } from './chat/liveReplies';
-import type { Provider } from './chat/providers/types';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import type { Uploads } from './files/upload';
 import type { SendMail } from './mail/mailer';
+import type { Owner } from './owner';
+import type { Provider } from './providers/types';
 import type { Counters } from './security/counters';
 import type { Secrets } from './security/secrets';
 import type { Translator } from './translation/translator';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { type Db, openDatabase } from '../../server/db/database';
-import { demoUser } from '../../server/db/seed';
+import { demoUser } from '../../server/seed/seed';
 import { call, encrypter, type TestServer } from '../../tests/support/app';
 import { launchBrowser } from '../../tests/support/browser';
 import { startServer } from '../../tests/support/server';

@@ -49,6 +49,7 @@ async function compileServer() {
   });
   cpSync(join('server', 'db', 'migrations'), join(out, 'db', 'migrations'), { recursive: true });
   cpSync(join('server', 'i18n', 'catalogs'), join(out, 'i18n', 'catalogs'), { recursive: true });
+  cpSync(join('server', 'seed', 'guide'), join(out, 'seed', 'guide'), { recursive: true });
 }
 
 const files = precompress(dist);

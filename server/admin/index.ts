@@ -1,16 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ssoAdminPlugin } from '../auth/oidc/admin';
-import { knowledgeAdminPlugin } from '../knowledge/routes';
-import { mcpAdminPlugin } from '../tools/mcp/routes';
 import { auditAdminPlugin } from './audit/routes';
 import { botsAdminPlugin } from './bots/routes';
 import { categoriesAdminPlugin } from './categories/routes';
 import { groupsAdminPlugin } from './groups/routes';
 import { invitationsAdminPlugin } from './invitations/routes';
+import { knowledgeAdminPlugin } from './knowledge/routes';
+import { mcpAdminPlugin } from './mcp/routes';
 import { membersAdminPlugin } from './members/routes';
 import { providersPlugin } from './providers/routes';
 import { requireRole } from './requireRole';
 import { settingsAdminPlugin } from './settings/routes';
+import { ssoAdminPlugin } from './sso/routes';
 import { usageAdminPlugin } from './usage/routes';
 
 /**

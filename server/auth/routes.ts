@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../errors';
-import { notify } from '../notifications/notify';
+import { notify } from '../notifications/store';
+import { readSso } from '../organizations/sso';
 import { readOrganization, signupAllowance, startingBalanceOf } from '../organizations/store';
 import { checkPassword, hashPassword } from '../security/passwords';
 import { checkNewPassword, normalizeDisplayName, normalizeUsername } from '../users/names';
 import { invalidCode } from './codes';
-import { passwordRefused, readSso } from './oidc/store';
+import { passwordRefused } from './oidc/store';
 import { suspendedMember } from './sessions';
 
 const email = { type: 'string', minLength: 1, maxLength: 254 } as const;

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import type { Owner } from '../owner';
 import { repeat } from '../repeat';
 import { readToken, signToken, type TokenClaims, tokenLifetimeHours } from './tokens';
 
@@ -14,11 +15,6 @@ export const suspendedMember = () =>
   );
 
 type SessionState = 'live' | 'ended' | 'suspended';
-
-export interface Owner {
-  tenant: string;
-  userId: string;
-}
 
 /** How a session was opened: by a password (login, signup, reset), or through the organization's IdP. */
 export type SignedInWith = 'password' | 'sso';

@@ -1,6 +1,6 @@
-import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { notFound } from '../errors';
+import type { Owner } from '../owner';
 
 /** The user's balance, what replies in flight hold of it, the currency and the last 50 transactions. */
 export async function readBilling(db: Db, owner: Owner) {

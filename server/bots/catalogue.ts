@@ -1,8 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-
-/** NOTIFY channel: an organization whose bots or categories changed. */
-export const botsChannel = 'parley_bots';
+import { botsChannel } from '../db/channels';
 
 export interface BotCatalogue {
   get(tenant: string): unknown[] | undefined;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { groupsOfMember } from '../admin/groups/store';
+import { groupsOfMember } from '../access/groups';
 import { reachOf } from '../files/prompt';
 import { canRun } from './availability';
 

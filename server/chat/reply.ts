@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { knowledgeOf } from '../admin/bots/store';
-import type { Owner } from '../auth/sessions';
+import { knowledgeOf } from '../bots/config';
 import type { Db } from '../db/database';
 import { passageRoom, withAttachments } from '../files/prompt';
 import { citationOf, documentsCarried, retrieve } from '../knowledge/retrieval';
+import type { Owner } from '../owner';
+import { type Attachment, type Knowledge, type Provider, ProviderError, type Turn } from '../providers/types';
+import { librarianPassages } from '../replies/engines/librarian';
 import { type BotTools, toolsForBot } from '../tools/registry';
 import { replyTools } from '../tools/run';
 import type { LiveReply } from './liveReplies';
-import { librarianPassages } from './providers/librarian';
-import { type Attachment, type Knowledge, type Provider, ProviderError, type Turn } from './providers/types';
 import { checkpoint, release, type StartedReply, settle } from './replyStore';
 import type { ReplyEvent } from './sse';
 
@@ -30,6 +30,8 @@ export interface ReplyJob {
   provider: Provider;
   /** The bot's tools, for a model bot that has some. */
   tools?: BotTools;
+  /** What was written of a reply that is continued: the provider writes what follows. */
+  continuing?: string;
   log: FastifyBaseLogger;
 }
 
@@ -157,6 +159,7 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
         signal,
         approvals: true,
         log: job.log,
+        after: live.steps().length,
         show: (step) => live.emit({ event: 'step', data: { botMessageId: messageId, step } }),
       })
     : undefined;
@@ -174,6 +177,7 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
         free = true;
       },
       tools,
+      continuing: job.continuing,
     })) {
       live.emit({ event: 'token', id: live.text.length + piece.length, data: { text: piece } });
     }

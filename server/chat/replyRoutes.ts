@@ -1,26 +1,28 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { botNotForYou, mayUseBot } from '../admin/groups/store';
+import { botNotForYou, mayUseBot } from '../access/groups';
 import { canRun } from '../bots/availability';
+import { replyChannel } from '../db/channels';
 import { ApiError } from '../errors';
 import { isImage } from '../files/kinds';
 import { reachOf } from '../files/prompt';
 import { filesToAttach } from '../files/store';
 import { citationOf } from '../knowledge/retrieval';
+import type { Attachment, Citation, Knowledge, Turn } from '../providers/types';
 import { repeat } from '../repeat';
 import type { BotTools } from '../tools/registry';
-import { type Step, stepsJson, stepsOf } from '../tools/steps';
+import { type Step, stepsJson, stepsOf, stepsOfMessage } from '../tools/steps';
 import type { LiveReply } from './liveReplies';
-import type { Attachment, Citation, Knowledge, Turn } from './providers/types';
 import { generateReply, replyContext } from './reply';
 import {
   insufficientBalance,
   interruptOrphans,
   leaseSeconds,
+  notContinuable,
   release,
-  replyChannel,
   replyInProgress,
   type StartedReply,
   setCitations,
+  startContinuation,
   startRegeneration,
   startReply,
 } from './replyStore';
@@ -29,6 +31,10 @@ import { topicNotFound } from './topics';
 import { branchTurns, messageOf } from './tree';
 
 const idParams = { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } } as const;
+const messageParams = {
+  type: 'object',
+  properties: { id: { type: 'string', maxLength: 64 }, messageId: { type: 'string', maxLength: 64 } },
+} as const;
 /** A follower here reads a reply another node writes at each NOTIFY of it, and at least this often. */
 const relayFallbackMs = 2000;
 
@@ -46,9 +52,10 @@ interface TopicForReply {
 }
 
 /**
- * Replies: sending a message, regenerating, following a reply (from any node, after a reload, from
- * where the client left off) and stopping it. Generation runs apart from the request that started
- * it: a client may leave and come back; a reply nobody follows for `replyUnattendedMs` is stopped.
+ * Replies: sending a message, regenerating, continuing a reply that ended early, following a reply
+ * (from any node, after a reload, from where the client left off) and stopping it. Generation runs
+ * apart from the request that started it: a client may leave and come back; a reply nobody follows
+ * for `replyUnattendedMs` is stopped.
  */
 export const repliesPlugin: FastifyPluginAsync = async (app) => {
   const providers = app.botProviders;
@@ -118,7 +125,11 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
     return { ...topic, provider, price: Number(topic.price) };
   }
 
-  /** Starts generating apart from the request, then follows the reply on this response. */
+  /**
+   * Starts generating apart from the request, then follows the reply on this response. A reply
+   * continued (`sofar`: its text and tool steps) goes on after them: its first event is sent after
+   * the text the client already shows.
+   */
   function run(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -131,9 +142,10 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
       tools: BotTools;
     },
     started: StartedReply,
+    sofar?: { text: string; steps: Step[] },
   ) {
     const topicId = (request.params as { id: string }).id;
-    const writing = live.start(topicId, started.botMessageId);
+    const writing = live.start(topicId, started.botMessageId, sofar);
     writing.finished = generateReply(
       {
         db: app.db,
@@ -145,13 +157,14 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         attachments: turns.attachments,
         knowledge: turns.knowledge,
         tools: turns.tools,
+        continuing: sofar?.text,
         provider: topic.provider,
         log: request.log,
       },
       writing,
       started,
     ).finally(() => live.finish(writing));
-    return followLive(reply, writing, 0, { event: 'message', data: started });
+    return followLive(reply, writing, sofar?.text.length ?? 0, { event: 'message', data: started });
   }
 
   /**
@@ -248,14 +261,7 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
 
   app.post<{ Params: { id: string; messageId: string } }>(
     '/api/v1/topic/:id/message/:messageId/regenerate',
-    {
-      schema: {
-        params: {
-          type: 'object',
-          properties: { id: { type: 'string', maxLength: 64 }, messageId: { type: 'string', maxLength: 64 } },
-        },
-      },
-    },
+    { schema: { params: messageParams } },
     async (request, reply) => {
       const topicId = request.params.id;
       const topic = await topicForReply(request, topicId);
@@ -280,6 +286,36 @@ export const repliesPlugin: FastifyPluginAsync = async (app) => {
         true,
       );
       return run(request, reply, topic, turns, started);
+    },
+  );
+
+  app.post<{ Params: { id: string; messageId: string } }>(
+    '/api/v1/topic/:id/message/:messageId/continue',
+    { schema: { params: messageParams } },
+    async (request, reply) => {
+      const topicId = request.params.id;
+      const topic = await topicForReply(request, topicId);
+      const message = await messageOf(app.db, topicId, request.params.messageId);
+      if (message.role !== 'bot' || !message.parent) throw notContinuable();
+      // The reply goes on answering the same message, with the same conversation before it.
+      const branch = await branchTurns(app.db, topicId, message.parent);
+      const asked = branch.pop();
+      if (asked?.role !== 'user') throw notContinuable();
+      // Its tool steps so far (none are written while it is not being written).
+      const steps = await stepsOfMessage(app.db, message.id);
+      const { text, ...started } = await startContinuation(app.db, owner(request), {
+        topicId,
+        messageId: message.id,
+        price: topic.price,
+      });
+      const turns = await prepare(
+        request,
+        topic,
+        { history: branch, text: asked.text, messageId: message.parent },
+        started,
+        true,
+      );
+      return run(request, reply, topic, turns, started, { text, steps });
     },
   );
 

@@ -1,7 +1,8 @@
-import type { Owner } from '../auth/sessions';
+import { replyChannel } from '../db/channels';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
-import type { Citation, Turn } from './providers/types';
+import type { Owner } from '../owner';
+import type { Citation, Turn } from '../providers/types';
 
 /** Below this after a charge, the user is told their balance is low. */
 export const lowBalance = 1;
@@ -9,9 +10,6 @@ export const lowBalanceNotice = {
   title: 'Your balance is low',
   body: 'Your balance is under 1.00. Replies from paid bots stop when it runs out.',
 };
-
-/** NOTIFY channel: a streaming reply's message id, on each checkpoint and when it ends. */
-export const replyChannel = 'parley_replies';
 
 /** How long a reply's writer may stay silent before the reply counts as cut off. */
 export const leaseSeconds = 5;
@@ -53,16 +51,17 @@ const spentThisMonth = (users = 'users') =>
 const budgetOf = `(select min(g.monthly_budget) from group_members gm join groups g on g.id = gm.group_id
    where gm.user_id = $2 and g.tenant = $3)`;
 /**
- * Reserves `$4` of the member `$2` of `$3`: when their balance covers it and, with a budget,
- * their spend this month is under it and stays within it. One UPDATE of their row: concurrent
- * reservations wait for its lock and check the balance and the month's spend again as they stand
- * then (on PostgreSQL too), so simultaneous messages can never overrun either.
+ * Reserves `$4` of the member `$2` of `$3`, when `also` (SQL) holds: when their balance covers it
+ * and, with a budget, their spend this month is under it and stays within it. One UPDATE of their
+ * row: concurrent reservations wait for its lock and check the balance and the month's spend again
+ * as they stand then (on PostgreSQL too), so simultaneous messages can never overrun either.
  */
-export const hold = `update users set reserved = reserved + $4,
+const holdWhen = (also: string) => `update users set reserved = reserved + $4,
            month_spent = ${spentThisMonth()} + $4, spent_month = ${thisMonth}
-         where id = $2 and tenant = $3 and balance - reserved >= $4
+         where id = $2 and tenant = $3 and ${also} and balance - reserved >= $4
            and (${budgetOf} is null or (${spentThisMonth()} < ${budgetOf} and ${spentThisMonth()} + $4 <= ${budgetOf}))
          returning id`;
+export const hold = holdWhen('true');
 
 /** Whether the member's spend this month leaves no room for `price` under their groups' budget. */
 export async function overBudget(db: Db, owner: Owner, price: number): Promise<boolean> {
@@ -196,6 +195,62 @@ export async function startRegeneration(
   }
 }
 
+export const notContinuable = () =>
+  new ApiError(
+    409,
+    'Only a reply that ended early, with nothing sent after it, can be continued.',
+    'NOT_CONTINUABLE',
+  );
+
+/** A reply taken up again: as `StartedReply`, with what was written of it. */
+export interface ContinuedReply extends StartedReply {
+  text: string;
+}
+
+/**
+ * Like `startRegeneration` for a reply that ended early (stopped, interrupted, failed) and that
+ * nothing follows: reserves its price again and makes it `streaming` and the topic's head, in one
+ * statement. Its text and tool steps stay; what is written next is added to them. No credit → 402; a
+ * reply that is not continuable (any more) → 409, nothing reserved.
+ */
+export async function startContinuation(
+  db: Db,
+  owner: Owner,
+  reply: { topicId: string; messageId: string; price: number },
+): Promise<ContinuedReply> {
+  try {
+    const { rows } = await db.query<{
+      continuable: boolean;
+      bot_message_id: string | null;
+      parent: string;
+      text: string;
+    }>(
+      `with target as (
+         select m.id from messages m
+         where m.id = $5 and m.topic_id = $1 and m.role = 'bot' and m.status in ('stopped', 'interrupted', 'failed')
+           and not exists (select 1 from messages c where c.parent = m.id)
+         for update),
+       hold as (${holdWhen('exists (select 1 from target)')}),
+       answer as (
+         update messages m set status = 'streaming', reserved = $4, reserved_at = now(), lease_until = ${lease}
+         from target where m.id = target.id and exists (select 1 from hold)
+         returning m.id, m.parent, m.text),
+       touched as (
+         update topics set updated_at = now(), head = (select id from answer)
+         where id = $1 and exists (select 1 from answer))
+       select exists (select 1 from target) as continuable, answer.id as bot_message_id, answer.parent, answer.text
+       from (select 1) as one left join answer on true`,
+      [reply.topicId, owner.userId, owner.tenant, reply.price, reply.messageId],
+    );
+    const row = rows[0];
+    if (!row.continuable) throw notContinuable();
+    if (!row.bot_message_id) throw await refusal(db, owner, reply.price);
+    return { userMessageId: row.parent, botMessageId: row.bot_message_id, text: row.text };
+  } catch (error) {
+    throw conflicts(error);
+  }
+}
+
 /** The sources the reply is given, stored with it before it starts: its `done` event and the topic show them. */
 export async function setCitations(db: Db, messageId: string, citations: Citation[]) {
   await db.query('update messages set citations = $2 where id = $1', [messageId, JSON.stringify(citations)]);
@@ -223,14 +278,14 @@ export async function settle(
   reply: { topicId: string; messageId: string; text: string; description: string; free: boolean },
 ): Promise<{ cost: number; balance: number } | null> {
   const { rows } = await db.query<{ cost: string | null; balance: string | null }>(
-    `with held as (select id, reserved, created_at from messages where id = $1 and status = 'streaming' for update),
+    `with held as (select id, reserved, reserved_at from messages where id = $1 and status = 'streaming' for update),
      done as (
        update messages m set text = $2, status = 'complete', reserved = 0, lease_until = null,
               cost = case when $10 then 0 else held.reserved end
-       from held where m.id = held.id returning m.cost, held.reserved, held.created_at),
+       from held where m.id = held.id returning m.cost, held.reserved, held.reserved_at),
      paid as (
        update users set balance = balance - (select cost from done), reserved = reserved - (select reserved from done),
-              ${refund('(select reserved - cost from done)', '(select created_at from done)')}
+              ${refund('(select reserved - cost from done)', '(select reserved_at from done)')}
        where id = $3 and tenant = $4 and exists (select 1 from done) returning balance),
      recorded as (
        insert into transactions (tenant, user_id, amount, description)
@@ -271,13 +326,13 @@ export async function release(
   reply: { messageId: string; text: string | null; status: 'stopped' | 'failed' },
 ): Promise<boolean> {
   const { rows } = await db.query<{ text: string }>(
-    `with held as (select id, reserved, created_at from messages where id = $1 and status = 'streaming' for update),
+    `with held as (select id, reserved, reserved_at from messages where id = $1 and status = 'streaming' for update),
      ended as (
        update messages m set text = coalesce($2, m.text), status = $3, reserved = 0, lease_until = null
-       from held where m.id = held.id returning held.reserved, held.created_at, m.text),
+       from held where m.id = held.id returning held.reserved, held.reserved_at, m.text),
      freed as (
        update users set reserved = reserved - (select reserved from ended),
-              ${refund('(select reserved from ended)', '(select created_at from ended)')}
+              ${refund('(select reserved from ended)', '(select reserved_at from ended)')}
        where id = $4 and tenant = $5 and exists (select 1 from ended))
      select text, pg_notify('${replyChannel}', $1) from ended`,
     [reply.messageId, reply.text, reply.status, owner.userId, owner.tenant],
@@ -305,12 +360,12 @@ export async function release(
 export async function interruptOrphans(db: Db, all = false): Promise<number> {
   const { rows } = await db.query<{ count: string }>(
     `with orphans as (
-       select m.id, m.reserved, m.created_at, t.user_id from messages m join topics t on t.id = m.topic_id
+       select m.id, m.reserved, m.reserved_at, t.user_id from messages m join topics t on t.id = m.topic_id
        where m.status = 'streaming' and ($1 or m.lease_until < now())
        for update of m skip locked),
      ended as (
        update messages m set status = 'interrupted', reserved = 0, lease_until = null
-       from orphans where m.id = orphans.id returning m.id, orphans.user_id, orphans.reserved, orphans.created_at),
+       from orphans where m.id = orphans.id returning m.id, orphans.user_id, orphans.reserved, orphans.reserved_at),
      cut as (
        update tool_steps s set status = 'error', error = 'The reply was interrupted before this call ended.'
        from ended where s.message_id = ended.id and s.status in ('awaiting_approval', 'running')),
@@ -318,7 +373,7 @@ export async function interruptOrphans(db: Db, all = false): Promise<number> {
        update users u set reserved = u.reserved - held.total,
               month_spent = greatest(u.month_spent - held.this_month, 0)
        from (select ended.user_id, sum(ended.reserved) as total,
-                    sum(case when (date_trunc('month', ended.created_at at time zone 'utc'))::date = users.spent_month
+                    sum(case when (date_trunc('month', ended.reserved_at at time zone 'utc'))::date = users.spent_month
                         then ended.reserved else 0 end) as this_month
              from ended join users on users.id = ended.user_id group by ended.user_id) held
        where u.id = held.user_id)

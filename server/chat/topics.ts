@@ -1,13 +1,11 @@
-import { botNotForYou, mayUseBot } from '../admin/groups/store';
-import type { Owner } from '../auth/sessions';
+import { botNotForYou, mayUseBot } from '../access/groups';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { deleteTopicFiles } from '../files/store';
+import type { Owner } from '../owner';
+import type { Citation } from '../providers/types';
 import { type Step, stepsJson, stepsOf } from '../tools/steps';
 import { plainText, type Snippet, snippet } from './plainText';
-import type { Citation } from './providers/types';
-
-export type { Owner } from '../auth/sessions';
 
 /** complete, or streaming now, or ended early: by the user, by a crash of its writer, or by an error. */
 export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'interrupted' | 'failed';

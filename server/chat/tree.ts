@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
-import type { Turn } from './providers/types';
+import type { Turn } from '../providers/types';
 
 export const messageNotFound = () => new ApiError(404, 'This message does not exist.', 'NOT_FOUND');
 

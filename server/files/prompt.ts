@@ -1,6 +1,6 @@
-import type { Owner } from '../auth/sessions';
-import type { Attachment, Passage, Turn } from '../chat/providers/types';
 import type { Db } from '../db/database';
+import type { Owner } from '../owner';
+import type { Attachment, Passage, Turn } from '../providers/types';
 import { isImage } from './kinds';
 
 /** What a model bot can take: images or not, and how much text (admin fields, kept in `bots.config`). */

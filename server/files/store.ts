@@ -1,6 +1,6 @@
-import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import type { Owner } from '../owner';
 
 // Bytes go to and come from the database as base64 text, decoded and encoded by the database itself:
 // PGlite's own bytea parameters and results are an order of magnitude slower (20 MB: 6 s against 0.4 s).

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { openProvider } from '../admin/providers/store';
+import { openProvider } from '../providers/store';
 
 /** Vectors of the texts, in order; null when the provider has no `POST /embeddings` or fails. */
 export type Embed = (texts: string[]) => Promise<number[][] | null>;

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { knowledgeChannel } from '../db/channels';
 import { embedderFor } from './embeddings';
 import { splitPassages } from './passages';
 
-/** NOTIFY channel: a document was queued (any node may take it). */
-export const knowledgeChannel = 'parley_knowledge';
 /** How long a node holds a job without renewing it: past this, another node (or it, restarted) takes it. */
 export const indexLeaseSeconds = 10;
 /** How often an idle node looks for queued jobs and expired leases, besides being woken by NOTIFY. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { Owner } from '../auth/sessions';
-import type { Citation, Knowledge, Passage } from '../chat/providers/types';
 import { isImage } from '../files/kinds';
+import type { Owner } from '../owner';
+import type { Citation, Knowledge, Passage } from '../providers/types';
 import { embedderFor } from './embeddings';
 import { splitPassages } from './passages';
 import { queryTerms, searchPassages, snippetOf } from './search';

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { knowledgeOf } from '../admin/bots/store';
-import type { Owner } from '../auth/sessions';
 import { canRun } from '../bots/availability';
-import { librarianPassages } from '../chat/providers/librarian';
-import { type Knowledge, ProviderError, type Turn } from '../chat/providers/types';
+import { knowledgeOf } from '../bots/config';
 import { ApiError, notFound } from '../errors';
 import { passageRoom } from '../files/prompt';
 import { retrieve } from '../knowledge/retrieval';
+import type { Owner } from '../owner';
+import { type Knowledge, ProviderError, type Turn } from '../providers/types';
 import { repeat } from '../repeat';
+import { librarianPassages } from '../replies/engines/librarian';
 import { retryIn } from '../security/counters';
 import { toolsForBot } from '../tools/registry';
 import { replyTools } from '../tools/run';

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mayUseBot } from '../admin/groups/store';
-import type { Owner } from '../auth/sessions';
+import { mayUseBot } from '../access/groups';
 import { hold, lease, leaseSeconds, lowBalance, lowBalanceNotice, refund, refusal } from '../chat/replyStore';
 import type { Db } from '../db/database';
+import type { Owner } from '../owner';
 
 /** What every key starts with, so a leaked one is recognisable (secret scanners, logs). */
 export const keyPrefix = 'pk-parley-';

@@ -1,11 +1,12 @@
-import { recordAudit } from '../admin/audit/store';
-import { cleanName } from '../admin/schemas';
+import { recordAudit } from '../audit/store';
 import type { Codes } from '../auth/codes';
+import { organizationsChannel } from '../db/channels';
 import type { Db } from '../db/database';
-import { librarian, seedBot } from '../db/seed';
 import { ApiError } from '../errors';
 import type { SendMail } from '../mail/mailer';
-import { organizationsChannel, subdomainProblem } from '../organizations/store';
+import { subdomainProblem } from '../organizations/store';
+import { cleanName } from '../schemas';
+import { seedLibrarian } from '../seed/seed';
 
 /** How long a new owner's code works: the operator's mail may wait a while to be read. */
 export const ownerCodeMinutes = 72 * 60;
@@ -82,7 +83,7 @@ export async function createOrganization(
         [subdomain, users[0].id, services.startingBalance, 'Welcome credit'],
       );
     }
-    await seedBot(tx, subdomain, librarian, 0);
+    await seedLibrarian(tx, subdomain, 0);
     await recordAudit(tx, {
       tenant: subdomain,
       actor: 'operator',

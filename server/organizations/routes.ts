@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { checkLogo } from '../admin/settings/logo';
-import { readSso } from '../auth/oidc/store';
 import { ApiError } from '../errors';
+import { checkLogo } from './logo';
+import { readSso } from './sso';
 import { logoUrl, readLogo, readOrganization, replaceLogo } from './store';
 
 const unknown = () => new ApiError(404, 'No organization has this address.', 'UNKNOWN_ORGANIZATION');
@@ -32,6 +32,8 @@ export const organizationsPlugin: FastifyPluginAsync = async (app) => {
         defaultLanguage: row.default_language,
         // The login and register screens offer "Continue with …" when the organization has SSO.
         sso: sso ? { label: sso.label } : null,
+        // The chat offers to translate messages only when a provider can (the catalogs hold the UI's words).
+        messageTranslation: app.translator.hasProvider,
       };
     },
   );

@@ -1,9 +1,6 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 
-/** NOTIFY channel: an organization's subdomain when it is created, disabled or enabled. */
-export const organizationsChannel = 'parley_organizations';
-
 /** Labels an organization may not take: the app itself and names people expect to be the service's. */
 export const reservedSubdomains = new Set([
   'app',

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { organizationsChannel } from '../db/channels';
 import { ApiError } from '../errors';
-import { organizationsChannel } from '../organizations/store';
 import { isApiPath } from './static';
 
 const unknownOrganization = () => new ApiError(400, 'Unknown organization', 'UNKNOWN_ORGANIZATION');

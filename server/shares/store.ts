@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { botNotForYou, mayUseBot } from '../admin/groups/store';
-import type { Owner } from '../auth/sessions';
+import { botNotForYou, mayUseBot } from '../access/groups';
 import { readTopic, topicNotFound } from '../chat/topics';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import type { Owner } from '../owner';
 
 export type Audience = 'organization' | 'public';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { knowledgeOf } from '../admin/bots/store';
-import type { Owner } from '../auth/sessions';
+import { knowledgeOf } from '../bots/config';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import type { Owner } from '../owner';
 import { builtinRunners, builtinToolInfos } from './builtin';
 import { callMcpTool, listMcpToolsForOrg } from './mcp/index';
 import type { ToolInfo } from './types';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ReplyTools, ToolCall } from '../chat/providers/types';
 import type { Db } from '../db/database';
+import type { ReplyTools, ToolCall } from '../providers/types';
 import type { BotTools } from './registry';
 import { awaitDecision, endStep, type Step, type StepOwner, shorten, startStep } from './steps';
 import { ToolError } from './types';
@@ -107,6 +107,8 @@ export function replyTools(options: {
   refusal?: string;
   log: FastifyBaseLogger;
   show?: (step: Step) => void;
+  /** The steps the reply already has (one continued): its new ones come after them. */
+  after?: number;
 }): ReplyTools | undefined {
   const { db, owner, bot, signal, log } = options;
   if (!bot.tools.size) return undefined;
@@ -119,7 +121,7 @@ export function replyTools(options: {
         end: (callId: string, ending: StepEnd) => endStep(db, callId, ending),
       }
     : unkeptSteps();
-  let position = 0;
+  let position = options.after ?? 0;
   return {
     maxSteps,
     definitions: [...bot.tools.values()].map(({ info }) => ({

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Owner } from '../auth/sessions';
-import { replyChannel } from '../chat/replyStore';
+import { replyChannel } from '../db/channels';
 import type { Db } from '../db/database';
+import type { Owner } from '../owner';
 
 export type StepStatus = 'awaiting_approval' | 'running' | 'done' | 'error' | 'denied';
 
@@ -119,6 +119,15 @@ export async function endStep(
     [callId, ending.status, ending.result ?? null, ending.error ?? null, Math.round(ending.ms)],
   );
   return rows[0] ? toStep(rows[0]) : null;
+}
+
+/** The steps of a reply so far, in order: those of a reply that is continued stay before its new ones. */
+export async function stepsOfMessage(db: Db, messageId: string): Promise<Step[]> {
+  const { rows } = await db.query<StepRow>(
+    `select ${stepColumns} from tool_steps where message_id = $1 order by position`,
+    [messageId],
+  );
+  return rows.map(toStep);
 }
 
 async function readStep(db: Db, callId: string): Promise<Step | null> {

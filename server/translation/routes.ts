@@ -2,8 +2,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../errors';
 import { retryIn } from '../security/counters';
 
-/** Longer texts are refused: the UI's own strings are short, and a provider is paid by the character. */
-const maxLength = 2000;
+/**
+ * Longer texts are refused: a message's text is shorter (a long reply goes to the provider in pieces
+ * of `pieceLength`), and a provider is paid by the character.
+ */
+const maxLength = 50_000;
 
 /**
  * `POST /api/v1/translate`: what the memory and the built-in catalogs know is answered to anyone (the
@@ -16,6 +19,8 @@ export const translatePlugin: FastifyPluginAsync = async (app) => {
     '/api/v1/translate',
     {
       config: { rateLimit: { max: 1200, timeWindow: '1 minute' } },
+      // `maxLength` characters as JSON: up to 3 bytes each in UTF-8.
+      bodyLimit: 4 * maxLength,
       schema: {
         body: {
           type: 'object',
@@ -33,7 +38,7 @@ export const translatePlugin: FastifyPluginAsync = async (app) => {
       if (text.length > maxLength) {
         throw new ApiError(
           413,
-          `A text to translate has at most ${maxLength} characters.`,
+          `A text to translate has at most ${maxLength.toLocaleString('en')} characters.`,
           'TEXT_TOO_LONG',
           'text',
         );

@@ -1,5 +1,20 @@
 import type { Db } from '../db/database';
 import { loadCatalogs } from './catalogs';
+import { piecesOf } from './pieces';
+
+/**
+ * What one request to the provider carries at most: a longer text goes in pieces of this size, cut
+ * between paragraphs or sentences (LibreTranslate servers limit a request, often to 2,000 or 5,000
+ * characters, and a model translates a short text more faithfully).
+ */
+const pieceLength = 2000;
+/** Pieces asked of the provider at once, for one text. */
+const piecesAtOnce = 4;
+/**
+ * The memory's key is the text itself, in a B-tree index of at most 2,704 bytes an entry: a piece
+ * longer than this (in UTF-8) is translated but not remembered.
+ */
+const rememberedBytes = 2500;
 
 export interface Translation {
   text: string;
@@ -78,20 +93,44 @@ export function createTranslator(
       const known = await lookup(text, language);
       if (known.translated || !provider || language.toLowerCase().startsWith('en')) return known;
       const code = language.toLowerCase();
+      /** A piece from the memory, else from the provider (then remembered); null when it cannot. */
+      const translatePiece = async (piece: string): Promise<string | null> => {
+        const remembered = await lookup(piece, code);
+        if (remembered.translated) return remembered.text;
+        const translation = await provider(piece, code);
+        if (!translation) return null;
+        if (Buffer.byteLength(piece) <= rememberedBytes) {
+          // Remembered, and the memory kept to its size: the least recently used go first.
+          await db.query(
+            'insert into translations (text, language, translation) values ($1, $2, $3) on conflict do nothing',
+            [piece, code, translation],
+          );
+          await db.query(
+            `delete from translations where (text, language) in (
+               select text, language from translations order by used_at desc offset $1)`,
+            [options.memorySize],
+          );
+        }
+        return translation;
+      };
       try {
-        const translation = await provider(text, code);
-        if (!translation) return { text, translated: false };
-        // Remembered, and the memory kept to its size: the least recently used go first.
-        await db.query(
-          'insert into translations (text, language, translation) values ($1, $2, $3) on conflict do nothing',
-          [text, code, translation],
-        );
-        await db.query(
-          `delete from translations where (text, language) in (
-             select text, language from translations order by used_at desc offset $1)`,
-          [options.memorySize],
-        );
-        return { text: translation, translated: true };
+        const pieces = piecesOf(text, pieceLength);
+        const translated: (string | null)[] = pieces.map((piece) => (piece.translate ? null : piece.text));
+        let next = 0;
+        const work = async () => {
+          for (let at = next++; at < pieces.length; at = next++) {
+            if (!pieces[at].translate) continue;
+            // One piece the provider cannot translate: neither is the text, and nothing more is asked.
+            translated[at] = await translatePiece(pieces[at].text).catch((error) => {
+              next = pieces.length;
+              throw error;
+            });
+            if (translated[at] === null) next = pieces.length;
+          }
+        };
+        await Promise.all(Array.from({ length: piecesAtOnce }, work));
+        if (translated.some((part) => part === null)) return { text, translated: false };
+        return { text: translated.join(''), translated: true };
       } catch (error) {
         options.log('translation provider failed', error);
         return { text, translated: false };

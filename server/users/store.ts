@@ -1,7 +1,7 @@
-import type { Owner } from '../auth/sessions';
 import type { Db } from '../db/database';
 import { notFound } from '../errors';
 import { listFiles } from '../files/store';
+import type { Owner } from '../owner';
 import { listShares } from '../shares/store';
 
 const iso = (value: Date) => new Date(value).toISOString();

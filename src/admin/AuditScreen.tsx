@@ -1,25 +1,15 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
+import type { AuditEntry } from '../../machines/adminList';
 import { FormError } from '../components/FormError';
 import { Loading } from '../components/Loading';
 import { T } from '../i18n/T';
 import { useFormat } from '../i18n/useFormat';
 import { useT } from '../i18n/useT';
+import { type AuditChange, changesOf, fieldLabel, readableValue } from './auditChanges';
 import { ListProblem } from './ListProblem';
 import { TableScroll } from './TableScroll';
 import { useAdmin } from './useAdmin';
-
-/** A value before or after a change, compact: nothing, a word, or its fields. */
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return '—';
-  if (typeof value !== 'object') return String(value);
-  return Object.entries(value)
-    .map(
-      ([key, item]) =>
-        `${key}: ${typeof item === 'object' && item !== null ? JSON.stringify(item) : String(item)}`,
-    )
-    .join(', ');
-}
 
 /** Every admin action, newest first: when, who, what, on what, and the change it made. */
 export function AuditScreen() {
@@ -47,7 +37,7 @@ export function AuditScreen() {
         </p>
       )}
       {items.length > 0 && (
-        <TableScroll>
+        <TableScroll stacks>
           <table className="admin-table audit-table">
             <thead>
               <tr>
@@ -61,20 +51,24 @@ export function AuditScreen() {
             <tbody>
               {items.map((entry) => (
                 <tr key={entry._id}>
-                  <td>
+                  <td data-label={t('When')}>
                     <time dateTime={entry.at}>{format.dateTime(new Date(entry.at))}</time>
                   </td>
-                  <td>
+                  <td data-label={t('Who')}>
                     <bdi>{entry.actorName || entry.actor}</bdi>
                   </td>
-                  <td>
+                  <td data-label={t('Action')}>
                     <code>{entry.action}</code>
                   </td>
-                  <td>
-                    <code className="target">{entry.target ?? '—'}</code>
+                  <td data-label={t('Target')}>
+                    {entry.target && Object.hasOwn(entry.names, entry.target) ? (
+                      <bdi>{entry.names[entry.target]}</bdi>
+                    ) : (
+                      <code className="target">{entry.target ?? '—'}</code>
+                    )}
                   </td>
-                  <td className="change">
-                    <bdi>{describe(entry.before)}</bdi> → <bdi>{describe(entry.after)}</bdi>
+                  <td className="change" data-label={t('Before → after')}>
+                    <Changes entry={entry} />
                   </td>
                 </tr>
               ))}
@@ -94,5 +88,27 @@ export function AuditScreen() {
       )}
       {list === 'loaded' && <FormError message={error} />}
     </section>
+  );
+}
+
+/** An entry's change, a line per field: its name, and its value before → after (or the one it has). */
+function Changes({ entry }: { entry: AuditEntry }) {
+  const t = useT();
+  const format = useFormat();
+  const changes = changesOf(entry.before, entry.after);
+  if (changes.length === 0) return '—';
+  const value = (change: AuditChange, side: 'before' | 'after') =>
+    readableValue(change[side], change.field, { names: entry.names, t, number: format.number });
+  return (
+    <ul className="audit-changes">
+      {changes.map((change) => (
+        <li key={change.field}>
+          <span className="audit-field">{fieldLabel(change.field, t)}:</span>{' '}
+          {'before' in change && <bdi>{value(change, 'before')}</bdi>}
+          {'before' in change && 'after' in change && ' → '}
+          {'after' in change && <bdi>{value(change, 'after')}</bdi>}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -125,6 +125,15 @@ export function createWorkspaceEndpoints(http: HttpClient) {
           signal,
         ),
       ),
+    /** Goes on with the reply `messageId`, which ended early, in the same message; yields what follows its text. */
+    continueReply: (topicId: string, messageId: string, signal: AbortSignal) =>
+      events(
+        http.stream(
+          `/api/v1/topic/${encodeURIComponent(topicId)}/message/${encodeURIComponent(messageId)}/continue`,
+          {},
+          signal,
+        ),
+      ),
     /** Follows the reply being written in the topic from `offset` characters on; nothing when none is. */
     follow: (topicId: string, offset: number, signal: AbortSignal) =>
       events(http.stream(`/api/v1/topic/${encodeURIComponent(topicId)}/stream`, null, signal, offset)),

@@ -175,6 +175,7 @@ export function createAppActors(env: AppEnvironment) {
     if (snapshot.matches({ auth: 'loggedOut' })) account.send({ type: 'SESSION_ENDED' });
   });
 
+  const applyBrand = env.applyBrand ?? (() => {});
   let workspace: Promise<Workspace> | null = null;
   /**
    * The logged-in half of the composition root (side panel, balance, notifications, conversations,
@@ -183,27 +184,26 @@ export function createAppActors(env: AppEnvironment) {
    */
   const loadWorkspace = () => {
     workspace ??= import('./createWorkspaceActors').then(({ createWorkspaceActors }) =>
-      createWorkspaceActors({ http, env, stored, session, bots, inspect }),
+      createWorkspaceActors({
+        http,
+        env: { ...env, applyBrand },
+        stored,
+        session,
+        bots,
+        // Asked for afresh: the organization check does not look the `app` label up (seed-spec §4),
+        // and an admin may have changed the colour since the page loaded.
+        organization: () => api.organization(organization.getSnapshot().context.subdomain),
+        inspect,
+      }),
     );
     return workspace;
   };
 
-  const applyBrand = env.applyBrand ?? (() => {});
-  // The organization's brand colour is the accent as soon as the organization check knows it. The
-  // `app` label is not looked up (seed-spec §4): its colour comes with the first logged-in screen.
-  let brandAsked = false;
+  // The organization's brand colour is the accent as soon as the organization check knows it (the
+  // `app` label's comes with the first logged-in screen, from the workspace).
   organization.subscribe((snapshot) => {
     if (snapshot.context.organization) applyBrand(snapshot.context.organization.brandColor ?? null);
   });
-  const askBrand = () => {
-    const { subdomain, organization: record } = organization.getSnapshot().context;
-    if (brandAsked || record) return;
-    brandAsked = true;
-    api.organization(subdomain).then(
-      (found) => applyBrand(found.brandColor ?? null),
-      () => {},
-    );
-  };
 
   let sharedConversation: Promise<SharedConversationMachine> | null = null;
   /** The machine of a shared link's page, with its effects: loaded with that page. */
@@ -227,10 +227,7 @@ export function createAppActors(env: AppEnvironment) {
     language,
     translation,
     worker,
-    workspace: () => {
-      askBrand();
-      return loadWorkspace();
-    },
+    workspace: loadWorkspace,
     /** What the admin area's composition root (in its own chunk) builds on. */
     services: { http, api, env: { ...env, applyBrand }, inspect },
   };

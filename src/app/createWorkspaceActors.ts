@@ -3,6 +3,7 @@ import { apiKeysMachine } from '../../machines/apiKeys';
 import { activeBots, type botsMachine } from '../../machines/bots';
 import { citationsMachine } from '../../machines/citations';
 import { conversationsMachine } from '../../machines/conversations';
+import type { OrganizationRecord } from '../../machines/organization';
 import { type BillingRecord, createResourceMachine, type NotificationRecord } from '../../machines/resource';
 import type { sessionMachine } from '../../machines/session';
 import { shareMachine } from '../../machines/share';
@@ -19,10 +20,14 @@ import { themeActions } from './themeActions';
 
 export interface WorkspaceDependencies {
   http: HttpClient;
-  env: Pick<AppEnvironment, 'navigate' | 'saveFile' | 'applyTheme'>;
+  env: Pick<AppEnvironment, 'navigate' | 'saveFile' | 'applyTheme'> & {
+    applyBrand: (color: string | null) => void;
+  };
   stored: StoredValues;
   session: ActorRefFrom<typeof sessionMachine>;
   bots: Bots;
+  /** Asks for the organization's record. */
+  organization: () => Promise<OrganizationRecord>;
   inspect?: Observer<InspectionEvent>;
 }
 
@@ -60,9 +65,28 @@ async function checkBot(bots: Bots, botId: string) {
  * the conversations of the sidebar, the colour scheme, and the chat's machine with its effects.
  * Created once, with the first logged-in screen.
  */
-export function createWorkspaceActors({ http, env, stored, session, bots, inspect }: WorkspaceDependencies) {
+export function createWorkspaceActors({
+  http,
+  env,
+  stored,
+  session,
+  bots,
+  organization,
+  inspect,
+}: WorkspaceDependencies) {
   const api = createWorkspaceEndpoints(http);
   const sidePanel = createActor(sidePanelMachine, { inspect });
+
+  /** The organization as the logged-in screens use it: its colour, whether messages can be translated. */
+  const organizationDetails = createActor(
+    createResourceMachine<OrganizationRecord>().provide({
+      actors: { fetch: fromPromise(organization) },
+    }),
+    { inspect },
+  );
+  organizationDetails.subscribe((snapshot) => {
+    if (snapshot.context.data) env.applyBrand(snapshot.context.data.brandColor ?? null);
+  });
 
   /** Server data the side panel shows and changes, each behind the same small machine. */
   const billing = createActor(
@@ -169,12 +193,15 @@ export function createWorkspaceActors({ http, env, stored, session, bots, inspec
   const attachments = createAttachments(api);
   const files = createFileAccess(api, env.saveFile);
 
-  for (const actor of [sidePanel, billing, notifications, conversations, share, theme]) actor.start();
+  for (const actor of [sidePanel, organizationDetails, billing, notifications, conversations, share, theme])
+    actor.start();
+  organizationDetails.send({ type: 'LOAD' });
   // The chat screen's actors are inspected too (`inspect`: the Stately inspector in development, or none).
   // The cited passage a chat screen shows: no effects, so the machine as it is.
   const citations = citationsMachine;
   return {
     sidePanel,
+    organizationDetails,
     billing,
     notifications,
     conversations,

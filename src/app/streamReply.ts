@@ -53,8 +53,8 @@ const lostBeforeStart = (): TopicEvent => ({
 });
 
 /**
- * The topic machine's `streamReply`: sends the message (or asks again) and relays the reply. Leaving
- * only drops the connection: the server goes on writing, and Stop is its own call.
+ * The topic machine's `streamReply`: sends the message (or asks again, or to go on) and relays the
+ * reply. Leaving only drops the connection: the server goes on writing, and Stop is its own call.
  */
 export function createStreamReply(api: WorkspaceEndpoints) {
   return fromCallback<TopicEvent, { topicId: string; request: ReplyRequest }>(({ input, sendBack }) => {
@@ -63,7 +63,9 @@ export function createStreamReply(api: WorkspaceEndpoints) {
     const events =
       request.kind === 'send'
         ? api.sendMessage(topicId, request.text, request.parent, controller.signal, request.files)
-        : api.regenerate(topicId, request.messageId, controller.signal);
+        : request.kind === 'regenerate'
+          ? api.regenerate(topicId, request.messageId, controller.signal)
+          : api.continueReply(topicId, request.messageId, controller.signal);
     relay(events, sendBack, controller.signal, false);
     return () => controller.abort();
   });

@@ -6,10 +6,11 @@ import { useWorkspace } from '../app/useWorkspace';
 import { Bdi } from '../components/Bdi';
 import { Menu } from '../components/Menu';
 import { useBilling } from '../home/useBilling';
+import { textDir } from '../i18n/bidi';
 import { T } from '../i18n/T';
-import { useDisplaysEnglish } from '../i18n/useDisplaysEnglish';
 import { useFormat } from '../i18n/useFormat';
 import { useT } from '../i18n/useT';
+import { useMessageTranslation } from './message/useTranslatedText';
 import { useChatBot } from './useChatBot';
 
 interface ChatBarProps {
@@ -37,7 +38,7 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
   );
   const exportError = useSelector(conversations, (snapshot) => snapshot.context.exportError);
   const exporting = useSelector(conversations, (snapshot) => snapshot.matches({ export: 'exporting' }));
-  const english = useDisplaysEnglish();
+  const translationOffered = useMessageTranslation();
   const title = renamed || topic?.title || firstMessage || t('New chat');
   useDocumentTitle(title);
   const conversation = topic && { _id: topic._id, title };
@@ -45,9 +46,7 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
   return (
     <div className="chat-bar">
       <div className="chat-bar-text">
-        <h1>
-          <Bdi text={title} />
-        </h1>
+        <h1 dir={textDir(title)}>{title}</h1>
         {name && (
           <p className="chat-bar-bot">
             <Bdi text={name} />
@@ -56,7 +55,7 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
           </p>
         )}
       </div>
-      {conversation && !english && (
+      {conversation && translationOffered && (
         <button
           type="button"
           className="button small"

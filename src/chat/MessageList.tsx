@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
-import { useMemo, useRef } from 'react';
-import type { ActorRefFrom } from 'xstate';
+import { useEffect, useMemo, useRef } from 'react';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { citationsMachine } from '../../machines/citations';
-import { type ChatMessage, streamingReply, type topicMachine } from '../../machines/topic';
+import { streamingReply, type topicMachine } from '../../machines/topic';
 import { T } from '../i18n/T';
 import { useNow } from '../i18n/useNow';
 import { useT } from '../i18n/useT';
@@ -17,9 +17,29 @@ import { useChatBot } from './useChatBot';
 import { useStablePositions } from './useStablePositions';
 
 const failedStates = ['replyFailed', 'insufficientBalance', 'creationFailed'] as const;
-const endedEarly = new Set<ChatMessage['status']>(['stopped', 'interrupted', 'failed']);
-/** What "Continue" sends: the bot goes on from where its reply ended. */
-const continueText = 'Continue';
+type TopicSnapshot = SnapshotFrom<typeof topicMachine>;
+
+/** The bot types until the first words of its reply, or its first tool step, show. */
+function isTyping(snapshot: TopicSnapshot) {
+  if (snapshot.matches('creating')) return true;
+  if (streamingReply(snapshot.context)?.steps?.length) return false;
+  return (
+    snapshot.matches({ live: { stream: { replying: 'waiting' } } }) ||
+    (snapshot.matches({ live: { stream: { attached: 'attaching' } } }) && snapshot.context.draft === '')
+  );
+}
+
+/**
+ * How the reply being written shows: as written so far (while it streams, and while Stop is on its
+ * way: the server keeps that much), not yet (the bot types), or as stored once it has ended. A reply
+ * that goes on shows what it had while the bot types the rest.
+ */
+function writingShown(snapshot: TopicSnapshot): 'live' | 'notYet' | 'stored' {
+  const drafted = snapshot.context.draft !== '';
+  if (snapshot.matches('stopping')) return drafted ? 'live' : 'notYet';
+  if (!snapshot.matches('live')) return 'stored';
+  return isTyping(snapshot) && !drafted ? 'notYet' : 'live';
+}
 
 /**
  * The conversation, newest at the bottom, following the reply unless the user scrolled up (then
@@ -38,29 +58,23 @@ export function MessageList({
   const t = useT();
   const now = useNow();
   const { name } = useChatBot(chat);
-  const container = useRef<HTMLDivElement>(null);
+  const view = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
   const messages = useSelector(chat, (snapshot) => snapshot.context.messages);
   const tree = useSelector(chat, (snapshot) => snapshot.context.topic?.messages ?? snapshot.context.messages);
-  const live = useSelector(chat, (snapshot) => snapshot.matches('live'));
-  // The bot types until the first words of its reply, or its first tool step, show.
-  const typing = useSelector(chat, (snapshot) => {
-    if (snapshot.matches('creating')) return true;
-    if (streamingReply(snapshot.context)?.steps?.length) return false;
-    return (
-      snapshot.matches({ live: { stream: { replying: 'waiting' } } }) ||
-      (snapshot.matches({ live: { stream: { attached: 'attaching' } } }) && snapshot.context.draft === '')
-    );
-  });
+  const writing = useSelector(chat, writingShown);
+  const typing = useSelector(chat, isTyping);
+  const request = useSelector(chat, (snapshot) => snapshot.context.request);
   const canChange = useSelector(
     chat,
     (snapshot) => snapshot.matches('ready') || snapshot.matches('replyFailed'),
   );
-  const ready = useSelector(chat, (snapshot) => snapshot.matches('ready'));
   const failed = useSelector(chat, (snapshot) => failedStates.some((state) => snapshot.matches(state)));
-  const { following, jumpToLatest, keepFollowing } = useAutoScroll(
-    container,
-    `${messages.length}:${typing}:${failed}`,
-  );
+  const { following, jumpToLatest } = useAutoScroll(view, content);
+  // A reply the person asks for (a message sent, edited, a reply asked again or to go on) is followed.
+  useEffect(() => {
+    if (request) jumpToLatest();
+  }, [request, jumpToLatest]);
 
   const positions = useStablePositions(messages, tree);
   const commands = useMemo<MessageCommands>(
@@ -73,48 +87,51 @@ export function MessageList({
     [chat, citations],
   );
   const shownCitation = useSelector(citations, (snapshot) => snapshot.context.shown);
-  const last = messages.at(-1);
-  const stoppedShort = ready && last?.role === 'bot' && endedEarly.has(last.status) ? last : null;
+  // The last reply ended early: it can go on (Continue), or be asked for again (Retry).
+  const stoppedShort = useSelector(chat, (snapshot) => {
+    const last = snapshot.context.messages.at(-1);
+    return last && snapshot.can({ type: 'CONTINUE', messageId: last._id }) ? last : null;
+  });
 
   return (
     <div className="messages-frame">
-      <div ref={container} className="messages" role="log" aria-label={t('Conversation')} aria-live="polite">
-        {messages.length === 0 && !typing && (
-          <p className="empty">
-            <T>Say hello to start the conversation.</T>
-          </p>
-        )}
-        {messages.map((message) =>
-          message.status === 'streaming' && live ? (
-            typing ? null : (
-              <LiveReply key={message.key ?? message._id} chat={chat} botName={name} onGrow={keepFollowing} />
-            )
-          ) : (
-            <MessageItem
-              key={message.key ?? message._id}
-              message={message}
-              botName={name}
-              now={now}
-              position={positions.get(message._id) ?? { index: 1, count: 1, previous: null, next: null }}
-              canChange={canChange}
-              translateAll={translateAll}
-              commands={commands}
+      <div ref={view} className="messages-view" role="log" aria-label={t('Conversation')} aria-live="polite">
+        <div ref={content} className="messages">
+          {messages.length === 0 && !typing && (
+            <p className="empty">
+              <T>Say hello to start the conversation.</T>
+            </p>
+          )}
+          {messages.map((message) =>
+            message.status === 'streaming' && writing !== 'stored' ? (
+              writing === 'live' && <LiveReply key={message.key ?? message._id} chat={chat} botName={name} />
+            ) : (
+              <MessageItem
+                key={message.key ?? message._id}
+                message={message}
+                botName={name}
+                now={now}
+                position={positions.get(message._id) ?? { index: 1, count: 1, previous: null, next: null }}
+                canChange={canChange}
+                translateAll={translateAll}
+                commands={commands}
+              />
+            ),
+          )}
+          {typing && <TypingIndicator botName={name} />}
+          {stoppedShort && (
+            <ReplyEndActions
+              onContinue={() => chat.send({ type: 'CONTINUE', messageId: stoppedShort._id })}
+              onRetry={() => commands.regenerate(stoppedShort._id)}
             />
-          ),
-        )}
-        {typing && <TypingIndicator botName={name} />}
-        {stoppedShort && (
-          <ReplyEndActions
-            onContinue={() => chat.send({ type: 'SEND', text: continueText })}
-            onRetry={() => commands.regenerate(stoppedShort._id)}
-          />
-        )}
-        {failed && <ChatProblem chat={chat} />}
+          )}
+          {failed && <ChatProblem chat={chat} />}
+        </div>
       </div>
       {shownCitation && (
         <CitationDialog citation={shownCitation.citation} onClose={() => citations.send({ type: 'CLOSE' })} />
       )}
-      {live && !following && (
+      {!following && (
         <button type="button" className="button small jump-to-latest" onClick={jumpToLatest}>
           <T>Jump to latest</T>
         </button>

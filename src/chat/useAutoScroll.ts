@@ -1,59 +1,58 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 
-/** How close to the bottom (px) still counts as "following" the conversation. */
+/** How close to the bottom (px) counts as back at the newest content when scrolling down. */
 const followThreshold = 48;
+/** Below this (px) from the bottom the view shows the newest content: rounding, not a person's scroll. */
+const atEnd = 2;
 
 /**
- * Keeps a scrolling container pinned to its newest content while the user follows along, and leaves
- * it alone once they scroll up to read something earlier; `jumpToLatest` pins it again, and
- * `keepFollowing` follows content that grows without the list rendering again (a streamed reply).
+ * Keeps a scrolling container (`view`) on its newest content while the user follows along, and
+ * leaves it alone once they scroll up to read something earlier; `jumpToLatest` follows again.
+ *
+ * It follows every change of size, not renders: the content grows after React is done with it (a
+ * reply's actions appear when it completes, an image arrives, a message far from the view is laid
+ * out at its real height only once it comes near it), and the view shrinks when the composer grows.
  */
-export function useAutoScroll(container: RefObject<HTMLElement | null>, content: unknown) {
+export function useAutoScroll(view: RefObject<HTMLElement | null>, content: RefObject<HTMLElement | null>) {
   const followingNow = useRef(true);
   const [following, setFollowing] = useState(true);
 
   useEffect(() => {
-    const element = container.current;
-    if (!element) return;
+    const element = view.current;
+    const inner = content.current;
+    if (!element || !inner) return;
     let lastTop = element.scrollTop;
-    // Only scrolling up leaves the newest content: the scroll event of our own pin can arrive after
-    // the reply grew again, far from the bottom though nobody moved.
+    // Only the person scrolling up leaves the newest content: the scroll event of our own pin can
+    // arrive after the content grew again (far from the bottom though nobody moved), and the browser
+    // moves the view up itself when a message above shrinks (it keeps what is on screen in place).
     const onScroll = () => {
-      const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight <= followThreshold;
-      if (atBottom) followingNow.current = true;
-      else if (element.scrollTop < lastTop) followingNow.current = false;
+      const gap = element.scrollHeight - element.scrollTop - element.clientHeight;
+      if (element.scrollTop < lastTop && gap > atEnd) followingNow.current = false;
+      else if (gap <= followThreshold) followingNow.current = true;
       lastTop = element.scrollTop;
       setFollowing(followingNow.current);
     };
-    element.addEventListener('scroll', onScroll, { passive: true });
-    return () => element.removeEventListener('scroll', onScroll);
-  }, [container]);
-
-  /**
-   * Pins the newest content again if the user follows along: for content that grows on its own. At
-   * most once a frame: reading the height lays the page out, and a long conversation is costly to
-   * lay out once per token.
-   */
-  const frame = useRef(0);
-  const keepFollowing = useCallback(() => {
-    if (frame.current) return;
-    frame.current = requestAnimationFrame(() => {
-      frame.current = 0;
-      const element = container.current;
-      if (element && followingNow.current) element.scrollTop = element.scrollHeight;
+    // Called after layout, before paint, at most once a frame: the height is already known, and a
+    // long conversation is laid out once per token, not twice.
+    const observer = new ResizeObserver(() => {
+      if (followingNow.current) element.scrollTop = element.scrollHeight;
     });
-  }, [container]);
-  useEffect(() => () => cancelAnimationFrame(frame.current), []);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: content is the trigger, not an input
-  useEffect(keepFollowing, [content, keepFollowing]);
+    observer.observe(inner);
+    observer.observe(element);
+    element.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      observer.disconnect();
+      element.removeEventListener('scroll', onScroll);
+    };
+  }, [view, content]);
 
   const jumpToLatest = useCallback(() => {
-    const element = container.current;
+    const element = view.current;
     if (!element) return;
     followingNow.current = true;
     setFollowing(true);
     element.scrollTop = element.scrollHeight;
-  }, [container]);
+  }, [view]);
 
-  return { following, jumpToLatest, keepFollowing };
+  return { following, jumpToLatest };
 }

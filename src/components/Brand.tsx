@@ -1,15 +1,17 @@
 import { useSelector } from '@xstate/react';
 import { Link } from 'wouter';
 import { useActors } from '../app/ActorsContext';
-import { T } from '../i18n/T';
+import { textDir } from '../i18n/bidi';
+import { useT } from '../i18n/useT';
 
-/** Parley, or the organization's own name when the host names one. */
+/** Parley, or the organization's own name when the host names one: shortened at its own end. */
 export function Brand() {
   const { organization } = useActors();
-  const name = useSelector(organization, (snapshot) => snapshot.context.organization?.name);
+  const t = useT();
+  const name = useSelector(organization, (snapshot) => snapshot.context.organization?.name) ?? t('Parley');
   return (
     <Link href="/list" className="brand">
-      {name ?? <T>Parley</T>}
+      <span dir={textDir(name)}>{name}</span>
     </Link>
   );
 }

@@ -68,6 +68,10 @@ export function formatRelativeTime(date: Date, now: number, language: string): s
 export const formatDateTime = (date: Date, language: string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short' }).format(date);
 
+/** A date and time in short, as in 2 Jan 2026, 03:04: a charge in the order history. */
+export const formatShortDateTime = (date: Date, language: string) =>
+  new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+
 /** A calendar day of UTC, e.g. `1 September 2025`, in the display language. */
 export function formatUtcDay(date: Date, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(date);

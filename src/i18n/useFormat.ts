@@ -9,6 +9,7 @@ import {
   formatNumber,
   formatPercent,
   formatRelativeTime,
+  formatShortDateTime,
   formatUtcDay,
 } from './format';
 
@@ -25,6 +26,7 @@ export function useFormat() {
       percent: (share: number) => formatPercent(share, code),
       relativeTime: (date: Date, now: number) => formatRelativeTime(date, now, code),
       dateTime: (date: Date) => formatDateTime(date, code),
+      shortDateTime: (date: Date) => formatShortDateTime(date, code),
       utcDay: (date: Date) => formatUtcDay(date, code),
     }),
     [code],

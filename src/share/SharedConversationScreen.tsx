@@ -70,9 +70,7 @@ export default function SharedConversationScreen({ shareId }: { shareId: string 
   return (
     <PageLayout>
       <div className="shared-conversation">
-        <h1>
-          <Bdi text={title} />
-        </h1>
+        <h1 dir={textDir(title)}>{title}</h1>
         <p className="shared-meta">
           <Bdi text={snapshot.bot.name} /> · <T>Shared</T>{' '}
           <time dateTime={snapshot.sharedAt}>{format.dateTime(new Date(snapshot.sharedAt))}</time>

@@ -191,6 +191,8 @@ describe('an organization the operator creates and its admins run, in Chromium a
     await owner.getByLabel('System prompt').fill('Answer in verse.');
     await owner.getByLabel('Price per reply').fill('0.5');
     await owner.getByLabel('Poetry').check();
+    // Each box beside its label: the tools', the categories', "Active".
+    expect(await layoutProblems(owner), 'the bot editor').toEqual([]);
     await owner.getByRole('button', { name: 'Save' }).click();
     await owner.waitForURL(/\/admin\/bots\/[0-9a-f-]{36}$/);
     await owner.getByRole('status').getByText('Saved').waitFor();
@@ -293,6 +295,15 @@ describe('an organization the operator creates and its admins run, in Chromium a
     await expect
       .poll(() => panel.locator('.transactions').textContent())
       .toMatch(/-\s?€?0\.50|−\s?€?0\.50|-0\.5/);
+    // Each charge has its date, as the display language writes it.
+    const dates = await panel
+      .locator('.transactions li time')
+      .evaluateAll((times) => times.map((time) => [time.getAttribute('datetime') ?? '', time.textContent]));
+    expect(dates.length).toBe(await panel.locator('.transactions li').count());
+    for (const [stamp, text] of dates)
+      expect(text).toBe(
+        new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(stamp)),
+      );
   });
 
   it('the admin grants credit, and sees it in the usage chart and the audit log', async () => {
@@ -333,6 +344,19 @@ describe('an organization the operator creates and its admins run, in Chromium a
           'organization.create',
         ]),
       );
+    // Readable: names instead of ids (the bot's provider and category, the member credited), field by
+    // field, no JSON.
+    const log = owner.locator('.audit-table');
+    const row = (action: string) =>
+      log.getByRole('row').filter({ has: owner.getByText(action, { exact: true }) });
+    await expect.poll(() => row('bot.create').textContent()).toContain('Categories: Poetry');
+    expect(await row('bot.create').textContent()).toContain('Provider: Model double');
+    expect(await row('member.credit').textContent()).toMatch(/Ada Byron.*Note: Welcome to the poetry club/);
+    expect(await row('category.create').getByRole('cell').nth(3).textContent()).toBe('Poetry');
+    const text = (await log.textContent()) ?? '';
+    expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/);
+    expect(text).not.toMatch(/[{}[\]"]/);
+    expect(await layoutProblems(owner), 'the audit log').toEqual([]);
     // The member sees the credit with its note.
     await member.reload();
     await member.getByRole('button', { name: 'Profile' }).click();

@@ -1,5 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, loginOwner } from '../server/admin/support';
+import { png } from '../server/files/support';
+import { call, type TestServer } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import {
   type ChatRequest,
@@ -10,6 +13,7 @@ import {
 } from '../support/openai-double';
 import { readCode } from '../support/outbox';
 import { type RunningServer, startServer } from '../support/server';
+import { readEvents } from '../support/sse';
 
 const echo = (request: ChatRequest): Script => ({
   chunks: ['You said: ', textOf(request.messages.at(-1)?.content)],
@@ -165,6 +169,104 @@ describe('messages people can work with, in Chromium against npm start', () => {
     await reply.locator('math').first().waitFor();
     expect(await reply.locator('math mi').allTextContents()).toContain('e');
     expect(await reply.textContent()).not.toContain('$e^');
+  });
+
+  it('keeps the newest message and its actions in view at 1280, 375 and 320 px, unless the person scrolled up', async () => {
+    const api = server as unknown as TestServer;
+    const token = (await page.evaluate(() => localStorage.getItem('token'))) as string;
+    const owner = await loginOwner(api, 'app');
+    const bots = (await call(api, '/api/v1/bot', { token })).body as { _id: string; name: string }[];
+    const botId = (name: string) => bots.find((bot) => bot.name === name)?._id as string;
+    // The Assistant sees pictures.
+    await admin(api, owner, `/bot/${botId('Assistant')}`, { method: 'PATCH', body: { vision: true } });
+    /** A conversation of ten messages, made through the API. */
+    const conversation = async (bot: string, texts: string[]) => {
+      const topic = (await call(api, '/api/v1/topic', { token, body: { bot: botId(bot) } })).body._id;
+      for (const text of texts) {
+        const response = await fetch(`${server.url}/api/v1/topic/${topic}/message`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ text }),
+        });
+        await readEvents(response);
+      }
+      return `${server.url}/topics/${topic}`;
+    };
+    model.script(echo);
+    const chat = await conversation('Assistant', ['one', 'two', 'three', 'four', 'five']);
+    const picture = { name: 'chart.png', mimeType: 'image/png', buffer: await png(64, 48) };
+    /** How far (px) the end of the conversation is below the view: 0 when it is in view. */
+    const below = () =>
+      log().evaluate((view) => Math.round(view.scrollHeight - view.scrollTop - view.clientHeight));
+    const jump = page.getByRole('button', { name: 'Jump to latest' });
+    /** The newest message is complete, its end and its actions in view, with nothing to jump to. */
+    const newestInView = async () => {
+      const actions = botMessages().last().getByRole('button', { name: 'Regenerate' });
+      await actions.waitFor();
+      await expect.poll(below, { timeout: 3000 }).toBeLessThanOrEqual(1);
+      const [view, row] = [await log().boundingBox(), await actions.boundingBox()];
+      expect(row && view && row.y >= view.y && row.y + row.height <= view.y + view.height).toBe(true);
+      expect(await jump.count()).toBe(0);
+    };
+
+    for (const [width, height] of [
+      [1280, 900],
+      [375, 740],
+      [320, 640],
+    ]) {
+      await page.setViewportSize({ width, height });
+      // Opened (a conversation of ten messages and more), and after a reply that comes at once (as
+      // fast as the calculator writes here).
+      await page.goto(chat);
+      await newestInView();
+      model.script(() => ({ chunks: ['2^100 ', '= ', '1267650600228229401496703205376'], delayMs: 5 }));
+      await send('exact 2^100');
+      await botMessages().last().getByText('2^100 = 1267650600228229401496703205376').waitFor();
+      await newestInView();
+
+      // After a picture, answered in a few words.
+      await page.getByLabel('Attach files').setInputFiles(picture);
+      await page.locator('.attachment-chip[data-status="ready"]').waitFor({ timeout: 15_000 });
+      model.script(() => ({ chunks: ['A ', 'blue ', 'rectangle ', 'of ', 'a ', 'chart.'], delayMs: 30 }));
+      await send('What is in this picture?');
+      await botMessages().last().getByText('A blue rectangle of a chart.').waitFor();
+      await userMessages().last().getByRole('button', { name: 'Open chart.png' }).waitFor();
+      await newestInView();
+
+      // Scrolled up while a long reply is written: the view stays, Jump to latest is offered, even
+      // once the reply was stopped.
+      const lines = Array.from({ length: 200 }, (_, index) => `Line ${index}.\n\n`);
+      model.script(() => ({ chunks: lines, delayMs: 10 }));
+      await send('Tell me a long story');
+      const read = botMessages().last().getByText('Line 30.');
+      await read.waitFor();
+      await log().hover();
+      await page.mouse.wheel(0, -400);
+      await jump.waitFor();
+      const where = async () => Math.round((await read.boundingBox())?.y ?? Number.NaN);
+      const at = await where();
+      await expect.poll(lastReplyText).toContain('Line 45.');
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await log().getByRole('button', { name: 'Continue' }).waitFor();
+      expect(await where()).toBe(at);
+      await jump.click();
+      await expect.poll(below).toBeLessThanOrEqual(1);
+      await expect.poll(() => jump.count()).toBe(0);
+
+      // Continue goes on with the same reply, which stays in view to its actions.
+      const before = await userMessages().count();
+      const stopped = (await lastReplyText()) ?? '';
+      model.script(() => ({ chunks: ['And ', 'so ', 'the ', 'story ', 'ends.'], delayMs: 30 }));
+      await log().getByRole('button', { name: 'Continue' }).click();
+      await botMessages().last().getByText('And so the story ends.', { exact: false }).waitFor();
+      await newestInView();
+      expect(await userMessages().count()).toBe(before);
+      const continued = (await lastReplyText()) ?? '';
+      expect(continued.startsWith(stopped)).toBe(true);
+      expect(continued.endsWith('And so the story ends.')).toBe(true);
+      expect(await log().getByText('Stopped').count()).toBe(0);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('translates a message in place and back, and the whole conversation at once, asking once per text', async () => {

@@ -1,10 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalogs } from '../../server/translation/catalogs';
 import { readEvents } from '../model/browser/models/topic';
-import { loginOwner } from '../server/admin/support';
+import { type Actor, admin, loginOwner } from '../server/admin/support';
 import { call, signUp, type TestServer } from '../support/app';
 import { launchBrowser } from '../support/browser';
-import { layoutProblems } from '../support/fit';
+import { chartLabelProblems, layoutProblems } from '../support/fit';
 import { type RunningServer, startServer } from '../support/server';
 
 /** What people paste: a word longer than any screen, a long address, a wide code block and table. */
@@ -25,7 +26,7 @@ describe(`every screen fits a ${width} px phone`, () => {
   let server: RunningServer;
   let browser: Browser;
   let member: { token: string };
-  let owner: { token: string };
+  let owner: Actor;
   let topicId: string;
   let eliza: string;
 
@@ -44,6 +45,10 @@ describe(`every screen fits a ${width} px phone`, () => {
     eliza = bots.find((bot) => bot.name === 'ELIZA')?._id as string;
     topicId = (await call(api, '/api/v1/topic', { token: member.token, body: { bot: eliza } })).body._id;
     await readEvents(server, member.token, `/api/v1/topic/${topicId}/message`, { text: longMessage }, 'done');
+    // A knowledge base, so its table has a row (and the audit log an entry to show).
+    await admin(api, owner, '/knowledge', {
+      body: { name: owner.encrypt('Staff handbook'), description: 'What everyone asks first' },
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -51,13 +56,13 @@ describe(`every screen fits a ${width} px phone`, () => {
   });
 
   /** A phone's browser, made at that size (never resized), signed in as `token` when given. */
-  async function phone(token?: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 740 } });
+  async function phone(token?: string, size = width): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: size, height: 740 } });
     if (token) await context.addInitScript((value) => localStorage.setItem('token', value), token);
     return context.newPage();
   }
   const fits = async (page: Page, where: string) =>
-    expect(await layoutProblems(page), `${where} at ${width} px`).toEqual([]);
+    expect(await layoutProblems(page), `${where} at ${page.viewportSize()?.width} px`).toEqual([]);
 
   it('signing up, logging in and resetting a password', async () => {
     const page = await phone();
@@ -86,6 +91,20 @@ describe(`every screen fits a ${width} px phone`, () => {
       await page.keyboard.press('Escape');
       await expect.poll(() => page.getByRole('complementary').count()).toBe(0);
     }
+    // The order history dates each charge, in the display language.
+    await panelButtons.getByRole('button', { name: /^Profile/ }).click();
+    await page.getByRole('complementary').getByRole('button', { name: 'Order history' }).click();
+    const charges = page.locator('.transactions li');
+    await charges.first().waitFor();
+    for (const charge of await charges.all()) {
+      const date = charge.locator('time');
+      expect(await date.count(), `a date in “${await charge.textContent()}”`).toBe(1);
+      const stamp = new Date((await date.getAttribute('datetime')) ?? '');
+      expect(await date.textContent()).toBe(
+        new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(stamp),
+      );
+    }
+    await fits(page, 'the order history');
     await page.context().close();
   });
 
@@ -108,6 +127,39 @@ describe(`every screen fits a ${width} px phone`, () => {
     await page.context().close();
   });
 
+  it("the sidebar's search box shows its placeholder whole, in every language, at 1280, 375 and 320 px", async () => {
+    const placeholders = [
+      'Search conversations',
+      ...[...loadCatalogs().values()].map((catalog) => catalog['Search conversations']),
+    ];
+    for (const size of [1280, 375, 320]) {
+      const page = await phone(member.token, size);
+      // At 320 px in German, whose placeholder was cut.
+      await page.goto(`${server.url}/list${size === 320 ? '?language=de' : ''}`);
+      const [conversations, search] =
+        size === 320
+          ? ['Unterhaltungen', 'Unterhaltungen suchen']
+          : ['Conversations', 'Search conversations'];
+      if (size <= 768) await page.getByRole('button', { name: conversations, exact: true }).click();
+      const box = page.getByRole('searchbox', { name: search });
+      expect(await box.getAttribute('placeholder')).toBe(search);
+      // Each language's placeholder, measured in the box's own font against the room inside it.
+      const cut = await box.evaluate((input, texts) => {
+        const style = getComputedStyle(input);
+        const context = document.createElement('canvas').getContext('2d') as CanvasRenderingContext2D;
+        context.font = style.font;
+        const room =
+          input.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+        return texts
+          .map((text) => ({ text, width: Math.ceil(context.measureText(text).width) }))
+          .filter(({ width }) => width > room)
+          .map(({ text, width }) => `“${text}” is ${width} px in ${Math.floor(room)} px`);
+      }, placeholders);
+      expect(cut, `at ${size} px`).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it("a new chat's prompts", async () => {
     const page = await phone(member.token);
     await page.goto(`${server.url}/topics/new?bot=${eliza}`);
@@ -116,21 +168,31 @@ describe(`every screen fits a ${width} px phone`, () => {
     await page.context().close();
   });
 
-  it('the admin area, screen by screen', async () => {
+  it('the admin area, screen by screen: each row’s actions in view, each box beside its label', async () => {
     const page = await phone(owner.token);
-    for (const [path, heading] of [
-      ['/admin', 'Bots'],
-      ['/admin/providers', 'Providers'],
-      ['/admin/categories', 'Categories'],
-      ['/admin/members', 'Members'],
-      ['/admin/settings', 'Settings'],
-      ['/admin/usage', 'Usage'],
-      ['/admin/audit', 'Audit log'],
-    ]) {
+    // Each screen once its rows (or its form) are shown.
+    const screens: [string, string, (page: Page) => Locator][] = [
+      ['/admin', 'Bots', (on) => on.getByRole('button', { name: 'Retire ELIZA' })],
+      ['/admin/bots/new', 'New bot', (on) => on.getByLabel('Active')],
+      ['/admin/providers', 'Providers', (on) => on.getByRole('button', { name: 'Add provider' })],
+      ['/admin/categories', 'Categories', (on) => on.getByRole('button', { name: 'Rename Classics' })],
+      ['/admin/knowledge', 'Knowledge', (on) => on.getByRole('button', { name: 'Delete Staff handbook' })],
+      ['/admin/members', 'Members', (on) => on.getByRole('button', { name: /^Credit / }).first()],
+      ['/admin/settings', 'Settings', (on) => on.getByLabel('Public sharing')],
+      ['/admin/sign-in', 'Sign-in', (on) => on.getByLabel('SSO required')],
+      ['/admin/audit', 'Audit log', (on) => on.getByText('knowledge.create')],
+      ['/admin/usage', 'Usage', (on) => on.getByRole('img', { name: 'Spend per day' })],
+    ];
+    for (const [path, heading, ready] of screens) {
       await page.goto(`${server.url}${path}`);
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-      await fits(page, path);
+      await ready(page).waitFor();
+      // Every screen is checked, whichever fails first.
+      expect.soft(await layoutProblems(page), `${path} at ${width} px`).toEqual([]);
     }
+    // The usage charts' labels (the last screen): legible, and apart, once drawn at their width (at
+    // 1280 and 375 px the usage browser model checks them).
+    await expect.poll(() => chartLabelProblems(page), { message: `the charts at ${width} px` }).toEqual([]);
     await page.context().close();
   });
 

@@ -1,7 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, type TestServer } from '../support/app';
+import { readEvents } from '../model/browser/models/topic';
+import { call, signUp, type TestServer } from '../support/app';
 import { launchBrowser } from '../support/browser';
+import { layoutProblems } from '../support/fit';
 import { type RunningServer, startServer } from '../support/server';
 
 describe('shared conversations in Chromium against npm start', () => {
@@ -73,5 +75,58 @@ describe('shared conversations in Chromium against npm start', () => {
     await other.getByLabel('Message').press('Enter');
     await expect.poll(() => other.locator('.message.user').count()).toBe(2);
     await visitor.close();
+  });
+
+  it('a conversation whose first message is one long word: its shared page, the chat and its dialogs fit 1280, 375 and 320 px', async () => {
+    const api = server as unknown as TestServer;
+    const sharer = await signUp(api);
+    const word = 'w'.repeat(200);
+    const bots = (await call(api, '/api/v1/bot', { token: sharer.token })).body as {
+      _id: string;
+      name: string;
+    }[];
+    const eliza = bots.find((bot) => bot.name === 'ELIZA')?._id;
+    const topic = (await call(api, '/api/v1/topic', { token: sharer.token, body: { bot: eliza } })).body._id;
+    await readEvents(server, sharer.token, `/api/v1/topic/${topic}/message`, { text: word }, 'done');
+    const shared = await call(api, `/api/v1/topic/${topic}/share`, {
+      token: sharer.token,
+      body: { audience: 'public' },
+    });
+    const link = new URL(shared.body.url, server.url).pathname;
+    /** A page at `width`, made at that size, signed in as the sharer when `signedIn`. */
+    const at = async (width: number, signedIn: boolean) => {
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      if (signedIn)
+        await context.addInitScript((token) => localStorage.setItem('token', token), sharer.token);
+      return context.newPage();
+    };
+    for (const width of [1280, 375, 320]) {
+      // The title is (the start of) the long word: it wraps, as the message does.
+      const page = await at(width, false);
+      await page.goto(`${server.url}${link}`);
+      await page.getByRole('heading', { name: /^w{40}/, level: 1 }).waitFor();
+      expect(await layoutProblems(page), `the shared page at ${width} px`).toEqual([]);
+      await page.context().close();
+    }
+    // The chat and the dialogs that name the conversation, on the widest and the narrowest screen (at
+    // 375 px the browser models walk them).
+    for (const width of [1280, 320]) {
+      const page = await at(width, true);
+      await page.goto(`${server.url}/topics/${topic}`);
+      await page.getByRole('log').getByText(word).waitFor();
+      expect(await layoutProblems(page), `the conversation at ${width} px`).toEqual([]);
+      for (const [item, dialog, close] of [
+        ['Delete', page.getByRole('alertdialog', { name: 'Delete this conversation?' }), 'Keep'],
+        ['Share', page.getByRole('dialog', { name: 'Share conversation' }), 'Close'],
+      ] as const) {
+        await page.getByRole('button', { name: 'Conversation actions', exact: true }).click();
+        await page.getByRole('menuitem', { name: item }).click();
+        await dialog.waitFor();
+        expect(await layoutProblems(page), `${item} at ${width} px`).toEqual([]);
+        await dialog.getByRole('button', { name: close }).click();
+        await expect.poll(() => dialog.count()).toBe(0);
+      }
+      await page.context().close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adminUser, demoUser, seededHashes } from '../../server/db/seed';
 import { checkPassword } from '../../server/security/passwords';
+import { adminUser, demoUser, seededHashes } from '../../server/seed/seed';
 
 describe('the seeded demo accounts', () => {
   it('take the published passwords (their hashes are computed once, not at each start)', async () => {

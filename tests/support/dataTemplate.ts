@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../../server/db/database';
 import { migrate } from '../../server/db/migrate';
-import { seed } from '../../server/db/seed';
+import { seed } from '../../server/seed/seed';
 
 /**
  * A server's first start on an empty folder costs about 14 s of CPU (PostgreSQL's initdb, every
@@ -25,7 +25,7 @@ import { seed } from '../../server/db/seed';
  * start itself stays tested where it matters (seed, restart and operator tests start on folders of
  * their own).
  */
-const sources = ['server/db', 'package-lock.json'];
+const sources = ['server/db', 'server/seed', 'package-lock.json'];
 
 function filesOf(path: string): string[] {
   if (!statSync(path).isDirectory()) return [path];

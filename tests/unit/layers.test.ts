@@ -37,4 +37,32 @@ describe('layers', () => {
     );
     expect(reaching).toEqual([]);
   });
+
+  /** A server area: a folder of server/, or one of its top-level files. */
+  const areaOf = (path: string) => path.split('/')[1].replace(/\.ts$/, '');
+  const serverImports = sourcesUnder('server').flatMap((file) =>
+    importsOf(file)
+      .filter((target) => target.startsWith('server/'))
+      .map((target) => ({ file, target, from: areaOf(file), to: areaOf(target) })),
+  );
+
+  it('the admin API is a leaf: nothing in the server imports server/admin/ but the app that registers it', () => {
+    const leaning = serverImports
+      .filter(
+        ({ file, to }) => to === 'admin' && !file.startsWith('server/admin/') && file !== 'server/app.ts',
+      )
+      .map(({ file, target }) => `${file} → ${target}`);
+    expect(leaning).toEqual([]);
+  });
+
+  it('no two server areas import each other', () => {
+    const edges = new Set(
+      serverImports.filter(({ from, to }) => from !== to).map(({ from, to }) => `${from} → ${to}`),
+    );
+    const both = [...edges].filter((edge) => {
+      const [from, to] = edge.split(' → ');
+      return from < to && edges.has(`${to} → ${from}`);
+    });
+    expect(both).toEqual([]);
+  });
 });

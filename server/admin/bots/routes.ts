@@ -1,15 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ProviderError } from '../../chat/providers/types';
+import { audit } from '../../audit/store';
 import { replyContext } from '../../chat/reply';
 import { openEventStream } from '../../chat/sse';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import { citationOf } from '../../knowledge/retrieval';
+import { ProviderError } from '../../providers/types';
+import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
 import { replyTools } from '../../tools/run';
 import type { Step } from '../../tools/steps';
-import { audit } from '../audit/store';
 import { checkGroups } from '../groups/store';
-import { cleanName, idParams, objectOf, uniqueViolation } from '../schemas';
 import { type AdminBot, type BotInput, checkCategories, configOf, engines, listBots, readBot } from './store';
 
 const botFields = {

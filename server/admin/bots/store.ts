@@ -1,3 +1,4 @@
+import { knowledgeOf } from '../../bots/config';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import { reachOf } from '../../files/prompt';
@@ -7,12 +8,6 @@ import { askFirstOf, checkTools, toolsOf } from '../../tools/registry';
 export const engines = ['eliza', 'calculator', 'translator', 'librarian'] as const;
 /** The built-in engine that reads knowledge bases (model bots all can). */
 const readingEngine = 'librarian';
-
-/** The knowledge bases a bot searches (`bots.config.knowledge`). */
-export const knowledgeOf = (config: Record<string, unknown>): string[] =>
-  Array.isArray(config.knowledge)
-    ? config.knowledge.filter((id): id is string => typeof id === 'string')
-    : [];
 
 export interface BotRow {
   id: string;

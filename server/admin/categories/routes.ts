@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { audit } from '../../audit/store';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
-import { audit } from '../audit/store';
-import { cleanName, idParams, objectOf, uniqueViolation } from '../schemas';
+import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
 
 interface CategoryRow {
   id: string;

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { cleanIdpGroups } from '../../access/groups';
+import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
-import { audit } from '../audit/store';
-import { cleanName, idParams, objectOf, uniqueViolation } from '../schemas';
-import { checkMembers, cleanIdpGroups, type Group, listGroups, readGroup } from './store';
+import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
+import { checkMembers, type Group, listGroups, readGroup } from './store';
 
 const groupFields = {
   name: { type: 'string', minLength: 1, maxLength: 80 },

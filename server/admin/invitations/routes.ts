@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
 import { organizationAddress } from '../../organizations/address';
 import { readOrganization } from '../../organizations/store';
-import { audit } from '../audit/store';
+import { idParams, objectOf } from '../../schemas';
 import { forbidden, type Role, roles } from '../requireRole';
-import { idParams, objectOf } from '../schemas';
 import {
   type Invitation,
   invitationMinutes,

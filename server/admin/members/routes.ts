@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { audit } from '../../audit/store';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
-import { notify } from '../../notifications/notify';
-import { audit } from '../audit/store';
+import { notify } from '../../notifications/store';
+import { decodeCursor, encodeCursor, idParams, objectOf } from '../../schemas';
 import { atLeast, forbidden, type Role, roles } from '../requireRole';
-import { decodeCursor, encodeCursor, idParams, objectOf } from '../schemas';
 
 interface MemberRow {
   id: string;

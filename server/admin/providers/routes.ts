@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
+import { keyHint, openProvider, type ProviderRow, providerColumns, toProvider } from '../../providers/store';
+import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
 import { checkProviderUrl, type providerFetch, RefusedAddress } from '../../security/outbound';
-import { audit } from '../audit/store';
-import { cleanName, idParams, objectOf, uniqueViolation } from '../schemas';
-import { keyHint, openProvider, type ProviderRow, providerColumns, toProvider } from './store';
 
 const providerFields = {
   name: { type: 'string', minLength: 1, maxLength: 80 },

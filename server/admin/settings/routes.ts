@@ -1,12 +1,12 @@
 import { readdirSync } from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
+import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
 import { storageBytes } from '../../files/store';
+import { checkBrandColor, checkLogo, logoMaxBytes } from '../../organizations/logo';
 import { logoUrl, type OrganizationRow, readOrganization } from '../../organizations/store';
 import { catalogsFolder } from '../../paths';
-import { audit } from '../audit/store';
-import { cleanName, objectOf } from '../schemas';
-import { checkBrandColor, checkLogo, logoMaxBytes } from './logo';
+import { cleanName, objectOf } from '../../schemas';
 
 /** English and the languages of the server's catalogs (the app's 12). */
 const languages = [

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { storageBytes, storageQuotaMb } from '../../files/store';
-import { objectOf } from '../schemas';
+import { objectOf } from '../../schemas';
 
 const counts = {
   messages: { type: 'integer', description: 'messages members sent' },

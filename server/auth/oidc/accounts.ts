@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database';
-import { notify } from '../../notifications/notify';
+import { notify } from '../../notifications/store';
 import { type OrganizationRow, startingBalanceOf } from '../../organizations/store';
 import { hashPassword } from '../../security/passwords';
 import { IdpProblem } from './client';

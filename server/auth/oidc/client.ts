@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import * as oidc from 'openid-client';
+import type { SsoRow } from '../../organizations/sso';
 import { checkProviderUrl, providerFetch, RefusedAddress } from '../../security/outbound';
-import type { SsoRow } from './store';
 
 /** Why talking to the identity provider failed, in words for the person signing in (or the owner). */
 export class IdpProblem extends Error {

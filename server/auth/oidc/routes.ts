@@ -1,14 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
-import { syncIdpGroups } from '../../admin/groups/store';
+import { syncIdpGroups } from '../../access/groups';
 import { ApiError } from '../../errors';
+import { readSso } from '../../organizations/sso';
 import { readOrganization } from '../../organizations/store';
 import { repeat } from '../../repeat';
 import { suspendedMember } from '../sessions';
 import { checkEmailClaim, memberFor } from './accounts';
 import { createIdpClients, describeIdpError, IdpProblem } from './client';
-import { readSso, setIdpGroups, storeCode, takeCode } from './store';
+import { setIdpGroups, storeCode, takeCode } from './store';
 
 /** The sealed state, nonce and PKCE verifier of a sign-in started in this browser (start → callback). */
 const loginCookie = 'parley_oidc';

@@ -1,6 +1,6 @@
-import { CalculationError, calculate, formatResult } from '../../chat/providers/calculator';
 import { ToolError } from '../types';
 import { stringArgument } from './arguments';
+import { CalculationError, calculate, formatResult } from './calculation';
 
 /** The calculator bot's exact engine, for a model: `expression` → "expression = result". */
 export async function calculatorTool(args: Record<string, unknown>): Promise<string> {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Owner } from '../../auth/sessions';
+import type { Owner } from '../../owner';
 import type { ToolInfo } from '../types';
 import { calculatorTool } from './calculator';
 import { currentTimeTool } from './currentTime';

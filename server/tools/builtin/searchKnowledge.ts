@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Owner } from '../../auth/sessions';
 import { retrieve } from '../../knowledge/retrieval';
+import type { Owner } from '../../owner';
 import { stringArgument } from './arguments';
 
 /** How many passages one search gives the model. */

@@ -3,8 +3,6 @@ import { ToolError, type ToolInfo } from '../types';
 import { callTool, McpFailure } from './client';
 import { exposedTools, type McpRow, mcpContextOf, mcpToolInfos } from './store';
 
-export { mcpAdminPlugin } from './routes';
-
 /** How long one tool call may take, connecting included. */
 export const callTimeoutMs = 20_000;
 

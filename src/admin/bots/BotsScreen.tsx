@@ -38,7 +38,7 @@ export function BotsScreen() {
       {list === 'loading' && items.length === 0 && <Loading />}
       {list === 'failed' && <ListProblem error={error} onRetry={() => bots.send({ type: 'RETRY' })} />}
       {items.length > 0 && (
-        <TableScroll>
+        <TableScroll stacks>
           <table className="admin-table">
             <thead>
               <tr>
@@ -58,10 +58,12 @@ export function BotsScreen() {
                       <bdi>{bot.name}</bdi>
                     </Link>
                   </th>
-                  <td>{bot.platform === 'builtin' ? t('Built-in') : t('OpenAI-compatible')}</td>
-                  <td>{format.number(bot.price)}</td>
-                  <td>{bot.position ?? ''}</td>
-                  <td>{bot.active ? t('Active') : t('Retired')}</td>
+                  <td data-label={t('Platform')}>
+                    {bot.platform === 'builtin' ? t('Built-in') : t('OpenAI-compatible')}
+                  </td>
+                  <td data-label={t('Price per reply')}>{format.number(bot.price)}</td>
+                  <td data-label={t('Position')}>{bot.position ?? ''}</td>
+                  <td data-label={t('Status')}>{bot.active ? t('Active') : t('Retired')}</td>
                   <td>
                     {bot.active && (
                       <button

@@ -75,7 +75,7 @@ export function KnowledgeBaseScreen({ baseId }: { baseId: string }) {
               <T>No documents yet.</T>
             </p>
           ) : (
-            <TableScroll>
+            <TableScroll stacks>
               <table className="admin-table knowledge-table">
                 <caption className="visually-hidden">{t('Documents')}</caption>
                 <thead>
@@ -93,7 +93,7 @@ export function KnowledgeBaseScreen({ baseId }: { baseId: string }) {
                       <th scope="row">
                         <bdi>{document.name}</bdi>
                       </th>
-                      <td className={`document-status ${document.status}`}>
+                      <td className={`document-status ${document.status}`} data-label={t('Status')}>
                         {t(statusLabels[document.status])}
                         {document.status === 'failed' && document.error && (
                           <span className="document-error">: {t(document.error)}</span>

@@ -59,7 +59,7 @@ export function KnowledgeScreen() {
         </p>
       )}
       {items.length > 0 && (
-        <TableScroll>
+        <TableScroll stacks>
           <table className="admin-table knowledge-table">
             <caption className="visually-hidden">{t('Knowledge bases')}</caption>
             <thead>
@@ -80,10 +80,12 @@ export function KnowledgeScreen() {
                       <bdi>{base.name}</bdi>
                     </Link>
                   </th>
-                  <td>
+                  <td data-label={t('Description')}>
                     <bdi>{base.description}</bdi>
                   </td>
-                  <td className="count">{base.documents.length}</td>
+                  <td className="count" data-label={t('Documents')}>
+                    {base.documents.length}
+                  </td>
                   <td>
                     <div className="actions">
                       <button

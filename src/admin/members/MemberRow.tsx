@@ -33,10 +33,10 @@ export function MemberRow({ member, myRole, isMe, busy }: MemberRowProps) {
       <th scope="row">
         <bdi>{member.displayName}</bdi> <span className="muted">@{member.username}</span>
       </th>
-      <td>
+      <td data-label={t('Email')}>
         <bdi>{member.email}</bdi>
       </td>
-      <td>
+      <td data-label={t('Role')}>
         <label htmlFor={roleId} className="visually-hidden">
           {`${t('Role')}: ${member.displayName}`}
         </label>
@@ -59,8 +59,8 @@ export function MemberRow({ member, myRole, isMe, busy }: MemberRowProps) {
           ))}
         </select>
       </td>
-      <td>{suspended ? t('Suspended') : t('Active')}</td>
-      <td>{format.money(member.balance, member.currency ?? 'EUR')}</td>
+      <td data-label={t('Status')}>{suspended ? t('Suspended') : t('Active')}</td>
+      <td data-label={t('Balance')}>{format.money(member.balance, member.currency ?? 'EUR')}</td>
       <td className="row-actions">
         {canCredit && (
           <button

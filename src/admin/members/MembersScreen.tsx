@@ -76,7 +76,7 @@ export function MembersScreen() {
         </p>
       )}
       {items.length > 0 && (
-        <TableScroll>
+        <TableScroll stacks>
           <table
             className="admin-table"
             aria-labelledby="admin-members"

@@ -52,7 +52,7 @@ export function PendingInvitations() {
             <T>Pending invitations</T>
           </h2>
           <FormError message={change === 'editing' ? (problem?.message ?? null) : null} />
-          <TableScroll>
+          <TableScroll stacks>
             <table className="admin-table" aria-labelledby={headingId} aria-busy={busy || list === 'loading'}>
               <thead>
                 <tr>
@@ -69,11 +69,11 @@ export function PendingInvitations() {
                     <th scope="row">
                       <bdi>{invitation.email}</bdi>
                     </th>
-                    <td>{t(roleLabels[invitation.role])}</td>
-                    <td>
+                    <td data-label={t('Role')}>{t(roleLabels[invitation.role])}</td>
+                    <td data-label={t('Invited')}>
                       <RelativeTime iso={invitation.invitedAt} now={now} />
                     </td>
-                    <td>
+                    <td data-label={t('Expires')}>
                       {Date.parse(invitation.expiresAt) <= now ? (
                         <strong className="expired">
                           <T>Expired</T>

@@ -2,8 +2,8 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { attachmentMachine } from '../../../machines/attachment';
 import type { AttachmentEntry } from '../../../machines/attachments';
-import { Bdi } from '../../components/Bdi';
 import { Icon } from '../../components/Icon';
+import { textDir } from '../../i18n/bidi';
 import { T } from '../../i18n/T';
 import { useFormat } from '../../i18n/useFormat';
 import { useT } from '../../i18n/useT';
@@ -24,8 +24,8 @@ export function AttachmentChip({ entry, onRemove }: { entry: AttachmentEntry; on
   return (
     <li className={`attachment-chip ${entry.status}`} data-status={entry.status}>
       <Icon name={fileIcon(entry.type)} />
-      <span className="attachment-name">
-        <Bdi text={entry.name} />
+      <span className="attachment-name" dir={textDir(entry.name)}>
+        {entry.name}
       </span>
       <span className="attachment-size">{format.bytes(entry.size)}</span>
       {entry.status === 'uploading' && (

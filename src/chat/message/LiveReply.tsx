@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { streamingReply, type ToolStep, type topicMachine } from '../../../machines/topic';
 import { Markdown } from '../../components/markdown/Markdown';
@@ -10,8 +10,6 @@ import { type ToolApproval, ToolSteps } from './ToolSteps';
 interface LiveReplyProps {
   chat: ActorRefFrom<typeof topicMachine>;
   botName: string;
-  /** Called as the reply grows, so the list can keep following it. */
-  onGrow: () => void;
 }
 
 const noSteps: ToolStep[] = [];
@@ -22,7 +20,7 @@ const noSteps: ToolStep[] = [];
  * readers while it grows (the finished message takes its place in the log and is read out once); its
  * tool steps are not: a call that waits for the user's Allow or Deny is announced, and answered here.
  */
-export function LiveReply({ chat, botName, onGrow }: LiveReplyProps) {
+export function LiveReply({ chat, botName }: LiveReplyProps) {
   const t = useT();
   const text = useSelector(chat, (snapshot) => snapshot.context.draft);
   const steps = useSelector(chat, (snapshot) => streamingReply(snapshot.context)?.steps ?? noSteps);
@@ -44,8 +42,6 @@ export function LiveReply({ chat, botName, onGrow }: LiveReplyProps) {
       },
     [chat, approvalState, decisionError],
   );
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the text, the steps and the approval are the trigger
-  useEffect(() => onGrow(), [text, steps, approvalState, onGrow]);
   return (
     // Busy while it is written; not while it waits for the user.
     <article className="message bot" aria-busy={approvalState === null}>

@@ -9,7 +9,7 @@ interface MessageActionsProps {
   text: string;
   /** Edit and regenerate wait while a reply is being written. */
   canChange: boolean;
-  /** Translation is offered in any display language but English. */
+  /** Offered in any display language but English, when the server can translate messages. */
   translation: TranslationState | null;
   onEdit: () => void;
   /** The Edit button, where focus returns when the editor closes. */

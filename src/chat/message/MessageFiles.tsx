@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import type { MessageFile } from '../../../machines/topic';
 import { useWorkspace } from '../../app/useWorkspace';
-import { Bdi } from '../../components/Bdi';
 import { Icon } from '../../components/Icon';
+import { textDir } from '../../i18n/bidi';
 import { T } from '../../i18n/T';
 import { useFormat } from '../../i18n/useFormat';
 import { useT } from '../../i18n/useT';
@@ -44,8 +44,8 @@ export function MessageFiles({ files }: { files: MessageFile[] }) {
             {file.removed ? (
               <span className="file-chip">
                 <Icon name={fileIcon(file.type)} />
-                <span className="attachment-name">
-                  <Bdi text={file.name} />
+                <span className="attachment-name" dir={textDir(file.name)}>
+                  {file.name}
                 </span>
                 <span className="file-removed">
                   <T>Removed</T>
@@ -58,8 +58,8 @@ export function MessageFiles({ files }: { files: MessageFile[] }) {
                 <Icon name={fileIcon(file.type)} />
                 {/* Its name says what it does and contains what it shows: download, name, size. */}
                 <span className="visually-hidden">{t('Download')} </span>
-                <span className="attachment-name">
-                  <Bdi text={file.name} />
+                <span className="attachment-name" dir={textDir(file.name)}>
+                  {file.name}
                 </span>
                 <span className="attachment-size">{format.bytes(file.size)}</span>
               </button>

@@ -127,7 +127,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             role={message.role}
             text={message.text}
             canChange={canChange}
-            translation={translation.english ? null : translation.state}
+            translation={translation.offered ? translation.state : null}
             onEdit={() => setEditing(true)}
             onRegenerate={() => commands.regenerate(message._id)}
             onToggleTranslation={() => setTranslate({ on: !wanted, under: props.translateAll })}

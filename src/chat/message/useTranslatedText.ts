@@ -1,17 +1,32 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { useActors } from '../../app/ActorsContext';
+import { useWorkspace } from '../../app/useWorkspace';
 import { useDisplaysEnglish } from '../../i18n/useDisplaysEnglish';
 
 export type TranslationState = 'off' | 'translating' | 'translated' | 'unavailable';
 
 /**
+ * Whether messages are offered in the display language: not in English, and only when the server has
+ * a translation provider (without one, only the UI's own words could be translated).
+ */
+export function useMessageTranslation(): boolean {
+  const { organizationDetails } = useWorkspace();
+  const english = useDisplaysEnglish();
+  const provided = useSelector(
+    organizationDetails,
+    ({ context }) => context.data?.messageTranslation === true,
+  );
+  return !english && provided;
+}
+
+/**
  * A message's text in the display language, through the same translation machine (and IndexedDB
- * cache) as the interface: asked for once, only when wanted, never in English.
+ * cache) as the interface: asked for once, only when wanted and offered.
  */
 export function useTranslatedText(text: string, wanted: boolean) {
   const { translation } = useActors();
-  const english = useDisplaysEnglish();
+  const offered = useMessageTranslation();
   // One subscription per message: the translation, null when it was refused, undefined until known.
   const known = useSelector(translation, ({ context }) =>
     Object.hasOwn(context.translations, text)
@@ -20,7 +35,7 @@ export function useTranslatedText(text: string, wanted: boolean) {
         ? null
         : undefined,
   );
-  const asking = wanted && !english;
+  const asking = wanted && offered;
 
   useEffect(() => {
     if (asking) translation.send({ type: 'TRANSLATE', text });
@@ -33,5 +48,5 @@ export function useTranslatedText(text: string, wanted: boolean) {
       : known === null
         ? 'unavailable'
         : 'translating';
-  return { english, state, shown: asking && typeof known === 'string' ? known : text };
+  return { offered, state, shown: asking && typeof known === 'string' ? known : text };
 }

@@ -1,6 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
 import { useWorkspace } from '../../app/useWorkspace';
+import { Bdi } from '../../components/Bdi';
+import { textDir } from '../../i18n/bidi';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
 
@@ -31,11 +33,12 @@ export function NotificationsView() {
     <ul className="notifications">
       {items.map((item) => (
         <li key={item._id} className={item.read ? 'notification' : 'notification unread'}>
+          {/* Untranslated, a notification is English in any page: each line takes its own direction. */}
           <h3>
-            {t(item.title)}
+            <Bdi text={t(item.title)} />
             {!item.read && <span className="visually-hidden"> ({t('unread')})</span>}
           </h3>
-          <p>{t(item.body)}</p>
+          <p dir={textDir(t(item.body))}>{t(item.body)}</p>
           {!item.read && (
             <button
               type="button"

@@ -84,6 +84,9 @@ export function ProfileView() {
             {(billing?.transactions ?? []).map((transaction) => (
               <li key={transaction._id}>
                 <span>{t(transaction.description)}</span> <strong>{money(transaction.amount)}</strong>
+                <time className="transaction-date" dateTime={transaction.createdAt}>
+                  {format.shortDateTime(new Date(transaction.createdAt))}
+                </time>
               </li>
             ))}
             {billing && billing.transactions.length === 0 && (

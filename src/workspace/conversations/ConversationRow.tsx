@@ -27,8 +27,8 @@ export function ConversationRow({
         aria-current={open ? 'page' : undefined}
         onClick={() => conversations.send({ type: 'CLOSE_DRAWER' })}
       >
-        <span className="conversation-title">
-          <Bdi text={title} />
+        <span className="conversation-title" dir={textDir(title)}>
+          {title}
         </span>
         <span className="conversation-bot">
           <Bdi text={conversation.bot.name} />

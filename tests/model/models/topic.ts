@@ -1,5 +1,5 @@
 import { type EventObject, fromCallback } from 'xstate';
-import { topicMachine } from '../../../machines/topic';
+import { streamingReply, topicMachine } from '../../../machines/topic';
 import type { MachineModel, ModelEvent } from '../harness';
 import { expect } from '../harness';
 import { done, failed, pending, recording, silent, stamp } from './shared';
@@ -53,6 +53,14 @@ const askingTopic = {
   ...streamingTopic,
   messages: [...branchedTopic.messages, { ...streamingTopic.messages[4], steps: [asking] }],
 };
+/** A topic as the server answers Stop: the reply stopped as far as it got (gone if it had nothing), no keys. */
+const storedAfterStop = (topic: { messages: ScreenMessage[] }, draft: string) => ({
+  ...topic,
+  messages: topic.messages.flatMap(({ key: _key, ...message }) => {
+    if (message.status !== 'streaming') return [message];
+    return draft ? [{ ...message, status: 'stopped', text: draft }] : [];
+  }),
+});
 const unknownBot = (id: string): ModelEvent => ({
   type: `xstate.error.actor.${id}`,
   error: Object.assign(new Error('This bot does not exist.'), { code: 'BOT_NOT_FOUND' }),
@@ -61,6 +69,7 @@ const picture = { _id: 'f1', name: 'picture.png', type: 'image/png', size: 300 }
 const afterReattachDelay = 'xstate.after.reattachDelay.detached';
 type ScreenMessage = {
   _id: string;
+  key?: string;
   parent: string | null;
   role: string;
   text: string;
@@ -69,6 +78,18 @@ type ScreenMessage = {
   steps?: { callId: string; status: string }[];
 };
 const decisionEvents = ['APPROVE_TOOL', 'DENY_TOOL'];
+const endedEarly = ['stopped', 'interrupted', 'failed'];
+const continuationEvents = [
+  'CONTINUE',
+  'STORED',
+  'TOKEN',
+  'DONE',
+  'FAILED',
+  'STOP',
+  'xstate.done.actor.stopReply',
+  'xstate.error.actor.stopReply',
+  'RETRY',
+];
 
 export const topicModel: MachineModel = {
   name: 'topic',
@@ -138,7 +159,7 @@ export const topicModel: MachineModel = {
         { type: 'ONLINE' },
       ];
     if (live && steps.length) return [{ type: 'TOKEN', text: 'The answer is 42.' }, ...replyEnds];
-    return [
+    const events: ModelEvent[] = [
       // A tool is called before the reply's first words.
       ...(writing && snapshot.matches({ live: { stream: { replying: 'waiting' } } })
         ? [step(calculating), step(asking)]
@@ -155,6 +176,11 @@ export const topicModel: MachineModel = {
       done('loadTopic', askingTopic),
       failed('loadTopic'),
       done('stopReply', stoppedTopic),
+      // The topic as the server keeps it once this chat's reply is stopped: its messages without
+      // their places on screen.
+      ...(topic && !onScreen.some((message) => message._id.startsWith('pending'))
+        ? [done('stopReply', storedAfterStop(topic, snapshot.context.draft))]
+        : []),
       failed('stopReply'),
       { type: 'RETRY' },
       { type: 'SEND', text: 'Men are all alike.' },
@@ -163,13 +189,23 @@ export const topicModel: MachineModel = {
       { type: 'EDIT', messageId: 'm4', text: 'And you?' },
       { type: 'EDIT', messageId: 'm3', text: 'A bot reply is not mine to edit' },
       { type: 'REGENERATE', messageId: 'm3' },
+      // The last reply on screen goes on; one further up (m3, complete) does not.
+      { type: 'CONTINUE', messageId: onScreen.at(-1)?._id ?? '' },
+      { type: 'CONTINUE', messageId: 'm3' },
       { type: 'SHOW_SIBLING', messageId: 'm2' },
-      {
-        type: 'STORED',
-        userMessageId: request?.kind === 'regenerate' ? (onScreen.at(-1)?._id ?? '') : `u${count}`,
-        botMessageId: `r${count}`,
-        createdAt: stamp,
-      },
+      request?.kind === 'continue'
+        ? {
+            type: 'STORED',
+            userMessageId: onScreen.at(-1)?.parent ?? '',
+            botMessageId: request.messageId,
+            createdAt: stamp,
+          }
+        : {
+            type: 'STORED',
+            userMessageId: request?.kind === 'regenerate' ? (onScreen.at(-1)?._id ?? '') : `u${count}`,
+            botMessageId: `r${count}`,
+            createdAt: stamp,
+          },
       { type: 'TOKEN', text: 'In what way?' },
       { type: 'TOKEN', text: 'thank you.', end: 21 },
       { type: 'DONE', botMessageId: writing ?? `r${count}`, cost: 0.01, balance: 9.99, createdAt: stamp },
@@ -194,6 +230,11 @@ export const topicModel: MachineModel = {
       { type: 'OPEN', topicId: 't2', botId: null },
       { type: 'OPEN', topicId: null, botId: 'b1' },
     ];
+    // A reply that goes on is walked through its own ways to end: the chat after it is the chat after
+    // any reply.
+    return request?.kind === 'continue'
+      ? events.filter((event) => continuationEvents.includes(event.type))
+      : events;
   },
   serialize: (snapshot) => {
     const { messages, draft, topic, error, topicId, botId, request, reattempts } = snapshot.context;
@@ -271,6 +312,27 @@ export const topicModel: MachineModel = {
       expect(screen.map((message) => message._id)).toEqual(['m1']);
       expect(calls('streamReply').at(-1)).toBe('streamReply {"kind":"regenerate","messageId":"m3"}');
     }
+    // Only the last reply on screen that ended early goes on: in the same message, from its text; Retry
+    // goes on again with one that failed to (a balance refused before anything was taken up, say).
+    const retriedContinue =
+      event?.type === 'RETRY' && context.request?.kind === 'continue' && !streamingReply(context.topic);
+    if (event?.type === 'CONTINUE' || retriedContinue) {
+      const last = screen.at(-1);
+      if (snapshot.matches('live')) {
+        expect(last?.role).toBe('bot');
+        expect(endedEarly).toContain(last?.status);
+        expect(context.draft).toBe(last?.text);
+        expect(calls('streamReply').at(-1)).toBe(
+          `streamReply ${JSON.stringify({ kind: 'continue', messageId: last?._id })}`,
+        );
+      } else if (event.type === 'CONTINUE')
+        expect(sent?.messageId === last?._id && endedEarly.includes(last?.status ?? '')).toBe(false);
+    }
+    // Taken up by the server, it is the same message, its text kept: nothing new on screen.
+    if (event?.type === 'STORED' && context.request?.kind === 'continue' && snapshot.matches('live')) {
+      expect(screen.at(-1)).toMatchObject({ _id: context.request.messageId, status: 'streaming' });
+      expect(screen.at(-1)?.text).not.toBe('');
+    }
     if (event?.type === 'SHOW_SIBLING') {
       expect(screen.map((message) => message._id)).toEqual(['m1', 'm2']);
       expect(calls('saveHead').at(-1)).toBe('saveHead t1 m2');
@@ -315,13 +377,18 @@ export const topicModel: MachineModel = {
     }
     if (event?.type !== 'STOP')
       expect(calls('stopReply')).toHaveLength(world.sent.filter((step) => step.type === 'STOP').length);
-    if (event?.type === 'xstate.done.actor.stopReply')
+    if (event?.type === 'xstate.done.actor.stopReply' && event.output === stoppedTopic)
       expect(screen.at(-1)).toMatchObject({ _id: 'm5', status: 'stopped' });
-    // A stop lost on the network claims nothing: the reply, as far as it got, is followed again.
+    // A message sent from this chat keeps its place on screen, however often the topic is read again.
+    for (const message of screen)
+      if (message.role === 'user' && message._id.startsWith('u')) expect(message.key).toMatch(/^pending-/);
+    // A stop lost on the network claims nothing: the reply, as far as it got, is followed again (a
+    // reply asked to go on shows how it ended before until the server takes it up).
     if (event?.type === 'xstate.error.actor.stopReply') {
       expect(snapshot.matches({ live: { stream: { attached: 'reattaching' } } })).toBe(true);
       expect(calls('followReply').at(-1)).toBe(`followReply ${context.draft.length}`);
-      expect(screen.at(-1)?.status).not.toBe('stopped');
+      const taken = context.request?.kind !== 'continue' || streamingReply(context.topic) !== undefined;
+      if (taken) expect(screen.at(-1)?.status).not.toBe('stopped');
     }
     // A reply that ended early keeps what was written of it, marked with how it ended.
     if (event?.type === 'FAILED' && sent?.botMessageId && snapshot.matches('ready'))

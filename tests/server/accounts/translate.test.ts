@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { piecesOf } from '../../../server/translation/pieces';
 import { call, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble, textOf } from '../../support/openai-double';
 
@@ -44,12 +45,60 @@ describe('POST /api/v1/translate is open for the catalogs only', () => {
     expect((await translate('a text of my own', other.token)).status).toBe(200);
   });
 
-  it('refuses texts over 2,000 characters with 413, logged in or not', async () => {
+  it('says the organization can translate messages: a provider is configured', async () => {
+    expect((await call(server, '/api/v1/organization/app')).body).toMatchObject({ messageTranslation: true });
+  });
+
+  it('translates a long text in pieces of at most 2,000 characters, cut between sentences, code kept', async () => {
     const user = await signUp(server);
-    const long = 'a'.repeat(2001);
+    const sentence = (n: number) => `Sentence number ${n} says a little more about the weather today. `;
+    const paragraph = (from: number, count: number) =>
+      Array.from({ length: count }, (_, at) => sentence(from + at))
+        .join('')
+        .trim();
+    const code = '```ts\nconst greeting = "Sentence number 0";\n\nconsole.log(greeting);\n```';
+    // Paragraphs of about 1,300 and 2,600 characters (the second cut inside), a code block, a list.
+    const text = `${paragraph(1, 20)}\n\n${code}\n\n${paragraph(21, 40)}\n\n- one item\n- another item\n`;
+    expect(text.length).toBeGreaterThan(3500);
+    model.script((request) => ({ chunks: [`«${textOf(request.messages.at(-1)?.content)}»`] }));
+    const asked = model.requests.length;
+    const answer = await translate(text, user.token, 'de');
+    expect(answer).toMatchObject({ status: 200, body: { translated: true } });
+    const pieces = model.requests.slice(asked).map((request) => textOf(request.messages.at(-1)?.content));
+    expect(pieces.length).toBeGreaterThanOrEqual(3);
+    for (const piece of pieces) {
+      expect(piece.length).toBeLessThanOrEqual(2000);
+      // Whole sentences or list items: each piece starts one and ends one.
+      expect(piece).toMatch(/^(Sentence number \d+|- one item)/);
+      expect(piece).toMatch(/(\.|another item)$/);
+      expect(piece).not.toContain('const greeting');
+    }
+    // Each piece translated, in its place, with the code and the white space between them as they were.
+    expect(answer.body.text).toContain(`\n\n${code}\n\n`);
+    expect(answer.body.text.replace(/[«»]/g, '')).toBe(text);
+    expect(answer.body.text.match(/«/g)).toHaveLength(pieces.length);
+  });
+
+  it('translates a piece too long for the memory (over 2,704 bytes in UTF-8) without remembering it', async () => {
+    const user = await signUp(server);
+    // 1,000 different ideographs: 3,000 bytes that no compression brings under the index's limit.
+    const text = Array.from({ length: 1000 }, (_, at) =>
+      String.fromCharCode(0x4e00 + ((at * 7919) % 20000)),
+    ).join('');
+    model.script((request) => ({ chunks: [`«${textOf(request.messages.at(-1)?.content)}»`] }));
+    expect((await translate(text, user.token, 'de')).body).toEqual({ text: `«${text}»`, translated: true });
+    const { rows } = await server.app.db.query('select 1 from translations where text = $1', [text]);
+    expect(rows).toEqual([]);
+  });
+
+  it('refuses texts over 50,000 characters with 413, logged in or not', async () => {
+    const user = await signUp(server);
+    const long = 'a '.repeat(25_001);
     expect((await translate(long)).status).toBe(413);
-    expect(await translate(long, user.token)).toMatchObject({ status: 413, body: { code: 'TEXT_TOO_LONG' } });
-    expect((await translate('b'.repeat(2000), user.token)).status).toBe(200);
+    expect(await translate(long, user.token)).toMatchObject({
+      status: 413,
+      body: { code: 'TEXT_TOO_LONG', error: 'A text to translate has at most 50,000 characters.' },
+    });
   });
 
   it('keeps the translation memory to its size, least recently used out first', async () => {
@@ -65,5 +114,29 @@ describe('POST /api/v1/translate is open for the catalogs only', () => {
       'select text from translations order by text',
     );
     expect(rows.map((row) => row.text)).toEqual(['second', 'third']);
+  });
+});
+
+describe('the pieces a long text is translated in', () => {
+  const texts = (pieces: ReturnType<typeof piecesOf>) => pieces.map((piece) => piece.text);
+
+  it('keeps white space and fenced code out of the pieces, and gives the text back whole', () => {
+    const text = '  Hello there.\n\n~~~\nkeep me\n\nas I am\n~~~\nBye.\n\n```\nnever closed\n';
+    const pieces = piecesOf(text, 2000);
+    expect(pieces).toEqual([
+      { text: '  ', translate: false },
+      { text: 'Hello there.', translate: true },
+      { text: '\n\n~~~\nkeep me\n\nas I am\n~~~\n', translate: false },
+      { text: 'Bye.', translate: true },
+      { text: '\n\n```\nnever closed\n', translate: false },
+    ]);
+    expect(texts(pieces).join('')).toBe(text);
+  });
+
+  it('cuts a sentence at words, and a word longer than the limit between characters, never inside one', () => {
+    expect(texts(piecesOf('one two three four', 9))).toEqual(['one two', ' ', 'three', ' ', 'four']);
+    const emoji = '😀'.repeat(5);
+    const pieces = texts(piecesOf(emoji, 3));
+    expect(pieces).toEqual(['😀', '😀', '😀', '😀', '😀']);
   });
 });

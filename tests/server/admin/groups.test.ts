@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { syncIdpGroups } from '../../../server/admin/groups/store';
+import { syncIdpGroups } from '../../../server/access/groups';
 import { budgetResetDate, interruptOrphans, release, startReply } from '../../../server/chat/replyStore';
 import { call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type RunningPostgres, startPostgres } from '../../support/postgres';
@@ -248,12 +248,17 @@ describe('admin area: groups, the bots they may use and their monthly budgets', 
       (await admin(server, owner, '/group')).body.find((group: Json) => group._id === groupId).members,
     ).toEqual([expect.objectContaining({ _id: second.id })]);
     const audit = (await admin(server, owner, '/audit?limit=100')).body.items as Json[];
-    expect(audit.find((entry) => entry.action === 'group.members' && entry.target === groupId)).toMatchObject(
-      {
-        before: { members: expect.any(Array) },
-        after: { members: [second.id] },
-      },
-    );
+    const change = audit.find((entry) => entry.action === 'group.members' && entry.target === groupId);
+    expect(change).toMatchObject({
+      before: { members: expect.any(Array) },
+      after: { members: [second.id] },
+    });
+    // The log reads without ids: the group and each member it names, by name.
+    expect(change?.names).toEqual({
+      [groupId]: 'Researchers',
+      [first.id]: first.displayName,
+      [second.id]: second.displayName,
+    });
   });
 
   it('answers 401 anonymous, 403 to a member and 404 for a group of another organization', async () => {
@@ -397,6 +402,8 @@ describe('admin area: groups, the bots they may use and their monthly budgets', 
     ).toMatchObject({
       before: { groups: [group.body._id] },
       after: { groups: [] },
+      // The group is deleted since: its name is the one the log last recorded.
+      names: { [limited._id]: 'Insiders only', [group.body._id]: 'Insiders' },
     });
   });
 

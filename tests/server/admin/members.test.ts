@@ -206,6 +206,7 @@ describe('admin area: members, roles and credit', () => {
       target: someone.id,
       before: { balance: 15.5 },
       after: { balance: 15, amount: -0.5, note: 'Correction' },
+      names: { [someone.id]: someone.displayName },
     });
   });
 
@@ -354,6 +355,7 @@ describe('admin area: members, roles and credit', () => {
       _id,
     ]);
     const resent = await admin(server, owner, `/invitation/${_id}/resend`, { method: 'POST' });
+    expect((await auditOf('invitation.resend'))?.names).toEqual({ [_id]: email });
     expect(resent).toMatchObject({ status: 200, body: { sent: true } });
     let second = first;
     await expect
@@ -394,6 +396,8 @@ describe('admin area: members, roles and credit', () => {
       target: _id,
       before: { email, role: 'admin' },
       after: null,
+      // The log names a revoked invitation by its address, as it named it while it was pending.
+      names: { [_id]: email },
     });
     expect((await signUpInvited('acme', email, otp)).body).toMatchObject({ code: 'INVALID_CODE' });
     expect((await admin(server, owner, `/invitation/${_id}`, { method: 'DELETE' })).status).toBe(404);
@@ -510,7 +514,7 @@ describe('admin area: members, roles and credit', () => {
     expect(new Set(all.map((entry) => entry._id)).size).toBe(all.length);
     for (const entry of all) {
       expect(Object.keys(entry).sort()).toEqual(
-        ['_id', 'action', 'actor', 'actorName', 'after', 'at', 'before', 'target'].sort(),
+        ['_id', 'action', 'actor', 'actorName', 'after', 'at', 'before', 'names', 'target'].sort(),
       );
     }
     expect((await admin(server, owner, '/audit?cursor=abc')).body).toMatchObject({ field: 'cursor' });

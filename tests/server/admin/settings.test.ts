@@ -1,5 +1,7 @@
+import { readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setDisabled } from '../../../server/operator/organizations';
@@ -15,6 +17,8 @@ const png = Buffer.concat([
 ]);
 const svg =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#123456"/></svg>';
+
+const guide = 'server/seed/guide';
 
 describe('admin area: settings, logo, sign-up policy and disabled organizations', () => {
   let server: TestServer;
@@ -40,7 +44,8 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       storageQuotaMb: 1024,
       apiAccess: true,
       publicSharing: true,
-      storageBytes: 0,
+      // Parley's guide, the knowledge base every organization starts with.
+      storageBytes: readdirSync(guide).reduce((sum, name) => sum + statSync(join(guide, name)).size, 0),
     });
     const lookup = await call(server, '/api/v1/organization/acme');
     expect(lookup.body).toEqual({
@@ -52,6 +57,8 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       logo: null,
       defaultLanguage: 'en',
       sso: null,
+      // No translation provider is configured: the chat offers no message translation.
+      messageTranslation: false,
     });
   });
 

@@ -2,7 +2,7 @@ import { call, encrypter, type Json, signUp, type TestServer } from '../../suppo
 import { readCode } from '../../support/outbox';
 import { readEvents } from '../../support/sse';
 
-/** The seeded owner of `app` and `acme` (server/db/seed.ts). */
+/** The seeded owner of `app` and `acme` (server/seed/seed.ts). */
 export const seededOwner = { email: 'admin@parley.test', password: 'parley-admin-1' };
 
 export interface Actor {

@@ -139,7 +139,7 @@ describe('chat: topics and streamed replies over real HTTP and SSE', () => {
     );
     expect(model.requests.length).toBe(asked + 1);
     expect((await reply(user, topic, 'please translate something')).tokens).toMatch(
-      /translate to German: good morning/,
+      /translate to German: Welcome to Parley/,
     );
   });
 

@@ -29,26 +29,29 @@ async function stream(server: TestServer, user: User, path: string, body?: unkno
   return { status: response.status, body: null, events: await readEvents(response) };
 }
 
-describe('messages as a tree: edit, regenerate, switch branches', () => {
+describe('messages as a tree: edit, regenerate, continue, switch branches', () => {
   let model: OpenAiDouble;
   let server: TestServer;
+  let bots: Record<string, string>;
   let assistant: string;
 
   beforeAll(async () => {
     model = await startOpenAiDouble();
-    server = await startApp({ OPENAI_BASE_URL: model.url });
-    assistant = (await botIds(server)).Assistant;
+    // Built-in bots write a word every 20 ms, so that one can be stopped half-way.
+    server = await startApp({ OPENAI_BASE_URL: model.url, BUILTIN_TOKEN_DELAY_MS: '20' });
+    bots = await botIds(server);
+    assistant = bots.Assistant;
   });
   afterAll(async () => {
     await server.close();
     await model.close();
   });
-  const topicOf = async (user: User) =>
-    (await call(server, '/api/v1/topic', { token: user.token, body: { bot: assistant } })).body._id as string;
+  const topicOf = async (user: User, bot = assistant) =>
+    (await call(server, '/api/v1/topic', { token: user.token, body: { bot } })).body._id as string;
   const read = async (user: User, topic: string) =>
     (await call(server, `/api/v1/topic/${topic}`, { token: user.token })).body as {
       head: string;
-      messages: StoredMessage[];
+      messages: (StoredMessage & { cost?: number })[];
     };
   const say = (user: User, topic: string, text: string, parent?: string | null) =>
     stream(
@@ -193,6 +196,211 @@ describe('messages as a tree: edit, regenerate, switch branches', () => {
     expect(busy).toMatchObject({ status: 409, body: { code: 'REPLY_IN_PROGRESS' } });
     expect((await slow).events.at(-1)?.event).toBe('done');
     expect(await count()).toBe(4);
+  });
+
+  const carryOn = (user: User, topic: string, messageId: string) =>
+    stream(server, user, `/api/v1/topic/${topic}/message/${messageId}/continue`);
+  const billing = async (user: User) =>
+    (await call(server, `/payment/billing-info/${user.id}`, { token: user.token })).body as {
+      balance: number;
+      reserved: number;
+      transactions: { amount: number }[];
+    };
+  /** Starts a reply (`start`), stops it once what is stored of it is longer than `past`, and waits for its end. */
+  const stopAfter = async <T>(user: User, topic: string, past: number, start: Promise<T>) => {
+    const writing = async () =>
+      (await read(user, topic)).messages.find((message) => message.status === 'streaming')?.text.length ?? 0;
+    await expect.poll(writing, { timeout: 5000 }).toBeGreaterThan(past);
+    const stopped = await call(server, `/api/v1/topic/${topic}/stop`, {
+      method: 'POST',
+      token: user.token,
+      body: {},
+    });
+    expect(stopped.body).toMatchObject({ stopped: true });
+    return start;
+  };
+  const slowWords = (prefix: string) => ({
+    chunks: Array.from({ length: 300 }, (_, index) => `${prefix}${index} `),
+    delayMs: 10,
+  });
+
+  it('goes on in the same message, streamed after its text, and charges one reply once it completes', async () => {
+    const user = await signUp(server);
+    const topic = await topicOf(user);
+    model.script(() => slowWords('a'));
+    const first = await stopAfter(
+      user,
+      topic,
+      10,
+      stream(server, user, `/api/v1/topic/${topic}/message`, { text: 'Tell me a story' }),
+    );
+    expect(first.events.at(-1)).toMatchObject({ event: 'error', data: { code: 'STOPPED' } });
+    const [question, reply] = (await read(user, topic)).messages;
+    expect(reply).toMatchObject({ status: 'stopped' });
+    const partial = reply.text;
+    expect(await billing(user)).toMatchObject({ balance: 10, reserved: 0 });
+    // Written last month, continued this month: the month that holds the new reservation gets it back.
+    await server.app.db.query(
+      `update messages set created_at = created_at - interval '40 days', reserved_at = reserved_at - interval '40 days'
+       where id = $1`,
+      [reply._id],
+    );
+    const spent = async () =>
+      Number(
+        (
+          await server.app.db.query<{ month_spent: string }>('select month_spent from users where id = $1', [
+            user.id,
+          ])
+        ).rows[0].month_spent,
+      );
+
+    // Followed again from where a client left off (Last-Event-ID), as any reply is; stopped again
+    // while continued: what it wrote is kept, nothing is charged.
+    model.script(() => slowWords('b'));
+    const continuing = carryOn(user, topic, reply._id);
+    await expect.poll(async () => (await read(user, topic)).messages[1].status).toBe('streaming');
+    const leave = new AbortController();
+    const followed = await fetch(`${server.url}/api/v1/topic/${topic}/stream`, {
+      headers: { authorization: `Bearer ${user.token}`, 'last-event-id': String(partial.length) },
+      signal: leave.signal,
+    });
+    let resumed = '';
+    await readEvents(followed, (event) => {
+      if (event.event !== 'token') return;
+      resumed += event.data.text;
+      expect(event.id).toBe(partial.length + resumed.length);
+      if (resumed.length > 6) leave.abort();
+    });
+    expect(resumed.startsWith('b0 b1 ')).toBe(true);
+    const again = await stopAfter(user, topic, partial.length + 10, continuing);
+    expect(again.events[0]).toMatchObject({
+      event: 'message',
+      data: { userMessageId: question._id, botMessageId: reply._id },
+    });
+    expect(again.events.at(-1)).toMatchObject({ event: 'error', data: { code: 'STOPPED' } });
+    const kept = (await read(user, topic)).messages;
+    expect(kept).toHaveLength(2);
+    expect(kept[1]).toMatchObject({ _id: reply._id, status: 'stopped' });
+    expect(kept[1].text.startsWith(`${partial}b0 `)).toBe(true);
+    expect(await billing(user)).toMatchObject({ balance: 10, reserved: 0 });
+    expect(await spent()).toBe(0);
+
+    // The model is given its reply so far as its last turn, and asked to go on.
+    const sofar = kept[1].text;
+    model.script(() => ({ chunks: ['and ', 'they lived happily.'] }));
+    const done = await carryOn(user, topic, reply._id);
+    const sent = model.requests.at(-1)?.messages.map(({ role, content }) => [role, textOf(content)]);
+    expect(sent?.slice(-3)).toEqual([
+      ['user', 'Tell me a story'],
+      ['assistant', sofar],
+      ['user', expect.stringMatching(/^Your last reply was cut off\. Continue it/)],
+    ]);
+    // Only what follows is streamed, its ids counting from the text already there (Last-Event-ID).
+    const tokens = done.events.filter((event) => event.event === 'token');
+    expect(tokens.map((event) => event.data.text).join('')).toBe('and they lived happily.');
+    expect(tokens[0].id).toBe(sofar.length + 'and '.length);
+    expect(done.events.at(-1)).toMatchObject({
+      event: 'done',
+      data: { botMessageId: reply._id, cost: 0.05 },
+    });
+    const stored = await read(user, topic);
+    expect(stored.messages).toHaveLength(2);
+    expect(stored.head).toBe(reply._id);
+    expect(stored.messages[1]).toMatchObject({
+      _id: reply._id,
+      text: `${sofar}and they lived happily.`,
+      status: 'complete',
+      cost: 0.05,
+    });
+    const paid = await billing(user);
+    expect(paid).toMatchObject({ balance: 9.95, reserved: 0 });
+    expect(paid.transactions.map((transaction) => transaction.amount)).toEqual([-0.05, 10]);
+    expect(await spent()).toBe(0.05);
+    // Complete, it has nothing to continue.
+    expect(await carryOn(user, topic, reply._id)).toMatchObject({
+      status: 409,
+      body: { code: 'NOT_CONTINUABLE' },
+    });
+  });
+
+  it('lets a built-in bot go on with the words it would have written', async () => {
+    const user = await signUp(server);
+    const whole = await topicOf(user, bots.Librarian);
+    const answer = await stream(server, user, `/api/v1/topic/${whole}/message`, { text: 'What is in here?' });
+    const expected = (await read(user, whole)).messages[1].text;
+    expect(answer.events.at(-1)?.event).toBe('done');
+
+    // Stopped at its first word.
+    const topic = await topicOf(user, bots.Librarian);
+    const cut = await fetch(`${server.url}/api/v1/topic/${topic}/message`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+      body: JSON.stringify({ text: 'What is in here?' }),
+    });
+    let stopping: Promise<unknown> | undefined;
+    const events = await readEvents(cut, (event) => {
+      if (event.event === 'token')
+        stopping ??= call(server, `/api/v1/topic/${topic}/stop`, {
+          method: 'POST',
+          token: user.token,
+          body: {},
+        });
+    });
+    await stopping;
+    expect(events.at(-1)).toMatchObject({ event: 'error', data: { code: 'STOPPED' } });
+    const [, reply] = (await read(user, topic)).messages;
+    expect(reply.text.length).toBeLessThan(expected.length);
+    expect((await carryOn(user, topic, reply._id)).events.at(-1)?.event).toBe('done');
+    expect((await read(user, topic)).messages[1]).toMatchObject({ text: expected, status: 'complete' });
+  });
+
+  it('refuses other people’s replies, messages that are not a reply that ended early, and a busy topic', async () => {
+    const user = await signUp(server);
+    const topic = await topicOf(user);
+    model.script(() => slowWords('c'));
+    await stopAfter(user, topic, 5, stream(server, user, `/api/v1/topic/${topic}/message`, { text: 'one' }));
+    const [question, reply] = (await read(user, topic)).messages;
+    const stranger = await signUp(server);
+    const acme = await signUp(server, 'acme');
+    expect((await carryOn(stranger, topic, reply._id)).status).toBe(404);
+    const elsewhere = await fetch(`${server.url}/api/v1/topic/${topic}/message/${reply._id}/continue`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${acme.token}`,
+        organization: 'acme',
+      },
+      body: '{}',
+    });
+    expect(elsewhere.status).toBe(404);
+    expect(await carryOn(user, topic, question._id)).toMatchObject({
+      status: 409,
+      body: { code: 'NOT_CONTINUABLE' },
+    });
+    expect((await carryOn(user, topic, 'no-such-message')).status).toBe(404);
+
+    // A reply something was sent after is part of the conversation: it is not continued.
+    model.script(echo);
+    await stream(server, user, `/api/v1/topic/${topic}/message`, { text: 'two' });
+    expect(await carryOn(user, topic, reply._id)).toMatchObject({
+      status: 409,
+      body: { code: 'NOT_CONTINUABLE' },
+    });
+
+    // One reply at a time: continuing waits for the reply being written.
+    model.script(() => slowWords('d'));
+    const writing = stream(server, user, `/api/v1/topic/${topic}/message`, { text: 'three' });
+    await stopAfter(user, topic, 5, writing);
+    const stopped = (await read(user, topic)).messages.filter((message) => message.role === 'bot').at(-1);
+    model.script(() => slowWords('e'));
+    const going = carryOn(user, topic, stopped?._id ?? '');
+    await expect.poll(async () => (await read(user, topic)).messages.at(-1)?.status).toBe('streaming');
+    expect(await carryOn(user, topic, stopped?._id ?? '')).toMatchObject({
+      status: 409,
+      body: { code: 'REPLY_IN_PROGRESS' },
+    });
+    await stopAfter(user, topic, 0, going);
+    expect(await billing(user)).toMatchObject({ balance: 9.95, reserved: 0 });
   });
 });
 

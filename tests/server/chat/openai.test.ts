@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openaiProvider } from '../../../server/chat/providers/openai';
-import { ProviderError, type ReplyRequest } from '../../../server/chat/providers/types';
+import { ProviderError, type ReplyRequest } from '../../../server/providers/types';
+import { openaiProvider } from '../../../server/replies/engines/openai';
 import { type OpenAiDouble, startOpenAiDouble } from '../../support/openai-double';
 import { freePort } from '../../support/server';
 

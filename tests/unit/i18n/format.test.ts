@@ -6,6 +6,7 @@ import {
   formatMoney,
   formatNumber,
   formatRelativeTime,
+  formatShortDateTime,
 } from '../../../src/i18n/format';
 
 describe('formats in the display language', () => {
@@ -25,6 +26,8 @@ describe('formats in the display language', () => {
     expect(formatMoney(9.5, 'NOPE', 'en')).toBe('9.5 NOPE');
     expect(formatNumber(1234, 'de')).toBe('1.234');
     expect(formatDateTime(new Date(now), 'en')).toContain('2026');
+    // A charge in the order history: its day and time, short.
+    expect(formatShortDateTime(new Date(now), 'de')).toMatch(/^15\.03\.2026, \d\d:\d\d$/);
   });
 
   it('says how long a tool took: milliseconds under a second, seconds above', () => {

@@ -301,8 +301,8 @@ const decided = (status: 'running' | 'denied') => ({
 const toolEvents = ['STEP', 'APPROVE_TOOL', 'DENY_TOOL'];
 /** The events of a reply after its message: a tool step, words, its end, or the connection lost. */
 const replyEvents = ['STEP', 'TOKEN', 'DONE', 'FAILED', 'STOP', 'DISCONNECTED', 'NOT_STREAMING'];
-/** Events that ask for a new reply, or show another conversation's. */
-const repliesAgain = ['SEND', 'EDIT', 'REGENERATE', 'RETRY', 'OPEN'];
+/** Events that ask for a new reply (or more of one), or show another conversation's. */
+const repliesAgain = ['SEND', 'EDIT', 'REGENERATE', 'CONTINUE', 'RETRY', 'OPEN'];
 const isToolEvent = (event: ModelEvent) =>
   toolEvents.includes(event.type) || event.type.endsWith('decideToolCall');
 /** The callId of a STEP event's step, and its status. */
@@ -366,8 +366,10 @@ interface ChatWorld {
   opened?: { id: string; title: string };
   /** What `ready` shows at the end of the branch. */
   end: 'reply' | 'stopped' | 'nothing' | 'versions';
-  /** Words of the reply on screen so far. */
+  /** Words of the reply on screen so far (after `kept`). */
   written: number;
+  /** What a reply asked to go on (Continue) showed before: its new words follow it. */
+  kept: string;
   /** The first message of the new chat as typed (the model's text and this path's tag). */
   typed: string;
   /** The new chat's title in the sidebar, once its first message is stored. */
@@ -377,6 +379,9 @@ interface ChatWorld {
 }
 
 const chatOf = (world: PathWorld) => world.data as unknown as ChatWorld;
+/** The text of the reply on screen: what it kept before going on, then the words written since. */
+const shownText = (chat: ChatWorld) =>
+  [chat.kept, words.slice(0, chat.written).join('').trim()].filter(Boolean).join(' ');
 const main = (page: Page) => page.getByRole('main');
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 const log = (page: Page) => page.getByRole('log');
@@ -409,7 +414,7 @@ async function holdRequests(world: PathWorld) {
     const request = route.request();
     const { pathname } = new URL(request.url());
     const method = request.method();
-    if (method === 'POST' && /\/message(\/[^/]+\/regenerate)?$/.test(pathname)) {
+    if (method === 'POST' && /\/message(\/[^/]+\/(regenerate|continue))?$/.test(pathname)) {
       chat.post = route;
       chat.sentOut = false;
       return;
@@ -662,6 +667,7 @@ export function topicBrowserModel({
       { type: 'xstate.after.reattachDelay.detached' },
       { type: 'EDIT', messageId: 'm4', text: edited },
       { type: 'REGENERATE', messageId: 'm5' },
+      { type: 'CONTINUE', messageId: 'm5' },
       { type: 'SHOW_SIBLING', messageId: 'm2' },
       step(fetching),
       fetched,
@@ -675,9 +681,13 @@ export function topicBrowserModel({
     ],
     // The state, and for loading whether a conversation was on screen before (loaded again, its reply has ended).
     // A reply stored and not yet written is where the model calls its tool, and where it waits once the
-    // tool has ended: states of their own here.
+    // tool has ended: states of their own here; so is the chat that ends with a reply stopped short,
+    // the one Continue goes on with.
     serialize: (snapshot) => {
       if (snapshot.matches('loading')) return `loading, ${snapshot.context.topic ? 'again' : 'opened'}`;
+      const last = snapshot.context.messages.at(-1);
+      if (snapshot.matches('ready') && last?.role === 'bot' && last.status === 'stopped')
+        return 'ready (stopped)';
       const reply = snapshot.matches({ live: { stream: { replying: 'waiting' } } })
         ? streamingReply(snapshot.context)
         : undefined;
@@ -734,6 +744,7 @@ export function topicBrowserModel({
         stopLost: false,
         end: 'reply',
         written: 0,
+        kept: '',
         typed: sent,
         conversations: (
           await call(account.server as unknown as TestServer, '/api/v1/topic', { token: account.token })
@@ -763,6 +774,10 @@ export function topicBrowserModel({
       const next = world.events.slice(index).find((later) => replyEvents.includes(later.type));
       replies.fetches = next?.type === 'STEP' ? heldPage.url : null;
       if (repliesAgain.includes(event.type)) chat.toolShown = null;
+      // A reply that goes on keeps what it had (as far as the server kept it); any other starts from nothing.
+      if (event.type === 'CONTINUE')
+        chat.kept = ((await log(page).locator('.message.bot .markdown').last().textContent()) ?? '').trim();
+      else if (repliesAgain.includes(event.type)) chat.kept = '';
       switch (event.type) {
         case 'STEP': {
           const shown = stepOf(event);
@@ -933,6 +948,12 @@ export function topicBrowserModel({
           chat.written = 0;
           chat.sentOut = false;
           break;
+        case 'CONTINUE':
+          await log(page).getByRole('button', { name: 'Continue', exact: true }).click();
+          chat.written = 0;
+          chat.sentOut = false;
+          chat.end = 'reply';
+          break;
         case 'SHOW_SIBLING':
           await log(page).getByRole('button', { name: 'Previous version' }).first().click();
           chat.end = 'versions';
@@ -1007,11 +1028,24 @@ export function topicBrowserModel({
       // Until its first words, the bot types; a tool step it calls shows in their place.
       const waiting = state === 'creating' || (state === 'live.replying.waiting' && !chat.toolShown);
       await shows(typing(page), waiting ? 1 : 0);
-      const writing = state.startsWith('live.') && !waiting;
+      // A reply that goes on shows what it had while the bot types the rest, once the server took it up;
+      // until then it shows as it ended, with no Continue. While Stop is on its way, the reply shows as
+      // far as it got.
+      const continuing = snapshot.context.request?.kind === 'continue';
+      const takenUp = continuing && streamingReply(snapshot.context) !== undefined;
+      const writing =
+        (state.startsWith('live.') && (!waiting || takenUp)) ||
+        (state === 'stopping' && snapshot.context.draft !== '');
+      const text = shownText(chat);
       await shows(liveReply(page), writing ? 1 : 0);
       await shows(connectionLost(page), state === 'live.detached' ? 1 : 0);
-      if (writing && chat.written)
-        expect(await liveReply(page).textContent()).toContain(words.slice(0, chat.written).join('').trim());
+      if (writing && text) expect(await liveReply(page).textContent()).toContain(text);
+      if (continuing && !takenUp && state.startsWith('live.')) {
+        const ended = log(page).locator('article.message.bot').last();
+        await shows(ended.getByText('Stopped'), 1);
+        expect(await ended.textContent()).toContain(text);
+        await shows(log(page).getByRole('button', { name: 'Continue' }), 0);
+      }
       if (state === 'creating') await shows(log(page).getByText(chat.typed), 1);
       // On a phone the list is in the closed drawer, out of sight.
       if (chat.listed && !chat.offline && world.viewport.name === 'desktop')
@@ -1055,8 +1089,7 @@ export function topicBrowserModel({
       if (state === 'ready') {
         await shows(alert, 0);
         const lastReply = log(page).locator('.message.bot').last();
-        if (chat.end === 'reply')
-          expect(await lastReply.textContent()).toContain(words.slice(0, chat.written).join('').trim());
+        if (chat.end === 'reply') expect(await lastReply.textContent()).toContain(shownText(chat));
         if (chat.end === 'stopped') {
           await shows(lastReply.getByText('Stopped'), 1);
           await shows(log(page).getByRole('button', { name: 'Continue' }), 1);

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { usageMachine } from '../../../../machines/usage';
+import { chartLabelProblems } from '../../../support/fit';
 import { done, failed } from '../../models';
 import type { BrowserModel } from '../runner';
 import { expectDisabled } from './account';
@@ -88,8 +89,9 @@ export const usageBrowserModel: BrowserModel = {
     const retry = main.getByRole('alert').filter({ has: page.getByRole('button', { name: 'Retry' }) });
     expect(await retry.count()).toBe(state === 'failed' ? 1 : 0);
     if (error && state === 'failed') expect(await retry.textContent()).toMatch(networkProblem);
-    // The figures: three charts, and tables per bot and per member.
+    // The figures: three charts, their labels legible and apart, and tables per bot and per member.
     expect(await main.getByRole('img', { name: /per day/ }).count()).toBe(shown ? 3 : 0);
+    expect(await chartLabelProblems(page)).toEqual([]);
     expect(await main.getByRole('table', { name: 'Per member' }).count()).toBe(shown ? 1 : 0);
     // Refresh goes with figures on screen, and says so while it reads them.
     const refresh = main.getByRole('button', { name: /^Refresh/ });

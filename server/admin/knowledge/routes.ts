@@ -1,7 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { audit } from '../admin/audit/store';
-import { cleanName, idParams, objectOf, uniqueViolation } from '../admin/schemas';
-import { baseNameTaken, deleteBase, listBases, readBase, removeDocument, saveDocument } from './store';
+import { audit } from '../../audit/store';
+import {
+  baseNameTaken,
+  deleteBase,
+  listBases,
+  readBase,
+  removeDocument,
+  saveDocument,
+} from '../../knowledge/store';
+import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
 
 const documentSchema = {
   type: 'object',

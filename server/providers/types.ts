@@ -79,6 +79,11 @@ export interface ReplyRequest {
   waive: () => void;
   /** The bot's tools (model bots that have some). */
   tools?: ReplyTools;
+  /**
+   * What was written of the reply before it ended early, when the user asks to continue it: the
+   * provider writes only what follows (it is added to the same message).
+   */
+  continuing?: string;
 }
 
 /** A bot platform: produces the reply as a stream of text pieces; fails with a ProviderError. */
@@ -92,3 +97,18 @@ export class ProviderError extends Error {
     this.code = code;
   }
 }
+
+/** How a provider is called: fetch, or one that refuses private addresses when connecting. */
+export type Send = (
+  url: string,
+  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
+) => Promise<Response>;
+
+/** An organization's own provider (admin area): its address, its key (unsealed) and how to reach it. */
+export interface ResolvedProvider {
+  baseUrl: string;
+  apiKey: string | undefined;
+  /** fetch, or one that refuses private addresses when connecting (server/security/outbound.ts). */
+  send: Send;
+}
+export type ProviderResolver = (tenant: string, providerId: string) => Promise<ResolvedProvider | null>;

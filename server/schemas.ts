@@ -1,4 +1,4 @@
-import { ApiError } from '../errors';
+import { ApiError } from './errors';
 
 /** Shared pieces of the admin routes' JSON schemas. */
 export const idParams = {

@@ -1,4 +1,4 @@
-import type { ReplyRequest } from './types';
+import type { ReplyRequest } from '../../providers/types';
 
 /** What the Librarian quotes at most: the best passages, each with its citation. */
 export const librarianPassages = 3;

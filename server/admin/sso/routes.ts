@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { audit } from '../../admin/audit/store';
-import { forbidden } from '../../admin/requireRole';
-import { cleanName } from '../../admin/schemas';
+import { audit } from '../../audit/store';
+import { createIdpClients, IdpProblem } from '../../auth/oidc/client';
 import { ApiError } from '../../errors';
 import { countMembersKeys, revokeMembersKeys } from '../../openai/store';
-import { createIdpClients, IdpProblem } from './client';
-import { readSso, type SsoSettings, toSsoSettings } from './store';
+import { readSso, type SsoSettings, toSsoSettings } from '../../organizations/sso';
+import { cleanName } from '../../schemas';
+import { forbidden } from '../requireRole';
 
 /** The settings, and how many API keys of members and admins still work (a way in around the IdP). */
 type SsoAnswer = SsoSettings & { memberApiKeys: number };

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { audit } from '../../admin/audit/store';
-import { keyHint } from '../../admin/providers/store';
-import { cleanName, idParams, objectOf, uniqueViolation } from '../../admin/schemas';
+import { audit } from '../../audit/store';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
+import { keyHint } from '../../providers/store';
+import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
 import { checkProviderUrl, RefusedAddress } from '../../security/outbound';
-import { builtinToolInfos } from '../builtin';
-import { type ListedTool, listTools, McpFailure, refusedMessage } from './client';
+import { builtinToolInfos } from '../../tools/builtin';
+import { type ListedTool, listTools, McpFailure, refusedMessage } from '../../tools/mcp/client';
 import {
   type ChangedBot,
   exposedTools,
@@ -19,7 +19,7 @@ import {
   slugOf,
   toMcpServer,
   useMcpContext,
-} from './store';
+} from '../../tools/mcp/store';
 
 /** How long adding or changing a server waits for its tool list. */
 export const listTimeoutMs = 10_000;

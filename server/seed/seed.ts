@@ -1,4 +1,5 @@
-import type { Db } from './database';
+import type { Db } from '../db/database';
+import { seedGuide } from './guide';
 
 interface SeedBot {
   name: string;
@@ -42,9 +43,11 @@ const sharedBots: SeedBot[] = [
   },
   {
     name: 'Translator',
-    description: 'Translates short texts: write “translate to German: good morning”.',
+    description:
+      'Translates between English and 12 languages: write “translate to German: Welcome to Parley”. Offline it knows the words of Parley’s own screens; with a translation service, any text.',
     platform: 'builtin',
-    price: 0.02,
+    // Free like the other offline bots: looking a phrase up costs nothing (an admin may price it).
+    price: 0,
     categories: ['Languages', 'Tools'],
     config: { engine: 'translator' },
   },
@@ -166,6 +169,13 @@ export async function seedBot(db: Db, tenant: string, bot: SeedBot, position: nu
   }
 }
 
+/** The Librarian, searching Parley's guide: in every organization, seeded or created by the operator. */
+export async function seedLibrarian(db: Db, tenant: string, position: number) {
+  const guide = await seedGuide(db, tenant);
+  const bot = guide ? { ...librarian, config: { ...librarian.config, knowledge: [guide] } } : librarian;
+  await seedBot(db, tenant, bot, position);
+}
+
 /**
  * First start: the organizations, their categories, bots, a demo user and their owner. Later starts change
  * nothing: shared data is never rewritten by a node's own settings.
@@ -177,8 +187,12 @@ export async function seed(db: Db) {
         'insert into organizations (subdomain, name) values ($1, $2) on conflict (subdomain) do nothing',
         [organization.subdomain, organization.name],
       );
-      for (const [index, bot] of organization.bots.entries())
-        await seedBot(tx, organization.subdomain, bot, position * 100 + index);
+      for (const [index, bot] of organization.bots.entries()) {
+        const at = position * 100 + index;
+        await (bot === librarian
+          ? seedLibrarian(tx, organization.subdomain, at)
+          : seedBot(tx, organization.subdomain, bot, at));
+      }
       await tx.query(
         `insert into users (tenant, username, display_name, email, password_hash, balance, currency)
          values ($1, $2, $3, $4, $5, 10, 'EUR') on conflict do nothing`,

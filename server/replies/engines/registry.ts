@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { resolveProvider } from '../../admin/providers/store';
+import { resolveProvider } from '../../providers/store';
+import type { Provider } from '../../providers/types';
 import { builtinProvider } from './builtin';
 import { openaiProvider } from './openai';
-import type { Provider } from './types';
 
 /** The bot platforms by name: chat replies and the admin area's "Try it" run bots through these. */
 export function botProviders(app: FastifyInstance): Record<string, Provider> {

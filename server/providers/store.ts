@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { ProviderResolver } from '../../chat/providers/openai';
-import { providerFetch } from '../../security/outbound';
+
+import { providerFetch } from '../security/outbound';
+import type { ProviderResolver } from './types';
 
 export interface ProviderRow {
   id: string;

@@ -1,25 +1,19 @@
 import { createParser } from 'eventsource-parser';
 import type { Config } from '../../config';
 import { textWithAttachments, textWithPassages } from '../../files/prompt';
+import {
+  type Attachment,
+  type Passage,
+  type Provider,
+  ProviderError,
+  type ProviderResolver,
+  type Send,
+  type ToolCall,
+} from '../../providers/types';
 import { RefusedAddress } from '../../security/outbound';
 import type { TranslationProvider } from '../../translation/translator';
-import { type Attachment, type Passage, type Provider, ProviderError, type ToolCall } from './types';
 
 type Settings = Config['openai'];
-
-type Send = (
-  url: string,
-  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
-) => Promise<Response>;
-
-/** An organization's own provider (admin area): its address, its key (unsealed) and how to reach it. */
-export interface ResolvedProvider {
-  baseUrl: string;
-  apiKey: string | undefined;
-  /** fetch, or one that refuses private addresses when connecting (server/security/outbound.ts). */
-  send: Send;
-}
-export type ProviderResolver = (tenant: string, providerId: string) => Promise<ResolvedProvider | null>;
 
 class IdleTimeout extends Error {}
 
@@ -214,16 +208,31 @@ async function* streamRound(
   }
 }
 
+/** What a model is asked after its own reply that ended early, when the user asks it to go on. */
+export const continueInstruction =
+  'Your last reply was cut off. Continue it exactly where it stopped: write only what comes next, without repeating anything (start with a space or a line break if one belongs there).';
+
 /**
  * Any OpenAI-compatible chat-completions server (OpenAI, Ollama, vLLM, llama.cpp…), streamed.
  * The bot's config may name its organization's `provider` (resolved, key unsealed, at call time), or
  * carry its own `baseUrl` and `apiKey`; and its `model`, `systemPrompt` and `temperature`.
  * With tools, the model may call them (OpenAI's function calling): each call is run, its result
  * sent back as a `tool` message and the model asked again, up to the tools' `maxSteps` calls; then
- * it is asked to answer without tools (`tool_choice: 'none'`).
+ * it is asked to answer without tools (`tool_choice: 'none'`). A reply continued is sent as the
+ * model's last turn, followed by the request to go on with it (`continueInstruction`).
  */
 export function openaiProvider(settings: Settings, resolve?: ProviderResolver): Provider {
-  return async function* ({ history, text, attachments, knowledge, config, signal, tenant, tools }) {
+  return async function* ({
+    history,
+    text,
+    attachments,
+    knowledge,
+    config,
+    signal,
+    tenant,
+    tools,
+    continuing,
+  }) {
     if (signal.aborted) return;
     const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
     const temperature = typeof config.temperature === 'number' ? { temperature: config.temperature } : {};
@@ -237,6 +246,13 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
           : { role: 'assistant', content: turn.text },
       ),
       { role: 'user', content: userContent(text, attachments, knowledge?.passages) },
+      // A reply continued: what it said so far is its turn, and the model is asked to go on with it.
+      ...(continuing === undefined
+        ? []
+        : [
+            { role: 'assistant', content: continuing },
+            { role: 'user', content: continueInstruction },
+          ]),
     ];
     const model = setting(config, 'model') ?? settings.model;
     let calls = 0;
