@@ -78,6 +78,16 @@ const sendRequest = (text: string, parent: string | null, files: MessageFile[] =
 // The params of the topic's actions and guards, from the invoked actor's event a transition takes.
 const storedTopic = ({ event }: { event: { output: TopicRecord } }) => ({ stored: event.output });
 
+/**
+ * Sending from a chat that waits for the user (`ready`, or after a failed reply): a message, an edit
+ * (a new branch), or another reply in place of one.
+ */
+const sending = {
+  SEND: { guard: 'hasText', target: '#replying', actions: 'addUserMessage' },
+  EDIT: { guard: 'isEditable', target: '#replying', actions: 'addUserMessage' },
+  REGENERATE: { guard: 'isReply', target: '#replying', actions: 'askAgain' },
+} as const;
+
 export const topicMachine = setup({
   types: {
     context: {} as TopicContext,
@@ -349,9 +359,7 @@ export const topicMachine = setup({
       description:
         'Waits for the next message, an edit, another reply, the rest of a reply that ended early, or another branch.',
       on: {
-        SEND: { guard: 'hasText', target: '#replying', actions: 'addUserMessage' },
-        EDIT: { guard: 'isEditable', target: '#replying', actions: 'addUserMessage' },
-        REGENERATE: { guard: 'isReply', target: '#replying', actions: 'askAgain' },
+        ...sending,
         CONTINUE: { guard: 'isContinuable', target: '#replying', actions: 'continueReply' },
         SHOW_SIBLING: { guard: 'isReply', actions: ['showBranch', 'saveHead'] },
       },
@@ -362,9 +370,7 @@ export const topicMachine = setup({
       description: 'The reply failed; it stays on screen with its error, and can be asked for again.',
       on: {
         RETRY: { target: '#replying', actions: 'prepareRetry' },
-        SEND: { guard: 'hasText', target: '#replying', actions: 'addUserMessage' },
-        EDIT: { guard: 'isEditable', target: '#replying', actions: 'addUserMessage' },
-        REGENERATE: { guard: 'isReply', target: '#replying', actions: 'askAgain' },
+        ...sending,
       },
     },
     insufficientBalance: {
