@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, emit, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { problemOf } from './errors';
 
 export interface AccountUser {
   _id: string;
@@ -45,19 +46,6 @@ export type AccountEmitted =
   | { type: 'TOKEN_RENEWED'; token: string }
   | { type: 'SIGNED_IN'; token: string }
   | { type: 'SIGNED_OUT' };
-
-const problemOf = (error: unknown): Problem => {
-  const field = (error as { field?: unknown } | null)?.field;
-  return {
-    message: error instanceof Error ? error.message : 'Something went wrong',
-    ...(typeof field === 'string' ? { field } : {}),
-  };
-};
-
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
 
 /** The values an event cannot go without: no call goes out with one of them blank. */
 const requiredOf = (event: AccountEvent): string[] => {
@@ -115,9 +103,9 @@ export const accountMachine = setup({
   },
   actions: {
     assignProblem: assign({
-      problems: ({ context, event }, params: { section: AccountSection }) => ({
+      problems: ({ context }, params: { section: AccountSection; error: unknown }) => ({
         ...context.problems,
-        [params.section]: problemOf(errorOf(event)),
+        [params.section]: problemOf(params.error),
       }),
     }),
     clearProblem: assign({
@@ -132,18 +120,9 @@ export const accountMachine = setup({
         return event.email;
       },
     }),
-    reportUser: emit(({ event }) => ({
-      type: 'USER_UPDATED' as const,
-      user: outputOf<AccountUser>(event),
-    })),
-    reportNewToken: emit(({ event }) => ({
-      type: 'TOKEN_RENEWED' as const,
-      token: outputOf<string>(event),
-    })),
-    reportSignedIn: emit(({ event }) => ({
-      type: 'SIGNED_IN' as const,
-      token: outputOf<string>(event),
-    })),
+    reportUser: emit((_, { user }: { user: AccountUser }) => ({ type: 'USER_UPDATED' as const, user })),
+    reportNewToken: emit((_, { token }: { token: string }) => ({ type: 'TOKEN_RENEWED' as const, token })),
+    reportSignedIn: emit((_, { token }: { token: string }) => ({ type: 'SIGNED_IN' as const, token })),
     reportSignedOut: emit({ type: 'SIGNED_OUT' }),
   },
 }).createMachine({
@@ -176,11 +155,14 @@ export const accountMachine = setup({
             },
             onDone: {
               target: 'saved',
-              actions: 'reportUser',
+              actions: { type: 'reportUser', params: ({ event }) => ({ user: event.output }) },
             },
             onError: {
               target: 'idle',
-              actions: { type: 'assignProblem', params: { section: 'profile' } },
+              actions: {
+                type: 'assignProblem',
+                params: ({ event }) => ({ section: 'profile', error: event.error }),
+              },
             },
           },
         },
@@ -221,11 +203,14 @@ export const accountMachine = setup({
             },
             onDone: {
               target: 'changed',
-              actions: 'reportNewToken',
+              actions: { type: 'reportNewToken', params: ({ event }) => ({ token: event.output }) },
             },
             onError: {
               target: 'idle',
-              actions: { type: 'assignProblem', params: { section: 'password' } },
+              actions: {
+                type: 'assignProblem',
+                params: ({ event }) => ({ section: 'password', error: event.error }),
+              },
             },
           },
         },
@@ -263,7 +248,10 @@ export const accountMachine = setup({
             onDone: { target: 'idle', actions: 'reportSignedOut' },
             onError: {
               target: 'idle',
-              actions: { type: 'assignProblem', params: { section: 'sessions' } },
+              actions: {
+                type: 'assignProblem',
+                params: ({ event }) => ({ section: 'sessions', error: event.error }),
+              },
             },
           },
         },
@@ -289,7 +277,10 @@ export const accountMachine = setup({
             onDone: 'exported',
             onError: {
               target: 'idle',
-              actions: { type: 'assignProblem', params: { section: 'data' } },
+              actions: {
+                type: 'assignProblem',
+                params: ({ event }) => ({ section: 'data', error: event.error }),
+              },
             },
           },
         },
@@ -339,7 +330,10 @@ export const accountMachine = setup({
             onDone: { target: 'closed', actions: 'reportSignedOut' },
             onError: {
               target: 'confirming',
-              actions: { type: 'assignProblem', params: { section: 'deletion' } },
+              actions: {
+                type: 'assignProblem',
+                params: ({ event }) => ({ section: 'deletion', error: event.error }),
+              },
             },
           },
         },
@@ -374,7 +368,10 @@ export const accountMachine = setup({
             onDone: 'askingCode',
             onError: {
               target: 'askingEmail',
-              actions: { type: 'assignProblem', params: { section: 'recovery' } },
+              actions: {
+                type: 'assignProblem',
+                params: ({ event }) => ({ section: 'recovery', error: event.error }),
+              },
             },
           },
         },
@@ -404,11 +401,14 @@ export const accountMachine = setup({
             },
             onDone: {
               target: 'askingEmail',
-              actions: 'reportSignedIn',
+              actions: { type: 'reportSignedIn', params: ({ event }) => ({ token: event.output }) },
             },
             onError: {
               target: 'askingCode',
-              actions: { type: 'assignProblem', params: { section: 'recovery' } },
+              actions: {
+                type: 'assignProblem',
+                params: ({ event }) => ({ section: 'recovery', error: event.error }),
+              },
             },
           },
         },

@@ -1,4 +1,13 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { errorParams, problemOf } from './errors';
+import {
+  emptyList,
+  type Page,
+  type PagedList,
+  pagedListActions,
+  pagedListGuards,
+  pagedListRegion,
+} from './pagedList';
 
 /** A record an admin list shows: the bots, categories, providers, groups, MCP servers, tools, invitations and audit entries of the organization. */
 export interface AdminRecord {
@@ -95,10 +104,7 @@ export interface AuditEntry extends AdminRecord {
 }
 
 /** A page of a list; `next` continues it, null at its end (lists without paging answer one page). */
-export interface AdminPage<R extends AdminRecord = AdminRecord> {
-  items: R[];
-  next: string | null;
-}
+export type AdminPage<R extends AdminRecord = AdminRecord> = Page<R>;
 
 /** What the admin asked for: a new record, a change to one, or its removal. */
 export type AdminChange =
@@ -112,10 +118,7 @@ export interface AdminProblem {
   field?: string;
 }
 
-export interface AdminListContext<R extends AdminRecord = AdminRecord> {
-  items: R[];
-  next: string | null;
-  error: string | null;
+export interface AdminListContext<R extends AdminRecord = AdminRecord> extends PagedList<R> {
   /** The record being edited: its id, or 'new' for the form that creates one. */
   editing: string | null;
   /** The record a removal waits to be confirmed for. */
@@ -139,23 +142,8 @@ export type AdminListEvent<R extends AdminRecord = AdminRecord> =
   /** Logged out: the next user sees nothing of this organization's records. */
   | { type: 'RESET' };
 
-const problemOf = (error: unknown): AdminProblem => {
-  const field = (error as { field?: unknown } | null)?.field;
-  return {
-    message: error instanceof Error ? error.message : 'Something went wrong',
-    ...(typeof field === 'string' ? { field } : {}),
-  };
-};
-
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
-
 const forgotten = {
-  items: [],
-  next: null,
-  error: null,
+  ...emptyList,
   editing: null,
   target: null,
   problem: null,
@@ -185,7 +173,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
       }),
     },
     guards: {
-      hasMore: ({ context }) => context.next !== null,
+      ...pagedListGuards,
       isStale: ({ context }) => context.stale,
     },
     actions: {
@@ -193,22 +181,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
       announceChange: () => {
         throw new Error('announceChange is provided by the app');
       },
-      assignFirstPage: assign(({ event }) => {
-        const page = outputOf<AdminPage<R>>(event);
-        return { items: page.items, next: page.next, error: null };
-      }),
-      appendPage: assign(({ context, event }) => {
-        const page = outputOf<AdminPage<R>>(event);
-        return {
-          items: [
-            ...context.items,
-            ...page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
-          ],
-          next: page.next,
-          error: null,
-        };
-      }),
-      assignError: assign({ error: ({ event }) => problemOf(errorOf(event)).message }),
+      ...pagedListActions<AdminListContext<R>, AdminListEvent<R>, R>(),
       assignEditing: assign({
         editing: ({ event }) => {
           assertEvent(event, 'EDIT');
@@ -233,7 +206,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
         problem: null,
         done: null,
       }),
-      assignProblem: assign({ problem: ({ event }) => problemOf(errorOf(event)) }),
+      assignProblem: assign((_, { error }: { error: unknown }) => ({ problem: problemOf(error) })),
       /** A saved record: created if the form was a new one, updated otherwise. */
       assignSaved: assign({
         editing: null,
@@ -257,61 +230,13 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
     },
     states: {
       list: {
-        description: 'The records, first page first; read afresh once a change has gone through.',
-        initial: 'idle',
+        ...pagedListRegion('The records, first page first; read afresh once a change has gone through.', {
+          // A screen shown again.
+          event: 'LOAD',
+          from: ['loaded', 'failed'],
+        }),
         // Whatever the list was doing, a page fetched before the change may not show it.
-        always: { guard: 'isStale', target: '.loading', reenter: true },
-        states: {
-          idle: {
-            description: 'Nothing listed yet; the screen asks for the list when it appears.',
-            on: { LOAD: 'loading' },
-          },
-          loading: {
-            description: 'Fetches the first page; a change made meanwhile asks again.',
-            entry: 'markFresh',
-            invoke: {
-              id: 'fetchPage',
-              src: 'fetchPage',
-              input: { cursor: '' },
-              onDone: {
-                target: 'loaded',
-                actions: 'assignFirstPage',
-              },
-              onError: {
-                target: 'failed',
-                actions: 'assignError',
-              },
-            },
-          },
-          loaded: {
-            description:
-              'Listed; the next page can be asked for, or the list read afresh (a screen shown again).',
-            on: {
-              LOAD_MORE: { guard: 'hasMore', target: 'loadingMore' },
-              LOAD: 'loading',
-            },
-          },
-          loadingMore: {
-            description: 'Fetches the page after the last one listed.',
-            invoke: {
-              id: 'fetchMore',
-              src: 'fetchPage',
-              input: ({ context }) => ({ cursor: context.next ?? '' }),
-              onDone: {
-                target: 'loaded',
-                actions: 'appendPage',
-              },
-              onError: {
-                target: 'loaded',
-                actions: 'assignError',
-              },
-            },
-          },
-          failed: {
-            description: 'The list could not be loaded; the admin can retry.',
-            on: { RETRY: 'loading', LOAD: 'loading' },
-          },
-        },
+        always: { guard: 'isStale', target: '.loading', reenter: true, actions: 'markFresh' },
       },
       change: {
         description: 'Creating, editing or removing one record.',
@@ -361,10 +286,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
                 target: 'idle',
                 actions: ['assignSaved', 'announceChange'],
               },
-              onError: {
-                target: 'editing',
-                actions: 'assignProblem',
-              },
+              onError: { target: 'editing', actions: { type: 'assignProblem', params: errorParams } },
             },
           },
           confirming: {
@@ -384,10 +306,7 @@ export function createAdminListMachine<R extends AdminRecord = AdminRecord>() {
                 target: 'idle',
                 actions: ['assignRemoved', 'announceChange'],
               },
-              onError: {
-                target: 'confirming',
-                actions: 'assignProblem',
-              },
+              onError: { target: 'confirming', actions: { type: 'assignProblem', params: errorParams } },
             },
           },
         },

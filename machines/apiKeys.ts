@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { errorParams, formProblem, messageOf } from './errors';
 
 /** A personal API key as its owner lists it (`GET /api/v1/user/me/key`): never the key itself. */
 export interface ApiKey {
@@ -76,12 +77,6 @@ export type ApiKeysEvent =
   | { type: 'CANCEL_REVOKE' }
   | { type: 'REVOKE' };
 
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
-
 const requestOf = (event: ApiKeysEvent): KeyRequest => {
   assertEvent(event, 'CREATE');
   return { name: event.name.trim(), expiresAt: event.expiresAt };
@@ -107,7 +102,7 @@ export const apiKeysMachine = setup({
     }),
   },
   guards: {
-    isOff: ({ event }) => 'turnedOff' in outputOf<KeyList>(event),
+    isOff: (_, { list }: { list: KeyList }) => 'turnedOff' in list,
     isValid: ({ event }) => {
       assertEvent(event, 'CREATE');
       return keyProblems(event, event.today).length === 0;
@@ -118,15 +113,16 @@ export const apiKeysMachine = setup({
     },
   },
   actions: {
-    assignKeys: assign(({ event }) => {
-      const list = outputOf<KeyList>(event);
-      return { keys: 'keys' in list ? list.keys : [], error: null };
-    }),
-    assignOff: assign(({ event }) => {
-      const list = outputOf<KeyList>(event);
-      return { keys: [], turnedOff: 'turnedOff' in list ? list.turnedOff : null, error: null };
-    }),
-    assignError: assign({ error: ({ event }) => messageOf(errorOf(event)) }),
+    assignKeys: assign((_, { list }: { list: KeyList }) => ({
+      keys: 'keys' in list ? list.keys : [],
+      error: null,
+    })),
+    assignOff: assign((_, { list }: { list: KeyList }) => ({
+      keys: [],
+      turnedOff: 'turnedOff' in list ? list.turnedOff : null,
+      error: null,
+    })),
+    assignError: assign((_, { error }: { error: unknown }) => ({ error: messageOf(error) })),
     clearError: assign({ error: null }),
     assignRequest: assign({ request: ({ event }) => requestOf(event), problems: [] }),
     assignProblems: assign({
@@ -135,18 +131,13 @@ export const apiKeysMachine = setup({
         return keyProblems(event, event.today);
       },
     }),
-    assignCreated: assign(({ context, event }) => {
-      const { key, ...record } = outputOf<CreatedKey>(event);
+    assignCreated: assign(({ context }, { created }: { created: CreatedKey }) => {
+      const { key, ...record } = created;
       return { keys: [record, ...context.keys], newKey: key, request: { name: '', expiresAt: '' } };
     }),
-    assignRefusal: assign({
-      problems: ({ event }) => {
-        const error = errorOf(event);
-        const field = (error as { field?: unknown } | null)?.field;
-        const known = field === 'name' || field === 'expiresAt';
-        return [{ field: known ? field : null, message: messageOf(error) }];
-      },
-    }),
+    assignRefusal: assign((_, { error }: { error: unknown }) => ({
+      problems: [formProblem(error, ['name', 'expiresAt'] as const)],
+    })),
     forgetNewKey: assign({ newKey: null }),
     assignAsked: assign({
       revoking: ({ context, event }) => {
@@ -184,10 +175,17 @@ export const apiKeysMachine = setup({
         id: 'listKeys',
         src: 'listKeys',
         onDone: [
-          { guard: 'isOff', target: 'turnedOff', actions: 'assignOff' },
-          { target: 'idle', actions: 'assignKeys' },
+          {
+            guard: { type: 'isOff', params: ({ event }) => ({ list: event.output }) },
+            target: 'turnedOff',
+            actions: { type: 'assignOff', params: ({ event }) => ({ list: event.output }) },
+          },
+          {
+            target: 'idle',
+            actions: { type: 'assignKeys', params: ({ event }) => ({ list: event.output }) },
+          },
         ],
-        onError: { target: 'failed', actions: 'assignError' },
+        onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
       },
     },
     failed: {
@@ -220,8 +218,11 @@ export const apiKeysMachine = setup({
         id: 'createKey',
         src: 'createKey',
         input: ({ context }) => context.request,
-        onDone: { target: 'showingKey', actions: 'assignCreated' },
-        onError: { target: 'idle', actions: 'assignRefusal' },
+        onDone: {
+          target: 'showingKey',
+          actions: { type: 'assignCreated', params: ({ event }) => ({ created: event.output }) },
+        },
+        onError: { target: 'idle', actions: { type: 'assignRefusal', params: errorParams } },
       },
     },
     showingKey: {
@@ -248,7 +249,7 @@ export const apiKeysMachine = setup({
         src: 'revokeKey',
         input: ({ context }) => ({ id: context.revoking?._id ?? '' }),
         onDone: { target: 'idle', actions: 'dropRevoked' },
-        onError: { target: 'confirming', actions: 'assignError' },
+        onError: { target: 'confirming', actions: { type: 'assignError', params: errorParams } },
       },
     },
   },

@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, fromCallback, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
+import { errorParams, formProblem, messageOf } from './errors';
 
 export type BotPlatform = 'builtin' | 'openai';
 export type BotEngine = 'eliza' | 'calculator' | 'translator' | 'librarian';
@@ -261,12 +262,8 @@ export function botRequest(draft: BotDraft, savedTools: string[] = []): BotReque
   };
 }
 
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
+/** The fields of the form, where the server's refusals are shown. */
+const draftFields = Object.keys(emptyDraft) as (keyof BotDraft)[];
 
 export const botEditorMachine = setup({
   types: {
@@ -311,21 +308,18 @@ export const botEditorMachine = setup({
     announceSaved: (_, _params: { created: boolean }) => {
       throw new Error('announceSaved is provided by the app');
     },
-    assignData: assign(({ event }) => {
-      const data = outputOf<BotEditorData>(event);
-      return {
-        draft: draftOf(data.bot),
-        providers: data.providers,
-        categories: data.categories,
-        knowledgeBases: data.knowledgeBases,
-        groups: data.groups ?? [],
-        tools: data.tools ?? [],
-        serverProvider: data.serverProvider ?? false,
-        savedTools: data.bot?.tools ?? [],
-        loadError: null,
-      };
-    }),
-    assignLoadError: assign({ loadError: ({ event }) => messageOf(errorOf(event)) }),
+    assignData: assign((_, { data }: { data: BotEditorData }) => ({
+      draft: draftOf(data.bot),
+      providers: data.providers,
+      categories: data.categories,
+      knowledgeBases: data.knowledgeBases,
+      groups: data.groups ?? [],
+      tools: data.tools ?? [],
+      serverProvider: data.serverProvider ?? false,
+      savedTools: data.bot?.tools ?? [],
+      loadError: null,
+    })),
+    assignLoadError: assign((_, { error }: { error: unknown }) => ({ loadError: messageOf(error) })),
     assignValues: assign(({ context, event }) => {
       assertEvent(event, 'CHANGE');
       return {
@@ -337,28 +331,25 @@ export const botEditorMachine = setup({
     }),
     assignDraftProblems: assign({ problems: ({ context }) => draftProblems(context.draft) }),
     clearProblems: assign({ problems: [] }),
-    assignSaved: assign(({ event }) => {
-      const bot = outputOf<AdminBot>(event);
-      return { botId: bot._id, draft: draftOf(bot), savedTools: bot.tools ?? [], problems: [] };
-    }),
-    assignSaveProblem: assign({
-      problems: ({ event }) => {
-        const error = errorOf(event);
-        const field = (error as { field?: unknown } | null)?.field;
-        const known = typeof field === 'string' && field in emptyDraft;
-        return [{ field: known ? (field as keyof BotDraft) : null, message: messageOf(error) }];
-      },
-    }),
+    assignSaved: assign((_, { bot }: { bot: AdminBot }) => ({
+      botId: bot._id,
+      draft: draftOf(bot),
+      savedTools: bot.tools ?? [],
+      problems: [],
+    })),
+    assignSaveProblem: assign((_, { error }: { error: unknown }) => ({
+      problems: [formProblem(error, draftFields)],
+    })),
     /** The models of the provider the draft names. */
-    assignModels: assign(({ context, event }) => ({
-      models: outputOf<string[]>(event),
+    assignModels: assign(({ context }, { models }: { models: string[] }) => ({
+      models,
       modelsFor: context.draft.provider,
       modelsError: null,
     })),
-    assignModelsError: assign(({ context, event }) => ({
+    assignModelsError: assign(({ context }, { error }: { error: unknown }) => ({
       models: [],
       modelsFor: context.draft.provider,
-      modelsError: messageOf(errorOf(event)),
+      modelsError: messageOf(error),
     })),
     appendQuestion: assign({
       transcript: ({ context, event }) => {
@@ -422,12 +413,9 @@ export const botEditorMachine = setup({
             input: ({ context }) => ({ botId: context.botId }),
             onDone: {
               target: 'editing',
-              actions: 'assignData',
+              actions: { type: 'assignData', params: ({ event }) => ({ data: event.output }) },
             },
-            onError: {
-              target: 'failed',
-              actions: 'assignLoadError',
-            },
+            onError: { target: 'failed', actions: { type: 'assignLoadError', params: errorParams } },
           },
         },
         failed: {
@@ -459,17 +447,20 @@ export const botEditorMachine = setup({
               {
                 guard: 'isNew',
                 target: 'saved',
-                actions: ['assignSaved', { type: 'announceSaved', params: { created: true } }],
+                actions: [
+                  { type: 'assignSaved', params: ({ event }) => ({ bot: event.output }) },
+                  { type: 'announceSaved', params: { created: true } },
+                ],
               },
               {
                 target: 'saved',
-                actions: ['assignSaved', { type: 'announceSaved', params: { created: false } }],
+                actions: [
+                  { type: 'assignSaved', params: ({ event }) => ({ bot: event.output }) },
+                  { type: 'announceSaved', params: { created: false } },
+                ],
               },
             ],
-            onError: {
-              target: 'editing',
-              actions: 'assignSaveProblem',
-            },
+            onError: { target: 'editing', actions: { type: 'assignSaveProblem', params: errorParams } },
           },
         },
         saved: {
@@ -501,12 +492,9 @@ export const botEditorMachine = setup({
             input: ({ context }) => ({ provider: context.draft.provider }),
             onDone: {
               target: 'loaded',
-              actions: 'assignModels',
+              actions: { type: 'assignModels', params: ({ event }) => ({ models: event.output }) },
             },
-            onError: {
-              target: 'failed',
-              actions: 'assignModelsError',
-            },
+            onError: { target: 'failed', actions: { type: 'assignModelsError', params: errorParams } },
           },
         },
         loaded: {

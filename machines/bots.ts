@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { errorParams, messageOf } from './errors';
 
 export interface BotCategory {
   _id: string;
@@ -34,11 +35,6 @@ export function groupByPlatform<B extends BotRecord>(bots: B[]): { platform: str
   return [...groups].map(([platform, members]) => ({ platform, bots: members }));
 }
 
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
-
 export const botsMachine = setup({
   types: {
     context: {} as { bots: BotRecord[]; categoryIds: string[]; error: string | null },
@@ -50,13 +46,10 @@ export const botsMachine = setup({
     }),
   },
   actions: {
-    assignBots: assign({ bots: ({ event }) => outputOf<BotRecord[]>(event), error: null }),
-    assignError: assign({
-      error: ({ event }) => {
-        const error = errorOf(event);
-        return error instanceof Error ? error.message : 'Could not load the bots';
-      },
-    }),
+    assignBots: assign((_, { bots }: { bots: BotRecord[] }) => ({ bots, error: null })),
+    assignError: assign((_, { error }: { error: unknown }) => ({
+      error: messageOf(error, 'Could not load the bots'),
+    })),
     assignFilter: assign({
       categoryIds: ({ event }) => {
         assertEvent(event, 'FILTER');
@@ -86,12 +79,9 @@ export const botsMachine = setup({
         src: 'fetchBots',
         onDone: {
           target: 'loaded',
-          actions: 'assignBots',
+          actions: { type: 'assignBots', params: ({ event }) => ({ bots: event.output }) },
         },
-        onError: {
-          target: 'failed',
-          actions: 'assignError',
-        },
+        onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
       },
     },
     loaded: { description: 'The list is here and is reused: LOAD does nothing.' },

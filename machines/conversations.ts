@@ -1,4 +1,14 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { errorParams, messageOf } from './errors';
+import {
+  emptySearchedList,
+  type Page,
+  type SearchedList,
+  searchDelays,
+  searchedListActions,
+  searchedListGuards,
+  searchedListRegion,
+} from './pagedList';
 
 /** Where a search found its words: a passage of plain text and the [start, end) ranges to mark in it. */
 export interface SearchSnippet {
@@ -22,10 +32,7 @@ export interface ConversationSummary {
 }
 
 /** A page of conversations; `next` continues the list, null at its end. */
-export interface ConversationPage {
-  items: ConversationSummary[];
-  next: string | null;
-}
+export type ConversationPage = Page<ConversationSummary>;
 
 /** A conversation named by its id and title: the one on screen, or the one a dialog is about. */
 export interface ConversationRef {
@@ -33,14 +40,7 @@ export interface ConversationRef {
   title: string;
 }
 
-export interface ConversationsContext {
-  items: ConversationSummary[];
-  next: string | null;
-  /** What the search box holds. */
-  query: string;
-  /** The search the listed items answer; '' for all conversations. */
-  shownQuery: string;
-  error: string | null;
+export interface ConversationsContext extends SearchedList<ConversationSummary> {
   /** The conversation the chat shows now, if any. */
   open: ConversationRef | null;
   /** The conversation being renamed or deleted. */
@@ -67,25 +67,14 @@ export type ConversationsEvent =
   | { type: 'CLOSE_DRAWER' }
   | { type: 'RESET' };
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
-
 /**
  * Older clients created a conversation on opening a bot; one without a single message is nobody's
  * conversation, so it is not listed.
  */
 const withMessages = (items: ConversationSummary[]) => items.filter((item) => item.preview !== null);
 
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
-
 const forgotten = {
-  items: [],
-  next: null,
-  query: '',
-  shownQuery: '',
-  error: null,
+  ...emptySearchedList,
   open: null,
   target: null,
   editError: null,
@@ -114,13 +103,9 @@ export const conversationsMachine = setup({
       throw new Error('exportConversation is provided by the app');
     }),
   },
-  delays: {
-    /** Typing pauses this long before the search goes out: one request per pause, not per key. */
-    searchDelay: 300,
-  },
+  delays: searchDelays,
   guards: {
-    hasMore: ({ context }) => context.next !== null,
-    isClearingSearch: ({ event }) => event.type === 'SEARCH' && event.query.trim() === '',
+    ...searchedListGuards,
     hasTitle: ({ event }) => event.type === 'RENAME' && event.title.trim() !== '',
     targetIsOpen: ({ context }) => !!context.target && context.target._id === context.open?._id,
   },
@@ -133,36 +118,7 @@ export const conversationsMachine = setup({
     closeSidePanel: () => {
       throw new Error('closeSidePanel is provided by the app');
     },
-    assignQuery: assign({
-      query: ({ event }) => {
-        assertEvent(event, 'SEARCH');
-        return event.query;
-      },
-    }),
-    assignFirstPage: assign(({ context, event }) => {
-      const page = outputOf<ConversationPage>(event);
-      return {
-        items: withMessages(page.items),
-        next: page.next,
-        shownQuery: context.query.trim(),
-        error: null,
-      };
-    }),
-    appendPage: assign(({ context, event }) => {
-      const page = outputOf<ConversationPage>(event);
-      return {
-        // A conversation that moved up while the pages were read is listed once, where it was first seen.
-        items: [
-          ...context.items,
-          ...withMessages(page.items).filter(
-            (item) => !context.items.some((listed) => listed._id === item._id),
-          ),
-        ],
-        next: page.next,
-        error: null,
-      };
-    }),
-    assignError: assign({ error: ({ event }) => messageOf(errorOf(event)) }),
+    ...searchedListActions<ConversationsContext, ConversationsEvent, ConversationSummary>(withMessages),
     assignOpen: assign({
       open: ({ event }) => {
         assertEvent(event, 'SHOW');
@@ -177,9 +133,8 @@ export const conversationsMachine = setup({
       editError: null,
     }),
     clearTarget: assign({ target: null, editError: null }),
-    applyRename: assign(({ context, event }) => {
+    applyRename: assign(({ context }, { title }: { title: string }) => {
       const id = context.target?._id;
-      const title = outputOf<string>(event);
       return {
         items: context.items.map((item) => (item._id === id ? { ...item, title } : item)),
         open: context.open && context.open._id === id ? { ...context.open, title } : context.open,
@@ -192,8 +147,8 @@ export const conversationsMachine = setup({
       target: null,
       editError: null,
     })),
-    assignEditError: assign({ editError: ({ event }) => messageOf(errorOf(event)) }),
-    assignExportError: assign({ exportError: ({ event }) => messageOf(errorOf(event)) }),
+    assignEditError: assign((_, { error }: { error: unknown }) => ({ editError: messageOf(error) })),
+    assignExportError: assign((_, { error }: { error: unknown }) => ({ exportError: messageOf(error) })),
     clearExportError: assign({ exportError: null }),
     forgetAll: assign(forgotten),
   },
@@ -202,17 +157,7 @@ export const conversationsMachine = setup({
   description:
     "The user's conversations in the sidebar: pages, search, rename, delete, export, and the drawer on phones.",
   type: 'parallel',
-  context: {
-    items: [],
-    next: null,
-    query: '',
-    shownQuery: '',
-    error: null,
-    open: null,
-    target: null,
-    editError: null,
-    exportError: null,
-  },
+  context: forgotten,
   on: {
     SHOW: {
       actions: 'assignOpen',
@@ -224,79 +169,12 @@ export const conversationsMachine = setup({
     },
   },
   states: {
-    list: {
-      description: 'The conversations listed: newest first, or best match first while searching.',
-      initial: 'idle',
-      on: {
-        SEARCH: [
-          // An emptied box shows every conversation again at once: there is nothing to wait for.
-          {
-            guard: 'isClearingSearch',
-            target: '.loading',
-            actions: 'assignQuery',
-          },
-          {
-            target: '.debouncing',
-            actions: 'assignQuery',
-          },
-        ],
-      },
-      states: {
-        idle: {
-          description: 'Nothing listed yet; the sidebar asks for the first page when it appears.',
-          on: { LOAD: 'loading' },
-        },
-        debouncing: {
-          description: 'The user is typing a search; it goes out once they pause.',
-          after: { searchDelay: 'loading' },
-        },
-        loading: {
-          description: 'Fetches the first page; a newer search or a refresh cancels this request.',
-          invoke: {
-            id: 'fetchPage',
-            src: 'fetchPage',
-            input: ({ context }) => ({ query: context.query.trim(), cursor: '' }),
-            onDone: {
-              target: 'loaded',
-              actions: 'assignFirstPage',
-            },
-            onError: {
-              target: 'failed',
-              actions: 'assignError',
-            },
-          },
-          on: { REFRESH: { target: 'loading', reenter: true } },
-        },
-        loaded: {
-          description: 'Listed; scrolling to the end asks for the next page.',
-          on: {
-            LOAD_MORE: { guard: 'hasMore', target: 'loadingMore' },
-            REFRESH: 'loading',
-          },
-        },
-        loadingMore: {
-          description: 'Fetches the page after the last one listed.',
-          invoke: {
-            id: 'fetchMore',
-            src: 'fetchPage',
-            input: ({ context }) => ({ query: context.shownQuery, cursor: context.next ?? '' }),
-            onDone: {
-              target: 'loaded',
-              actions: 'appendPage',
-            },
-            onError: {
-              target: 'loaded',
-              actions: 'assignError',
-            },
-          },
-          on: { REFRESH: 'loading' },
-        },
-        failed: {
-          description: 'The first page could not be loaded; the user can retry.',
-          on: { RETRY: 'loading', REFRESH: 'loading' },
-        },
-      },
-    },
+    list: searchedListRegion('The conversations listed: newest first, or best match first while searching.', {
+      // Something changed a conversation elsewhere (a message stored, a reply ended): whatever the list
+      // was doing, it is read afresh.
+      event: 'REFRESH',
+      from: ['loading', 'loaded', 'loadingMore', 'failed'],
+    }),
     edit: {
       description: 'Renaming or deleting one conversation, each in its own dialog.',
       initial: 'idle',
@@ -332,12 +210,9 @@ export const conversationsMachine = setup({
             },
             onDone: {
               target: 'idle',
-              actions: 'applyRename',
+              actions: { type: 'applyRename', params: ({ event }) => ({ title: event.output }) },
             },
-            onError: {
-              target: 'renaming',
-              actions: 'assignEditError',
-            },
+            onError: { target: 'renaming', actions: { type: 'assignEditError', params: errorParams } },
           },
         },
         confirmingDelete: {
@@ -359,7 +234,7 @@ export const conversationsMachine = setup({
             ],
             onError: {
               target: 'confirmingDelete',
-              actions: 'assignEditError',
+              actions: { type: 'assignEditError', params: errorParams },
             },
           },
         },
@@ -384,10 +259,7 @@ export const conversationsMachine = setup({
               return { id: event.conversation._id };
             },
             onDone: 'idle',
-            onError: {
-              target: 'idle',
-              actions: 'assignExportError',
-            },
+            onError: { target: 'idle', actions: { type: 'assignExportError', params: errorParams } },
           },
         },
       },

@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { errorParams, messageOf } from './errors';
 
 /** Where a document is on its way into the base: waiting, being read, searchable, or refused. */
 export type DocumentStatus = 'queued' | 'indexing' | 'ready' | 'failed';
@@ -43,12 +44,6 @@ export type KnowledgeBaseEvent =
 export const isPending = (document: KnowledgeDocument) =>
   document.status === 'queued' || document.status === 'indexing';
 
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
-
 /**
  * One knowledge base's page: its documents and their progress, read again every few seconds while
  * any is queued or indexing; documents uploaded one at a time, removed after a confirmation.
@@ -79,29 +74,26 @@ export const knowledgeBaseMachine = setup({
   },
   guards: {
     /** The base just read has documents under way. */
-    answerIsPending: ({ event }) =>
-      outputOf<KnowledgeBaseRecord>(event).documents.some((document) => isPending(document)),
+    answerIsPending: (_, { base }: { base: KnowledgeBaseRecord }) =>
+      base.documents.some((document) => isPending(document)),
     /** The base shown has documents under way (one just uploaded, say). */
     hasPending: ({ context }) => context.base?.documents.some((document) => isPending(document)) ?? false,
     /** The base is shown: documents can be added and removed. */
     hasBase: ({ context }) => context.base !== null,
   },
   actions: {
-    assignBase: assign(({ event }) => ({ base: outputOf<KnowledgeBaseRecord>(event), error: null })),
-    assignError: assign({ error: ({ event }) => messageOf(errorOf(event)) }),
+    assignBase: assign((_, { base }: { base: KnowledgeBaseRecord }) => ({ base, error: null })),
+    assignError: assign((_, { error }: { error: unknown }) => ({ error: messageOf(error) })),
     assignUploading: assign({ problem: null, done: null }),
     /** The uploaded document joins the list, queued. */
-    assignUploaded: assign(({ context, event }) => {
-      const document = outputOf<KnowledgeDocument>(event);
-      return {
-        base: context.base && {
-          ...context.base,
-          documents: [...context.base.documents.filter((listed) => listed._id !== document._id), document],
-        },
-        problem: null,
-        done: 'upload' as const,
-      };
-    }),
+    assignUploaded: assign(({ context }, { document }: { document: KnowledgeDocument }) => ({
+      base: context.base && {
+        ...context.base,
+        documents: [...context.base.documents.filter((listed) => listed._id !== document._id), document],
+      },
+      problem: null,
+      done: 'upload' as const,
+    })),
     assignTarget: assign({
       target: ({ event }) => {
         assertEvent(event, 'ASK_REMOVE');
@@ -119,7 +111,7 @@ export const knowledgeBaseMachine = setup({
       problem: null,
       done: 'remove' as const,
     })),
-    assignProblem: assign({ problem: ({ event }) => messageOf(errorOf(event)) }),
+    assignProblem: assign((_, { error }: { error: unknown }) => ({ problem: messageOf(error) })),
     clearChange: assign({ target: null, problem: null }),
   },
 }).createMachine({
@@ -147,13 +139,17 @@ export const knowledgeBaseMachine = setup({
             src: 'fetchBase',
             input: ({ context }) => ({ baseId: context.baseId }),
             onDone: [
-              { guard: 'answerIsPending', target: 'watching', actions: 'assignBase' },
-              { target: 'settled', actions: 'assignBase' },
+              {
+                guard: { type: 'answerIsPending', params: ({ event }) => ({ base: event.output }) },
+                target: 'watching',
+                actions: { type: 'assignBase', params: ({ event }) => ({ base: event.output }) },
+              },
+              {
+                target: 'settled',
+                actions: { type: 'assignBase', params: ({ event }) => ({ base: event.output }) },
+              },
             ],
-            onError: {
-              target: 'failed',
-              actions: 'assignError',
-            },
+            onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
           },
         },
         failed: {
@@ -200,12 +196,9 @@ export const knowledgeBaseMachine = setup({
             },
             onDone: {
               target: 'idle',
-              actions: 'assignUploaded',
+              actions: { type: 'assignUploaded', params: ({ event }) => ({ document: event.output }) },
             },
-            onError: {
-              target: 'idle',
-              actions: 'assignProblem',
-            },
+            onError: { target: 'idle', actions: { type: 'assignProblem', params: errorParams } },
           },
         },
         confirming: {
@@ -225,10 +218,7 @@ export const knowledgeBaseMachine = setup({
               target: 'idle',
               actions: 'assignRemoved',
             },
-            onError: {
-              target: 'confirming',
-              actions: 'assignProblem',
-            },
+            onError: { target: 'confirming', actions: { type: 'assignProblem', params: errorParams } },
           },
         },
       },

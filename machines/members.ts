@@ -1,4 +1,14 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { errorParams, formProblem, messageOf } from './errors';
+import {
+  emptySearchedList,
+  type Page,
+  type SearchedList,
+  searchDelays,
+  searchedListActions,
+  searchedListGuards,
+  searchedListRegion,
+} from './pagedList';
 
 export type MemberRole = 'owner' | 'admin' | 'member';
 export const memberRoles: MemberRole[] = ['owner', 'admin', 'member'];
@@ -16,10 +26,7 @@ export interface MemberRecord {
 }
 
 /** A page of members; `next` continues the list, null at its end. */
-export interface MemberPage {
-  items: MemberRecord[];
-  next: string | null;
-}
+export type MemberPage = Page<MemberRecord>;
 
 export interface MemberChange {
   role?: MemberRole;
@@ -31,12 +38,7 @@ export interface MemberProblem {
   message: string;
 }
 
-export interface MembersContext {
-  items: MemberRecord[];
-  next: string | null;
-  query: string;
-  shownQuery: string;
-  error: string | null;
+export interface MembersContext extends SearchedList<MemberRecord> {
   /** What went wrong with the last role change or suspension. */
   changeError: string | null;
   /** The member the credit dialog is about. */
@@ -60,8 +62,6 @@ export type MembersEvent =
   | { type: 'CANCEL' }
   | { type: 'RESET' };
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
-
 /** Seed-spec §5: text, an at sign, text, a dot, text, with no spaces. */
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -82,27 +82,8 @@ export function inviteProblems(email: string): MemberProblem[] {
   return emailPattern.test(email.trim()) ? [] : [{ field: 'email', message: 'Enter a valid email address.' }];
 }
 
-const problemOf = (error: unknown, fields: MemberProblem['field'][]): MemberProblem[] => {
-  const field = (error as { field?: unknown } | null)?.field;
-  return [
-    {
-      field: fields.includes(field as MemberProblem['field']) ? (field as MemberProblem['field']) : null,
-      message: messageOf(error),
-    },
-  ];
-};
-
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
-
 const forgotten = {
-  items: [],
-  next: null,
-  query: '',
-  shownQuery: '',
-  error: null,
+  ...emptySearchedList,
   changeError: null,
   target: null,
   problems: [],
@@ -116,8 +97,8 @@ export const membersMachine = setup({
   },
   actors: {
     /** A page of the members, or of those whose name, username or email matches `query`. */
-    fetchMembers: fromPromise<MemberPage, { query: string; cursor: string }>(async () => {
-      throw new Error('fetchMembers is provided by the app');
+    fetchPage: fromPromise<MemberPage, { query: string; cursor: string }>(async () => {
+      throw new Error('fetchPage is provided by the app');
     }),
     /** Changes a member's role or suspends / reinstates them; answers the member as stored. */
     updateMember: fromPromise<MemberRecord, { id: string; change: MemberChange }>(async () => {
@@ -132,48 +113,20 @@ export const membersMachine = setup({
       throw new Error('inviteMember is provided by the app');
     }),
   },
-  delays: {
-    /** Typing pauses this long before the search goes out. */
-    searchDelay: 300,
-  },
+  delays: searchDelays,
   guards: {
-    hasMore: ({ context }) => context.next !== null,
-    isClearingSearch: ({ event }) => event.type === 'SEARCH' && event.query.trim() === '',
+    ...searchedListGuards,
     creditIsValid: ({ event }) =>
       event.type === 'GRANT' && creditProblems(event.amount, event.note).length === 0,
     inviteIsValid: ({ event }) => event.type === 'INVITE' && inviteProblems(event.email).length === 0,
   },
   actions: {
-    assignQuery: assign({
-      query: ({ event }) => {
-        assertEvent(event, 'SEARCH');
-        return event.query;
-      },
-    }),
-    assignFirstPage: assign(({ context, event }) => {
-      const page = outputOf<MemberPage>(event);
-      return { items: page.items, next: page.next, shownQuery: context.query.trim(), error: null };
-    }),
-    appendPage: assign(({ context, event }) => {
-      const page = outputOf<MemberPage>(event);
-      return {
-        items: [
-          ...context.items,
-          ...page.items.filter((item) => !context.items.some((listed) => listed._id === item._id)),
-        ],
-        next: page.next,
-        error: null,
-      };
-    }),
-    assignError: assign({ error: ({ event }) => messageOf(errorOf(event)) }),
+    ...searchedListActions<MembersContext, MembersEvent, MemberRecord>(),
     clearChangeError: assign({ changeError: null }),
-    replaceMember: assign({
-      items: ({ context, event }) => {
-        const member = outputOf<MemberRecord>(event);
-        return context.items.map((item) => (item._id === member._id ? member : item));
-      },
-    }),
-    assignChangeError: assign({ changeError: ({ event }) => messageOf(errorOf(event)) }),
+    replaceMember: assign(({ context }, { member }: { member: MemberRecord }) => ({
+      items: context.items.map((item) => (item._id === member._id ? member : item)),
+    })),
+    assignChangeError: assign((_, { error }: { error: unknown }) => ({ changeError: messageOf(error) })),
     assignTarget: assign({
       target: ({ event }) => {
         assertEvent(event, 'OPEN_CREDIT');
@@ -181,22 +134,23 @@ export const membersMachine = setup({
       },
       problems: [],
     }),
-    assignBalance: assign(({ context, event }) => {
-      const balance = outputOf<number>(event);
-      return {
-        items: context.items.map((item) => (item._id === context.target?._id ? { ...item, balance } : item)),
-        target: context.target ? { ...context.target, balance } : null,
-        problems: [],
-      };
-    }),
+    assignBalance: assign(({ context }, { balance }: { balance: number }) => ({
+      items: context.items.map((item) => (item._id === context.target?._id ? { ...item, balance } : item)),
+      target: context.target ? { ...context.target, balance } : null,
+      problems: [],
+    })),
     assignCreditProblems: assign({
       problems: ({ event }) => (event.type === 'GRANT' ? creditProblems(event.amount, event.note) : []),
     }),
     assignInviteProblems: assign({
       problems: ({ event }) => (event.type === 'INVITE' ? inviteProblems(event.email) : []),
     }),
-    assignCreditError: assign({ problems: ({ event }) => problemOf(errorOf(event), ['amount', 'note']) }),
-    assignInviteError: assign({ problems: ({ event }) => problemOf(errorOf(event), ['email', 'role']) }),
+    assignCreditError: assign((_, { error }: { error: unknown }) => ({
+      problems: [formProblem(error, ['amount', 'note'] as const)],
+    })),
+    assignInviteError: assign((_, { error }: { error: unknown }) => ({
+      problems: [formProblem(error, ['email', 'role'] as const)],
+    })),
     clearProblems: assign({ problems: [] }),
     assignInvited: assign({
       invited: ({ event }) => {
@@ -212,17 +166,8 @@ export const membersMachine = setup({
   id: 'members',
   description: "The organization's members: search and pages, roles, suspension, credit, invitations.",
   type: 'parallel',
-  context: {
-    items: [],
-    next: null,
-    query: '',
-    shownQuery: '',
-    error: null,
-    changeError: null,
-    target: null,
-    problems: [],
-    invited: null,
-  },
+  context: forgotten,
+
   on: {
     RESET: {
       target: ['.list.idle', '.update.idle', '.credit.closed', '.invite.closed'],
@@ -230,73 +175,10 @@ export const membersMachine = setup({
     },
   },
   states: {
-    list: {
-      description: 'The members listed, in pages; a search narrows them.',
-      initial: 'idle',
-      on: {
-        SEARCH: [
-          {
-            guard: 'isClearingSearch',
-            target: '.loading',
-            actions: 'assignQuery',
-          },
-          {
-            target: '.debouncing',
-            actions: 'assignQuery',
-          },
-        ],
-      },
-      states: {
-        idle: {
-          description: 'Nothing listed yet; the screen asks for the first page when it appears.',
-          on: { LOAD: 'loading' },
-        },
-        debouncing: {
-          description: 'The admin is typing a search; it goes out once they pause.',
-          after: { searchDelay: 'loading' },
-        },
-        loading: {
-          description: 'Fetches the first page.',
-          invoke: {
-            id: 'fetchMembers',
-            src: 'fetchMembers',
-            input: ({ context }) => ({ query: context.query.trim(), cursor: '' }),
-            onDone: {
-              target: 'loaded',
-              actions: 'assignFirstPage',
-            },
-            onError: {
-              target: 'failed',
-              actions: 'assignError',
-            },
-          },
-        },
-        loaded: {
-          description: 'Listed; "Load more" asks for the next page.',
-          on: { LOAD_MORE: { guard: 'hasMore', target: 'loadingMore' } },
-        },
-        loadingMore: {
-          description: 'Fetches the page after the last one listed.',
-          invoke: {
-            id: 'fetchMoreMembers',
-            src: 'fetchMembers',
-            input: ({ context }) => ({ query: context.shownQuery, cursor: context.next ?? '' }),
-            onDone: {
-              target: 'loaded',
-              actions: 'appendPage',
-            },
-            onError: {
-              target: 'loaded',
-              actions: 'assignError',
-            },
-          },
-        },
-        failed: {
-          description: 'The members could not be loaded; the admin can retry.',
-          on: { RETRY: 'loading', LOAD: 'loading' },
-        },
-      },
-    },
+    list: searchedListRegion('The members listed, in pages; a search narrows them.', {
+      event: 'LOAD',
+      from: ['failed'],
+    }),
     update: {
       description: "Changing one member's role, or suspending or reinstating them.",
       initial: 'idle',
@@ -317,12 +199,9 @@ export const membersMachine = setup({
             },
             onDone: {
               target: 'idle',
-              actions: 'replaceMember',
+              actions: { type: 'replaceMember', params: ({ event }) => ({ member: event.output }) },
             },
-            onError: {
-              target: 'idle',
-              actions: 'assignChangeError',
-            },
+            onError: { target: 'idle', actions: { type: 'assignChangeError', params: errorParams } },
           },
         },
       },
@@ -361,12 +240,9 @@ export const membersMachine = setup({
             },
             onDone: {
               target: 'granted',
-              actions: 'assignBalance',
+              actions: { type: 'assignBalance', params: ({ event }) => ({ balance: event.output }) },
             },
-            onError: {
-              target: 'open',
-              actions: 'assignCreditError',
-            },
+            onError: { target: 'open', actions: { type: 'assignCreditError', params: errorParams } },
           },
         },
         granted: {
@@ -412,10 +288,7 @@ export const membersMachine = setup({
               return { email: event.email.trim(), role: event.role };
             },
             onDone: 'sent',
-            onError: {
-              target: 'open',
-              actions: 'assignInviteError',
-            },
+            onError: { target: 'open', actions: { type: 'assignInviteError', params: errorParams } },
           },
         },
         sent: {

@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { errorParams, formProblem, messageOf } from './errors';
 
 export type SignupPolicy = 'open' | 'invite' | 'domains';
 export const signupPolicies: SignupPolicy[] = ['open', 'invite', 'domains'];
@@ -146,8 +147,6 @@ export function settingsRequest(draft: SettingsDraft): SettingsRequest {
 export const logoIsAcceptable = (file: LogoFile) =>
   (file.type === 'image/png' || file.type === 'image/svg+xml') && file.size <= maxLogoBytes;
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
-
 const emptyDraft: SettingsDraft = {
   name: '',
   brandColor: '',
@@ -176,10 +175,8 @@ export type OrgSettingsEvent =
   | { type: 'SAVE' }
   | { type: 'RESET' };
 
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
+/** The fields of the form, where the server's refusals are shown. */
+const draftFields = Object.keys(emptyDraft) as (keyof SettingsDraft)[];
 
 export const orgSettingsMachine = setup({
   types: {
@@ -204,12 +201,12 @@ export const orgSettingsMachine = setup({
     applyBrand: () => {
       throw new Error('applyBrand is provided by the app');
     },
-    assignSettings: assign(({ event }) => ({
-      draft: draftOf(outputOf<OrganizationSettings>(event)),
+    assignSettings: assign((_, { settings }: { settings: OrganizationSettings }) => ({
+      draft: draftOf(settings),
       problems: [],
       loadError: null,
     })),
-    assignLoadError: assign({ loadError: ({ event }) => messageOf(errorOf(event)) }),
+    assignLoadError: assign((_, { error }: { error: unknown }) => ({ loadError: messageOf(error) })),
     assignValues: assign(({ context, event }) => {
       assertEvent(event, 'CHANGE');
       return {
@@ -238,14 +235,9 @@ export const orgSettingsMachine = setup({
     }),
     assignDraftProblems: assign({ problems: ({ context }) => settingsProblems(context.draft) }),
     clearProblems: assign({ problems: [] }),
-    assignSaveProblem: assign({
-      problems: ({ event }) => {
-        const error = errorOf(event);
-        const field = (error as { field?: unknown } | null)?.field;
-        const known = typeof field === 'string' && field in emptyDraft;
-        return [{ field: known ? (field as keyof SettingsDraft) : null, message: messageOf(error) }];
-      },
-    }),
+    assignSaveProblem: assign((_, { error }: { error: unknown }) => ({
+      problems: [formProblem(error, draftFields)],
+    })),
     forgetAll: assign({ draft: emptyDraft, problems: [], loadError: null }),
   },
 }).createMachine({
@@ -268,12 +260,9 @@ export const orgSettingsMachine = setup({
         src: 'fetchSettings',
         onDone: {
           target: 'ready',
-          actions: 'assignSettings',
+          actions: { type: 'assignSettings', params: ({ event }) => ({ settings: event.output }) },
         },
-        onError: {
-          target: 'failed',
-          actions: 'assignLoadError',
-        },
+        onError: { target: 'failed', actions: { type: 'assignLoadError', params: errorParams } },
       },
     },
     failed: {
@@ -316,12 +305,12 @@ export const orgSettingsMachine = setup({
             input: ({ context }) => ({ settings: settingsRequest(context.draft) }),
             onDone: {
               target: 'saved',
-              actions: ['assignSettings', 'applyBrand'],
+              actions: [
+                { type: 'assignSettings', params: ({ event }) => ({ settings: event.output }) },
+                'applyBrand',
+              ],
             },
-            onError: {
-              target: 'editing',
-              actions: 'assignSaveProblem',
-            },
+            onError: { target: 'editing', actions: { type: 'assignSaveProblem', params: errorParams } },
           },
         },
         saved: {

@@ -1,4 +1,4 @@
-import { assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 
 export interface OrganizationRecord {
   _id: string;
@@ -37,9 +37,6 @@ export function organizationFromHost(host: string, defaultOrganization: string):
   return labels.length > 2 ? labels[0] : appLabel;
 }
 
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-
 export const organizationMachine = setup({
   types: {
     context: {} as { subdomain: string; organization: OrganizationRecord | null },
@@ -66,7 +63,9 @@ export const organizationMachine = setup({
     logError: () => {
       throw new Error('logError is provided by the app');
     },
-    assignOrganization: assign({ organization: ({ event }) => outputOf<OrganizationRecord>(event) }),
+    assignOrganization: assign((_, { organization }: { organization: OrganizationRecord }) => ({
+      organization,
+    })),
     forgetOrganization: assign({ organization: null }),
   },
 }).createMachine({
@@ -90,7 +89,10 @@ export const organizationMachine = setup({
         input: ({ context }) => ({ subdomain: context.subdomain }),
         onDone: {
           target: 'allowed',
-          actions: ['assignOrganization', 'storeOrganization'],
+          actions: [
+            { type: 'assignOrganization', params: ({ event }) => ({ organization: event.output }) },
+            'storeOrganization',
+          ],
         },
         onError: {
           target: 'blocked',

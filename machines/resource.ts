@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { errorParams, fieldOf, messageOf } from './errors';
 
 /** The records the home area keeps behind this machine: the balance with its charges… */
 export interface TransactionRecord {
@@ -20,11 +21,6 @@ export interface NotificationRecord {
   read: boolean;
   createdAt: string;
 }
-
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
 
 export interface ResourceContext<Data> {
   /** null until the first fetch answers, and again once forgotten. */
@@ -67,7 +63,7 @@ export function createResourceMachine<Data, Change = never>() {
       hasData: ({ context }) => context.data !== null,
     },
     actions: {
-      assignData: assign({ data: ({ event }) => outputOf<Data>(event), error: null, errorField: null }),
+      assignData: assign((_, { data }: { data: Data }) => ({ data, error: null, errorField: null })),
       replaceData: assign({
         data: ({ event }) => {
           assertEvent(event, 'REPLACE');
@@ -77,16 +73,10 @@ export function createResourceMachine<Data, Change = never>() {
         errorField: null,
       }),
       clearData: assign({ data: null, error: null, errorField: null }),
-      assignError: assign({
-        error: ({ event }) => {
-          const error = errorOf(event);
-          return error instanceof Error ? error.message : 'Something went wrong';
-        },
-        errorField: ({ event }) => {
-          const field = (errorOf(event) as { field?: unknown } | null)?.field;
-          return typeof field === 'string' ? field : null;
-        },
-      }),
+      assignError: assign((_, { error }: { error: unknown }) => ({
+        error: messageOf(error),
+        errorField: fieldOf(error),
+      })),
     },
   }).createMachine({
     id: 'resource',
@@ -108,12 +98,9 @@ export function createResourceMachine<Data, Change = never>() {
           src: 'fetch',
           onDone: {
             target: 'loaded',
-            actions: 'assignData',
+            actions: { type: 'assignData', params: ({ event }) => ({ data: event.output }) },
           },
-          onError: {
-            target: 'failed',
-            actions: 'assignError',
-          },
+          onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
         },
       },
       loaded: {
@@ -134,10 +121,7 @@ export function createResourceMachine<Data, Change = never>() {
             return { change: event.change };
           },
           onDone: 'loading',
-          onError: {
-            target: 'loaded',
-            actions: 'assignError',
-          },
+          onError: { target: 'loaded', actions: { type: 'assignError', params: errorParams } },
         },
       },
       failed: {

@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, emit, fromPromise, raise, setup } from 'xstate';
+import { assertEvent, assign, emit, fromPromise, raise, setup } from 'xstate';
+import { errorParams, fieldOf, messageOf } from './errors';
 
 /** The fields signup needs (seed-spec §5). */
 export interface SignupFields {
@@ -80,16 +81,12 @@ export function isSameSitePath(url: string | null): url is string {
   );
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Internal Server Error');
+/** What the alert says when a call failed and the server said nothing. */
+const serverError = 'Internal Server Error';
 const fieldErrorOf = (error: unknown): FieldError | null => {
-  const field = (error as { field?: unknown } | null)?.field;
-  return typeof field === 'string' ? { field, message: messageOf(error) } : null;
+  const field = fieldOf(error);
+  return field === null ? null : { field, message: messageOf(error, serverError) };
 };
-
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
 
 export const sessionMachine = setup({
   types: {
@@ -129,7 +126,7 @@ export const sessionMachine = setup({
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,
-    isVerified: ({ event }) => outputOf<{ verified: number }>(event).verified === 1,
+    isVerified: (_, { verified }: { verified: number }) => verified === 1,
     emailInvalid: ({ event }) =>
       (event.type === 'SIGNUP' || event.type === 'REQUEST_OTP') && !emailPattern.test(event.email),
     isChangeMethod: ({ event }) =>
@@ -154,17 +151,12 @@ export const sessionMachine = setup({
       throw new Error('requestBots is provided by the app');
     },
     /** The token a reset or a password change answered, or the one signup or login did. */
-    assignToken: assign({
-      token: ({ event }) =>
-        event.type === 'SIGNED_IN' || event.type === 'TOKEN_RENEWED' ? event.token : outputOf<string>(event),
-    }),
+    assignToken: assign((_, { token }: { token: string }) => ({ token })),
     forgetToken: assign({ token: null, user: null }),
     /** A token a sign-in answered (SSO's exchange), handed on as the app's other sign-ins hand theirs. */
-    signInWithToken: raise(({ event }) => ({ type: 'SIGNED_IN' as const, token: outputOf<string>(event) })),
+    signInWithToken: raise((_, { token }: { token: string }) => ({ type: 'SIGNED_IN' as const, token })),
     /** The user as changed in the account, or as loaded. */
-    assignUser: assign({
-      user: ({ event }) => (event.type === 'USER_UPDATED' ? event.user : outputOf<SessionUser>(event)),
-    }),
+    assignUser: assign((_, { user }: { user: SessionUser }) => ({ user })),
     /** Where the visitor was going (the SSO sign-in too); the navigation after login checks it is a path of this site. */
     assignReturnUrl: assign({
       returnUrl: ({ event }) => {
@@ -178,7 +170,7 @@ export const sessionMachine = setup({
         return event.email;
       },
     }),
-    assignFieldError: assign({ fieldError: ({ event }) => fieldErrorOf(errorOf(event)) }),
+    assignFieldError: assign((_, { error }: { error: unknown }) => ({ fieldError: fieldErrorOf(error) })),
     clearFieldError: assign({ fieldError: null }),
     navigateToLandingWithReturnUrl: emit(({ context }) => ({
       type: 'navigate' as const,
@@ -203,10 +195,10 @@ export const sessionMachine = setup({
       message: params.message,
     })),
     /** What the server said when a call failed. */
-    alertFailure: emit(({ event }) => ({
+    alertFailure: emit((_, { error }: { error: unknown }) => ({
       type: 'alert' as const,
       title: 'Error',
-      message: messageOf(errorOf(event)),
+      message: messageOf(error, serverError),
     })),
   },
 }).createMachine({
@@ -228,7 +220,12 @@ export const sessionMachine = setup({
       on: {
         SIGNED_IN: {
           target: '.loadingUser',
-          actions: ['assignToken', 'storeToken', 'clearCurrentUser', 'navigateAfterLogin'],
+          actions: [
+            { type: 'assignToken', params: ({ event }) => ({ token: event.token }) },
+            'storeToken',
+            'clearCurrentUser',
+            'navigateAfterLogin',
+          ],
         },
         UNAUTHORIZED: [
           { guard: 'isChangeMethod', target: '.loggedOut', actions: 'navigateToWelcome' },
@@ -287,7 +284,7 @@ export const sessionMachine = setup({
             src: 'verifyToken',
             onDone: [
               {
-                guard: 'isVerified',
+                guard: { type: 'isVerified', params: ({ event }) => ({ verified: event.output.verified }) },
                 target: 'loadingUser',
               },
               {
@@ -311,7 +308,10 @@ export const sessionMachine = setup({
             input: { force: false },
             onDone: {
               target: 'loggedIn',
-              actions: ['assignUser', 'storeCurrentUser'],
+              actions: [
+                { type: 'assignUser', params: ({ event }) => ({ user: event.output }) },
+                'storeCurrentUser',
+              ],
             },
             onError: {
               target: 'loggedOut',
@@ -328,10 +328,16 @@ export const sessionMachine = setup({
               actions: 'navigateToLanding',
             },
             TOKEN_RENEWED: {
-              actions: ['assignToken', 'storeToken'],
+              actions: [
+                { type: 'assignToken', params: ({ event }) => ({ token: event.token }) },
+                'storeToken',
+              ],
             },
             USER_UPDATED: {
-              actions: ['assignUser', 'storeCurrentUser'],
+              actions: [
+                { type: 'assignUser', params: ({ event }) => ({ user: event.user }) },
+                'storeCurrentUser',
+              ],
             },
           },
         },
@@ -377,11 +383,19 @@ export const sessionMachine = setup({
             },
             onDone: {
               target: 'loadingUser',
-              actions: ['assignToken', 'storeToken', 'clearCurrentUser', 'navigateAfterLogin'],
+              actions: [
+                { type: 'assignToken', params: ({ event }) => ({ token: event.output }) },
+                'storeToken',
+                'clearCurrentUser',
+                'navigateAfterLogin',
+              ],
             },
             onError: {
               target: 'loggedOut',
-              actions: ['alertFailure', 'assignFieldError'],
+              actions: [
+                { type: 'alertFailure', params: errorParams },
+                { type: 'assignFieldError', params: errorParams },
+              ],
             },
           },
         },
@@ -397,12 +411,14 @@ export const sessionMachine = setup({
             },
             onDone: {
               target: 'loadingUser',
-              actions: ['assignToken', 'storeToken', 'clearCurrentUser', 'navigateAfterLogin'],
+              actions: [
+                { type: 'assignToken', params: ({ event }) => ({ token: event.output }) },
+                'storeToken',
+                'clearCurrentUser',
+                'navigateAfterLogin',
+              ],
             },
-            onError: {
-              target: 'loggedOut',
-              actions: 'alertFailure',
-            },
+            onError: { target: 'loggedOut', actions: { type: 'alertFailure', params: errorParams } },
           },
         },
         exchangingSsoCode: {
@@ -417,11 +433,10 @@ export const sessionMachine = setup({
               return { code: event.code };
             },
             // The token is a sign-in like any other: SIGNED_IN keeps it and goes on to the user.
-            onDone: { actions: 'signInWithToken' },
-            onError: {
-              target: 'loggedOut',
-              actions: 'alertFailure',
+            onDone: {
+              actions: { type: 'signInWithToken', params: ({ event }) => ({ token: event.output }) },
             },
+            onError: { target: 'loggedOut', actions: { type: 'alertFailure', params: errorParams } },
           },
         },
       },
@@ -450,10 +465,7 @@ export const sessionMachine = setup({
             src: 'requestOtp',
             input: ({ context }) => ({ email: context.codeEmail ?? '' }),
             onDone: { target: 'sent' },
-            onError: {
-              target: 'idle',
-              actions: 'alertFailure',
-            },
+            onError: { target: 'idle', actions: { type: 'alertFailure', params: errorParams } },
           },
         },
         sent: { description: 'A code is on its way to the inbox.' },

@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { errorParams, messageOf } from './errors';
 
 /** Who may open a shared conversation's link: members of the organization, or anyone. */
 export type ShareAudience = 'organization' | 'public';
@@ -34,13 +35,6 @@ export type ShareEvent =
   | { type: 'CLOSE' }
   | { type: 'RESET' };
 
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-const messageOf = (event: EventObject) => {
-  const error = 'error' in event ? event.error : undefined;
-  return error instanceof Error ? error.message : 'Something went wrong';
-};
-
 const closed = { topic: null, share: null, audience: 'organization', error: null } satisfies ShareContext;
 
 export const shareMachine = setup({
@@ -75,14 +69,12 @@ export const shareMachine = setup({
       audience: 'organization',
       error: null,
     }),
-    assignFound: assign(({ event }) => {
-      const share = outputOf<ShareLink | null>(event);
-      return { share, audience: share?.audience ?? 'organization', error: null };
-    }),
-    assignShared: assign(({ event }) => {
-      const share = outputOf<ShareLink>(event);
-      return { share, audience: share.audience, error: null };
-    }),
+    /** The link found or made, and the audience it has. */
+    assignShare: assign((_, { share }: { share: ShareLink | null }) => ({
+      share,
+      audience: share?.audience ?? 'organization',
+      error: null,
+    })),
     assignAudience: assign({
       audience: ({ event }) => {
         assertEvent(event, 'CHOOSE');
@@ -90,7 +82,7 @@ export const shareMachine = setup({
       },
     }),
     clearShare: assign({ share: null, error: null }),
-    assignError: assign({ error: ({ event }) => messageOf(event) }),
+    assignError: assign((_, { error }: { error: unknown }) => ({ error: messageOf(error) })),
     clearError: assign({ error: null }),
     forget: assign(closed),
   },
@@ -117,8 +109,11 @@ export const shareMachine = setup({
         id: 'findShare',
         src: 'findShare',
         input: ({ context }) => ({ topicId: context.topic?._id ?? '' }),
-        onDone: { target: 'ready', actions: 'assignFound' },
-        onError: { target: 'ready', actions: 'assignError' },
+        onDone: {
+          target: 'ready',
+          actions: { type: 'assignShare', params: ({ event }) => ({ share: event.output }) },
+        },
+        onError: { target: 'ready', actions: { type: 'assignError', params: errorParams } },
       },
     },
     ready: {
@@ -139,8 +134,11 @@ export const shareMachine = setup({
         id: 'shareTopic',
         src: 'shareTopic',
         input: ({ context }) => ({ topicId: context.topic?._id ?? '', audience: context.audience }),
-        onDone: { target: 'ready', actions: 'assignShared' },
-        onError: { target: 'ready', actions: 'assignError' },
+        onDone: {
+          target: 'ready',
+          actions: { type: 'assignShare', params: ({ event }) => ({ share: event.output }) },
+        },
+        onError: { target: 'ready', actions: { type: 'assignError', params: errorParams } },
       },
     },
     revoking: {
@@ -152,7 +150,7 @@ export const shareMachine = setup({
         src: 'revokeShare',
         input: ({ context }) => ({ id: context.share?._id ?? '' }),
         onDone: { target: 'ready', actions: 'clearShare' },
-        onError: { target: 'ready', actions: 'assignError' },
+        onError: { target: 'ready', actions: { type: 'assignError', params: errorParams } },
       },
     },
   },

@@ -1,4 +1,5 @@
-import { assertEvent, assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { errorParams, messageOf } from './errors';
 
 /** A shared conversation as its link shows it: a snapshot, read-only. */
 export interface SharedSnapshot {
@@ -22,13 +23,6 @@ export interface SharedConversationContext {
 export type SharedConversationEvent =
   | { type: 'LOAD'; shareId: string; resume?: boolean }
   | { type: 'CONTINUE' };
-
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-const messageOf = (event: EventObject) => {
-  const error = 'error' in event ? event.error : undefined;
-  return error instanceof Error ? error.message : 'Something went wrong';
-};
 
 const empty = {
   shareId: null,
@@ -74,8 +68,8 @@ export const sharedConversationMachine = setup({
       assertEvent(event, 'LOAD');
       return { ...empty, shareId: event.shareId, resume: event.resume ?? false };
     }),
-    assignSnapshot: assign({ snapshot: ({ event }) => outputOf<SharedSnapshot>(event), error: null }),
-    assignError: assign({ error: ({ event }) => messageOf(event), resume: false }),
+    assignSnapshot: assign((_, { snapshot }: { snapshot: SharedSnapshot }) => ({ snapshot, error: null })),
+    assignError: assign((_, { error }: { error: unknown }) => ({ error: messageOf(error), resume: false })),
     clearError: assign({ error: null }),
     forgetResume: assign({ resume: false }),
   },
@@ -104,11 +98,14 @@ export const sharedConversationMachine = setup({
           {
             guard: 'resumesLoggedIn',
             target: 'continuing',
-            actions: 'assignSnapshot',
+            actions: { type: 'assignSnapshot', params: ({ event }) => ({ snapshot: event.output }) },
           },
-          { target: 'shown', actions: 'assignSnapshot' },
+          {
+            target: 'shown',
+            actions: { type: 'assignSnapshot', params: ({ event }) => ({ snapshot: event.output }) },
+          },
         ],
-        onError: { target: 'missing', actions: 'assignError' },
+        onError: { target: 'missing', actions: { type: 'assignError', params: errorParams } },
       },
     },
     shown: {
@@ -127,7 +124,7 @@ export const sharedConversationMachine = setup({
         src: 'continueShare',
         input: ({ context }) => ({ shareId: context.shareId ?? '' }),
         onDone: { target: 'shown', actions: ['openConversation', 'forgetResume'] },
-        onError: { target: 'shown', actions: 'assignError' },
+        onError: { target: 'shown', actions: { type: 'assignError', params: errorParams } },
       },
     },
     missing: {

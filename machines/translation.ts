@@ -1,4 +1,4 @@
-import { assertEvent, assign, type EventObject, fromCallback, fromPromise, setup, spawnChild } from 'xstate';
+import { assertEvent, assign, fromCallback, fromPromise, setup, spawnChild } from 'xstate';
 
 export interface TranslationRecord {
   text: string;
@@ -33,9 +33,6 @@ export const sourceLanguage = 'en';
  * written with no translation asked for. The one rule the machine, the screens and `t` all follow.
  */
 export const isSourceLanguage = (language: string) => language.split('-')[0].toLowerCase() === sourceLanguage;
-
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
 
 export const translationMachine = setup({
   types: {
@@ -74,7 +71,9 @@ export const translationMachine = setup({
     logError: () => {
       throw new Error('logError is provided by the app');
     },
-    assignCache: assign({ translations: ({ event }) => outputOf<Record<string, string>>(event) }),
+    assignCache: assign((_, { translations }: { translations: Record<string, string> }) => ({
+      translations,
+    })),
     markPending: assign({
       pending: ({ context, event }) => {
         assertEvent(event, 'TRANSLATE');
@@ -131,7 +130,7 @@ export const translationMachine = setup({
         input: ({ context }) => ({ language: context.language }),
         onDone: {
           target: 'ready',
-          actions: 'assignCache',
+          actions: { type: 'assignCache', params: ({ event }) => ({ translations: event.output }) },
         },
         onError: {
           target: 'ready',

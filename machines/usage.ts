@@ -1,4 +1,5 @@
-import { assign, type EventObject, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
+import { errorParams, messageOf } from './errors';
 
 /** One day of the organization's use. */
 export interface UsageDay {
@@ -44,13 +45,6 @@ export interface UsageContext {
 
 export type UsageEvent = { type: 'LOAD' } | { type: 'RELOAD' } | { type: 'DOWNLOAD' } | { type: 'RESET' };
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Something went wrong');
-
-/** The output of the invoked actor whose done event this is. */
-const outputOf = <T>(event: EventObject) => (event as EventObject & { output: T }).output;
-/** The error of the invoked actor whose error event this is. */
-const errorOf = (event: EventObject) => ('error' in event ? event.error : undefined);
-
 export const usageMachine = setup({
   types: {
     context: {} as UsageContext,
@@ -66,9 +60,9 @@ export const usageMachine = setup({
     }),
   },
   actions: {
-    assignReport: assign({ report: ({ event }) => outputOf<UsageReport>(event), error: null }),
-    assignError: assign({ error: ({ event }) => messageOf(errorOf(event)) }),
-    assignDownloadError: assign({ downloadError: ({ event }) => messageOf(errorOf(event)) }),
+    assignReport: assign((_, { report }: { report: UsageReport }) => ({ report, error: null })),
+    assignError: assign((_, { error }: { error: unknown }) => ({ error: messageOf(error) })),
+    assignDownloadError: assign((_, { error }: { error: unknown }) => ({ downloadError: messageOf(error) })),
     clearDownloadError: assign({ downloadError: null }),
     forgetAll: assign({ report: null, error: null, downloadError: null }),
   },
@@ -94,12 +88,9 @@ export const usageMachine = setup({
             input: ({ context }) => ({ days: context.days }),
             onDone: {
               target: 'loaded',
-              actions: 'assignReport',
+              actions: { type: 'assignReport', params: ({ event }) => ({ report: event.output }) },
             },
-            onError: {
-              target: 'failed',
-              actions: 'assignError',
-            },
+            onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
           },
         },
         loaded: {
@@ -125,10 +116,7 @@ export const usageMachine = setup({
             src: 'downloadUsage',
             input: ({ context }) => ({ days: context.days }),
             onDone: 'idle',
-            onError: {
-              target: 'idle',
-              actions: 'assignDownloadError',
-            },
+            onError: { target: 'idle', actions: { type: 'assignDownloadError', params: errorParams } },
           },
         },
       },

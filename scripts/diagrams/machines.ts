@@ -17,6 +17,7 @@ import { sessionMachine } from '../../machines/session';
 import { shareMachine } from '../../machines/share';
 import { sharedConversationMachine } from '../../machines/sharedConversation';
 import { sidePanelMachine } from '../../machines/sidePanel';
+import { ssoSettingsMachine } from '../../machines/ssoSettings';
 import { themeMachine } from '../../machines/theme';
 import { topicMachine } from '../../machines/topic';
 import { translationMachine } from '../../machines/translation';
@@ -48,5 +49,6 @@ export const machines = [
   { file: 'machines/knowledgeBase.ts', machine: knowledgeBaseMachine },
   { file: 'machines/members.ts', machine: membersMachine },
   { file: 'machines/orgSettings.ts', machine: orgSettingsMachine },
+  { file: 'machines/ssoSettings.ts', machine: ssoSettingsMachine },
   { file: 'machines/usage.ts', machine: usageMachine },
 ];

@@ -14,8 +14,8 @@ import type { AdminBot, BotRequest, TryLine } from '../../machines/botEditor';
 import type { KnowledgeBaseRecord, KnowledgeDocument } from '../../machines/knowledgeBase';
 import type { MemberChange, MemberPage, MemberRecord, MemberRole } from '../../machines/members';
 import type { OrganizationSettings, SettingsRequest } from '../../machines/orgSettings';
+import type { SsoRequest, SsoSettings } from '../../machines/ssoSettings';
 import type { UsageReport } from '../../machines/usage';
-import type { SsoRequest, SsoSettings } from '../admin/sso/ssoForm';
 import type { HttpClient } from './http';
 import type { StreamEvents } from './types';
 

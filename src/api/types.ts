@@ -4,9 +4,9 @@
  */
 import type { BotCategory, BotRecord } from '../../machines/bots';
 import type { ConversationSummary } from '../../machines/conversations';
+import type { ChatMessage, Citation, ToolStep } from '../../machines/messageTree';
 import type { OrganizationRecord } from '../../machines/organization';
 import type { BillingRecord, NotificationRecord, TransactionRecord } from '../../machines/resource';
-import type { ChatMessage, Citation, ToolStep } from '../../machines/topic';
 
 /** Every error answer: `error` is a sentence the UI can show as it is. */
 export interface ApiError {

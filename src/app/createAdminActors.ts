@@ -18,8 +18,8 @@ import { membersMachine } from '../../machines/members';
 import { orgSettingsMachine } from '../../machines/orgSettings';
 import { createResourceMachine } from '../../machines/resource';
 import type { sessionMachine } from '../../machines/session';
+import { ssoSettingsMachine } from '../../machines/ssoSettings';
 import { usageMachine } from '../../machines/usage';
-import type { SsoChange, SsoSettings } from '../admin/sso/ssoForm';
 import { type AdminEndpoints, createAdminEndpoints } from '../api/adminEndpoints';
 import type { Endpoints } from '../api/endpoints';
 import { type HttpClient, HttpError } from '../api/http';
@@ -195,7 +195,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
   const members = createActor(
     membersMachine.provide({
       actors: {
-        fetchMembers: fromPromise(({ input, signal }) => api.members(input.query, input.cursor, signal)),
+        fetchPage: fromPromise(({ input, signal }) => api.members(input.query, input.cursor, signal)),
         updateMember: fromPromise(({ input }) => api.updateMember(input.id, input.change)),
         grantCredit: fromPromise(({ input }) => api.grantCredit(input.id, input.amount, input.note)),
         inviteMember: fromPromise(({ input }) => api.inviteMember(input.email, input.role)),
@@ -223,17 +223,16 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     { inspect },
   );
 
-  /**
-   * The organization's identity provider (owners only): a piece of server data, changed by a PUT, and
-   * the members' API keys it counts, revoked by a POST.
-   */
+  /** The organization's identity provider (owners only), and the members' API keys it counts. */
   const sso = createActor(
-    createResourceMachine<SsoSettings | null, SsoChange>().provide({
+    ssoSettingsMachine.provide({
       actors: {
-        fetch: fromPromise(() => api.sso()),
-        change: fromPromise(({ input: { change } }) =>
-          change && 'revokeApiKeys' in change ? api.revokeMemberApiKeys() : api.updateSso(change),
-        ),
+        fetchSettings: fromPromise(() => api.sso()),
+        saveSettings: fromPromise(({ input }) => api.updateSso(input.settings)),
+        turnOff: fromPromise(async () => {
+          await api.updateSso(null);
+        }),
+        revokeKeys: fromPromise(() => api.revokeMemberApiKeys()),
       },
     }),
     { inspect },

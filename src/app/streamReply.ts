@@ -1,9 +1,9 @@
 import { fromCallback } from 'xstate';
-import type { ReplyRequest, TopicEvent } from '../../machines/topic';
+import type { ReplyControlEvent, ReplyEvent, ReplyRequest } from '../../machines/reply';
 import { HttpError } from '../api/http';
 import type { StreamEvent, WorkspaceEndpoints } from '../api/workspaceEndpoints';
 
-type SendBack = (event: TopicEvent) => void;
+type SendBack = (event: ReplyEvent) => void;
 
 /**
  * Turns a reply's server-sent events into the topic machine's events, each stored message stamped
@@ -47,7 +47,7 @@ async function relay(
   }
 }
 
-const lostBeforeStart = (): TopicEvent => ({
+const lostBeforeStart = (): ReplyEvent => ({
   type: 'FAILED',
   error: { message: 'The reply could not be received.', code: 'NETWORK' },
 });
@@ -57,7 +57,7 @@ const lostBeforeStart = (): TopicEvent => ({
  * reply. Leaving only drops the connection: the server goes on writing, and Stop is its own call.
  */
 export function createStreamReply(api: WorkspaceEndpoints) {
-  return fromCallback<TopicEvent, { topicId: string; request: ReplyRequest }>(({ input, sendBack }) => {
+  return fromCallback<ReplyEvent, { topicId: string; request: ReplyRequest }>(({ input, sendBack }) => {
     const controller = new AbortController();
     const { topicId, request } = input;
     const events =
@@ -73,7 +73,7 @@ export function createStreamReply(api: WorkspaceEndpoints) {
 
 /** The topic machine's `followReply`: the reply being written, from what is on screen on. */
 export function createFollowReply(api: WorkspaceEndpoints) {
-  return fromCallback<TopicEvent, { topicId: string; offset: number }>(({ input, sendBack }) => {
+  return fromCallback<ReplyEvent, { topicId: string; offset: number }>(({ input, sendBack }) => {
     const controller = new AbortController();
     relay(api.follow(input.topicId, input.offset, controller.signal), sendBack, controller.signal, true);
     return () => controller.abort();
@@ -81,7 +81,7 @@ export function createFollowReply(api: WorkspaceEndpoints) {
 }
 
 /** The topic machine's `watchNetwork`: ONLINE when the browser says the network is back. */
-export const watchNetwork = fromCallback<TopicEvent>(({ sendBack }) => {
+export const watchNetwork = fromCallback<ReplyControlEvent>(({ sendBack }) => {
   const online = () => sendBack({ type: 'ONLINE' });
   window.addEventListener('online', online);
   return () => window.removeEventListener('online', online);

@@ -1,7 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { Link } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
-import { budgetReachedCode, insufficientBalanceCode, type topicMachine } from '../../machines/topic';
+import { budgetReachedCode, insufficientBalanceCode } from '../../machines/reply';
+import type { topicMachine } from '../../machines/topic';
 import { useBilling } from '../home/useBilling';
 import { nextMonthStart } from '../i18n/format';
 import { T } from '../i18n/T';

@@ -11,7 +11,7 @@ import {
 } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { attachmentsMachine } from '../../machines/attachments';
-import type { MessageFile } from '../../machines/topic';
+import type { MessageFile } from '../../machines/messageTree';
 import { focusIsLost } from '../components/focusMainHeading';
 import { T } from '../i18n/T';
 import { useT } from '../i18n/useT';

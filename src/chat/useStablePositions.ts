@@ -1,5 +1,5 @@
 import { useMemo, useRef } from 'react';
-import { type ChatMessage, type SiblingPosition, siblingPosition } from '../../machines/topic';
+import { type ChatMessage, type SiblingPosition, siblingPosition } from '../../machines/messageTree';
 
 const samePosition = (a: SiblingPosition, b: SiblingPosition) =>
   a.index === b.index && a.count === b.count && a.previous === b.previous && a.next === b.next;

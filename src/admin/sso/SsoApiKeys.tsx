@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useRef, useState } from 'react';
+import { useRef } from 'react';
 import { Status } from '../../components/Status';
 import { T } from '../../i18n/T';
 import { ConfirmDialog } from '../ConfirmDialog';
@@ -11,54 +11,43 @@ import { useAdmin } from '../useAdmin';
  */
 export function SsoApiKeys() {
   const { sso } = useAdmin();
-  const { data, error } = useSelector(sso, (snapshot) => snapshot.context);
-  const ready = useSelector(sso, (snapshot) => snapshot.matches('loaded'));
-  const [confirming, setConfirming] = useState(false);
-  const [sent, setSent] = useState(false);
+  const { settings, keysError, done } = useSelector(sso, (snapshot) => snapshot.context);
+  const editing = useSelector(sso, (snapshot) => snapshot.matches({ ready: 'editing' }));
+  const asking = useSelector(sso, (snapshot) => snapshot.matches({ ready: 'confirmingRevoke' }));
+  const revoking = useSelector(sso, (snapshot) => snapshot.matches({ ready: 'revokingKeys' }));
   const button = useRef<HTMLButtonElement>(null);
-  // Closed once the keys are revoked and counted again; a refusal stays in the dialog.
-  useEffect(() => {
-    if (ready && sent && !error) setConfirming(false);
-  }, [ready, sent, error]);
 
-  if (!data?.required) return null;
-  const revoke = () => {
-    setSent(true);
-    sso.send({ type: 'CHANGE', change: { revokeApiKeys: true } });
-  };
+  if (!settings?.required) return null;
   return (
     <section aria-labelledby="sso-api-keys">
       <h2 id="sso-api-keys">
         <T>Members' API keys</T>
       </h2>
       <p>
-        <T>API keys of members and admins that still work:</T> <strong>{data.memberApiKeys}</strong>
+        <T>API keys of members and admins that still work:</T> <strong>{settings.memberApiKeys}</strong>
       </p>
-      {data.memberApiKeys > 0 && (
+      {settings.memberApiKeys > 0 && (
         <button
           ref={button}
           type="button"
           className="button danger"
-          disabled={!ready}
-          onClick={() => {
-            setSent(false);
-            setConfirming(true);
-          }}
+          disabled={!editing}
+          onClick={() => sso.send({ type: 'ASK_REVOKE_KEYS' })}
         >
           <T>Revoke all members' API keys</T>
         </button>
       )}
-      <Status message={sent && ready && !error && !confirming ? 'Their API keys are revoked.' : null} />
-      {confirming && (
+      <Status message={done === 'revoke' ? 'Their API keys are revoked.' : null} />
+      {(asking || revoking) && (
         <ConfirmDialog
           title="Revoke all members' API keys"
           message="Every API key of a member or admin stops working at once. Owners keep theirs."
-          name={data.label}
+          name={settings.label}
           confirm="Revoke all members' API keys"
-          busy={!ready}
-          error={sent && ready ? error : null}
-          onConfirm={revoke}
-          onCancel={() => setConfirming(false)}
+          busy={revoking}
+          error={keysError}
+          onConfirm={() => sso.send({ type: 'REVOKE_KEYS' })}
+          onCancel={() => sso.send({ type: 'CANCEL' })}
           returnFocus={button}
         />
       )}

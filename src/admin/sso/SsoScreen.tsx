@@ -1,5 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { SsoDraft, SsoField } from '../../../machines/ssoSettings';
 import { FormError } from '../../components/FormError';
 import { Loading } from '../../components/Loading';
 import { Status } from '../../components/Status';
@@ -12,93 +13,31 @@ import { ListProblem } from '../ListProblem';
 import { useAdmin } from '../useAdmin';
 import { useFocusFirstProblem } from '../useFocusFirstProblem';
 import { SsoApiKeys } from './SsoApiKeys';
-import {
-  type SsoDraft,
-  type SsoField,
-  type SsoProblem,
-  ssoDraftOf,
-  ssoProblems,
-  ssoRequest,
-} from './ssoForm';
-
-const claimFields = ['emailClaim', 'nameClaim', 'groupsClaim'];
-
-/** The fields the server names in its refusals, as the form's. */
-const serverFields: Record<string, SsoField> = {
-  issuer: 'issuer',
-  clientId: 'clientId',
-  clientSecret: 'clientSecret',
-  scopes: 'scopes',
-  claims: 'claims',
-  email: 'emailClaim',
-  name: 'nameClaim',
-  groups: 'groupsClaim',
-  label: 'label',
-  required: 'required',
-};
 
 /**
  * Sign-in with the organization's identity provider (OpenID Connect), for owners: issuer, client,
  * scopes, the claims read, the button's label and whether passwords are still allowed. The secret is
- * write-only: the server sends back a mask, and an empty field keeps what is stored. Behind the
- * machine of server data shown on screen (`resource`): the form is the screen's until it is saved.
+ * write-only: the server sends back a mask, and an empty field keeps what is stored.
  */
 export function SsoScreen() {
   const { sso } = useAdmin();
   const t = useT();
   const formRef = useRef<HTMLFormElement>(null);
-  const [attempt, setAttempt] = useState(0);
-  const { data, error, errorField } = useSelector(sso, (snapshot) => snapshot.context);
-  // The settings read again after a change are still being saved: the form (and what it holds) stays.
-  const state = useSelector(sso, (snapshot) =>
-    snapshot.matches('changing') || (snapshot.matches('loading') && snapshot.context.data !== null)
-      ? 'saving'
-      : snapshot.matches('loaded')
-        ? 'ready'
-        : snapshot.matches('failed')
-          ? 'failed'
-          : 'loading',
-  );
-  const [draft, setDraft] = useState<SsoDraft>(() => ssoDraftOf(data ?? null));
-  const [problems, setProblems] = useState<SsoProblem[]>([]);
-  /** What was last sent, announced once the server has taken it. */
-  const [sent, setSent] = useState<'save' | 'off' | null>(null);
-  const [confirming, setConfirming] = useState(false);
   const offButton = useRef<HTMLButtonElement>(null);
-  useFocusFirstProblem(formRef, attempt, state === 'saving' || (sent !== null && state !== 'ready'));
+  const [attempt, setAttempt] = useState(0);
+  const { settings, draft, problems, loadError, done } = useSelector(sso, (snapshot) => snapshot.context);
+  // The state, or the form's state once it is shown.
+  const state = useSelector(sso, (snapshot) =>
+    typeof snapshot.value === 'string' ? snapshot.value : snapshot.value.ready,
+  );
+  const busy = state === 'saving' || state === 'turningOff' || state === 'revokingKeys';
+  useFocusFirstProblem(formRef, attempt, busy);
 
   useEffect(() => {
     sso.send({ type: 'LOAD' });
   }, [sso]);
-  // The settings as stored, each time the server answers them (after a save, the secret field empties).
-  useEffect(() => {
-    setDraft(ssoDraftOf(data ?? null));
-  }, [data]);
-  // The server's refusal, at the field it names.
-  useEffect(() => {
-    if (state !== 'ready' || !error || sent === null) return;
-    const field = errorField ? (serverFields[errorField] ?? null) : null;
-    setProblems([{ field, message: error }]);
-    setSent(null);
-    setConfirming(false);
-  }, [state, error, errorField, sent]);
-  useEffect(() => {
-    if (state === 'ready' && !error && sent !== null) setConfirming(false);
-  }, [state, error, sent]);
 
-  const change = (values: Partial<SsoDraft>) => {
-    setDraft((current) => ({ ...current, ...values }));
-    const fields = Object.keys(values);
-    setProblems((current) =>
-      current.filter(
-        (problem) =>
-          problem.field !== null &&
-          !fields.includes(problem.field) &&
-          !(problem.field === 'claims' && fields.some((field) => claimFields.includes(field))),
-      ),
-    );
-    setSent(null);
-  };
+  const change = (values: Partial<SsoDraft>) => sso.send({ type: 'CHANGE', values });
   const problemOf = (field: SsoField) => problems.find((problem) => problem.field === field)?.message;
   const formProblem = problems.find((problem) => problem.field === null)?.message ?? null;
   const text = (field: Exclude<keyof SsoDraft, 'required'>) => ({
@@ -110,17 +49,8 @@ export function SsoScreen() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    sso.send({ type: 'SAVE' });
     setAttempt((count) => count + 1);
-    const found = ssoProblems(draft);
-    setProblems(found);
-    if (found.length > 0) return;
-    setSent('save');
-    sso.send({ type: 'CHANGE', change: ssoRequest(draft) });
-  };
-  const turnOff = () => {
-    setProblems([]);
-    setSent('off');
-    sso.send({ type: 'CHANGE', change: null });
   };
 
   const heading = (
@@ -128,20 +58,18 @@ export function SsoScreen() {
       <T>Sign-in</T>
     </h1>
   );
-  if (state === 'loading' || state === 'failed')
+  if (state === 'idle' || state === 'loading' || state === 'failed')
     return (
       <section aria-labelledby="admin-sso">
         {heading}
-        {state === 'loading' ? (
+        {state !== 'failed' ? (
           <Loading />
         ) : (
-          <ListProblem error={error} onRetry={() => sso.send({ type: 'RELOAD' })} />
+          <ListProblem error={loadError} onRetry={() => sso.send({ type: 'RETRY' })} />
         )}
       </section>
     );
 
-  const saving = state === 'saving';
-  const done = state === 'ready' && !error && sent !== null;
   const callback = `${window.location.origin}/auth/oidc/callback`;
   return (
     <section aria-labelledby="admin-sso">
@@ -153,7 +81,7 @@ export function SsoScreen() {
         {t('Redirect URI to register with the identity provider')}: <code>{callback}</code>
       </p>
       <form ref={formRef} className="form admin-form" noValidate onSubmit={submit}>
-        <fieldset disabled={saving}>
+        <fieldset disabled={busy}>
           <legend className="visually-hidden">{t('Sign-in')}</legend>
           <TextField
             label="Issuer URL"
@@ -167,9 +95,9 @@ export function SsoScreen() {
             label="Client secret"
             type="password"
             autoComplete="new-password"
-            placeholder={data?.clientSecret || undefined}
+            placeholder={settings?.clientSecret || undefined}
             hint={
-              data?.clientSecret
+              settings?.clientSecret
                 ? 'A secret is stored: leave this empty to keep it.'
                 : 'Leave this empty for a public client.'
             }
@@ -208,34 +136,34 @@ export function SsoScreen() {
         </fieldset>
         <FormError message={formProblem} />
         <div className="actions">
-          <button type="submit" className="button primary" disabled={saving}>
+          <button type="submit" className="button primary" disabled={busy}>
             <T>Save</T>
           </button>
-          {data && (
+          {settings && (
             <button
               ref={offButton}
               type="button"
               className="button danger"
-              disabled={saving}
-              onClick={() => setConfirming(true)}
+              disabled={busy}
+              onClick={() => sso.send({ type: 'ASK_TURN_OFF' })}
             >
               <T>Turn off SSO</T>
             </button>
           )}
         </div>
-        <Status message={done ? (sent === 'off' ? 'SSO is off.' : 'Saved') : null} />
+        <Status message={done === 'save' ? 'Saved' : done === 'off' ? 'SSO is off.' : null} />
       </form>
       <SsoApiKeys />
-      {confirming && data && (
+      {(state === 'confirmingOff' || state === 'turningOff') && settings && (
         <ConfirmDialog
           title="Turn off SSO"
           message="Members log in with their passwords again. The settings are deleted."
-          name={data.label}
+          name={settings.label}
           confirm="Turn off SSO"
-          busy={saving}
+          busy={state === 'turningOff'}
           error={null}
-          onConfirm={turnOff}
-          onCancel={() => setConfirming(false)}
+          onConfirm={() => sso.send({ type: 'TURN_OFF' })}
+          onCancel={() => sso.send({ type: 'CANCEL' })}
           returnFocus={offButton}
         />
       )}

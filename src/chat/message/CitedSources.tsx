@@ -1,5 +1,5 @@
 import type { CitedPassage } from '../../../machines/citations';
-import type { Citation } from '../../../machines/topic';
+import type { Citation } from '../../../machines/messageTree';
 import { Bdi } from '../../components/Bdi';
 import { T } from '../../i18n/T';
 import { useFormat } from '../../i18n/useFormat';

@@ -1,4 +1,4 @@
-import type { MessageFile } from '../../../machines/topic';
+import type { MessageFile } from '../../../machines/messageTree';
 import { Dialog } from '../../components/Dialog';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';

@@ -1,7 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { useMemo } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { streamingReply, type ToolStep, type topicMachine } from '../../../machines/topic';
+import { streamingReply, type ToolStep } from '../../../machines/messageTree';
+import type { topicMachine } from '../../../machines/topic';
 import { Markdown } from '../../components/markdown/Markdown';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';

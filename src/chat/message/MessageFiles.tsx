@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { MessageFile } from '../../../machines/topic';
+import type { MessageFile } from '../../../machines/messageTree';
 import { useWorkspace } from '../../app/useWorkspace';
 import { Icon } from '../../components/Icon';
 import { textDir } from '../../i18n/bidi';

@@ -1,5 +1,5 @@
 import { type MouseEvent, memo, useRef, useState } from 'react';
-import type { ChatMessage, Citation, MessageStatus, SiblingPosition } from '../../../machines/topic';
+import type { ChatMessage, Citation, MessageStatus, SiblingPosition } from '../../../machines/messageTree';
 import { Markdown } from '../../components/markdown/Markdown';
 import { RelativeTime } from '../../components/RelativeTime';
 import { textDir } from '../../i18n/bidi';

@@ -1,4 +1,4 @@
-import type { SiblingPosition } from '../../../machines/topic';
+import type { SiblingPosition } from '../../../machines/messageTree';
 import { useT } from '../../i18n/useT';
 
 interface SiblingSwitcherProps {

@@ -1,5 +1,5 @@
 import { useId, useLayoutEffect, useRef, useState } from 'react';
-import type { ToolStep, ToolStepStatus } from '../../../machines/topic';
+import type { ToolStep, ToolStepStatus } from '../../../machines/messageTree';
 import { T } from '../../i18n/T';
 import { useFormat } from '../../i18n/useFormat';
 import { useT } from '../../i18n/useT';

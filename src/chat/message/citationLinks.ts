@@ -1,4 +1,4 @@
-import type { Citation } from '../../../machines/topic';
+import type { Citation } from '../../../machines/messageTree';
 
 /** A reply's `[n]` markers, for the numbers it cites, as markdown links to its sources. */
 export function linkCitations(text: string, citations: Citation[]): string {

@@ -31,6 +31,8 @@ export interface ActorRequest {
   method: string;
   /** Tested against the path and its query, so `?cursor=` tells a next page from the first. */
   path: RegExp;
+  /** Tested against the request's body, where two actors send the same method to the same path. */
+  body?: RegExp;
   fails?: 'network' | 'server';
 }
 
@@ -313,7 +315,8 @@ class HeldRequests {
       await page.route(
         (url) => /^\/(api|auth)\//.test(url.pathname),
         async (route) => {
-          const actor = this.actorOf(route.request().method(), route.request().url());
+          const request = route.request();
+          const actor = this.actorOf(request.method(), request.url(), request.postData());
           if (!actor) return route.continue().catch(() => {});
           hold(actor, { proceed: () => route.continue(), fail: () => route.abort('failed').catch(() => {}) });
         },
@@ -325,7 +328,7 @@ class HeldRequests {
     devtools.on('Fetch.requestPaused', ({ requestId, request }) => {
       const send = (method: 'Fetch.continueRequest' | 'Fetch.failRequest', extra = {}) =>
         devtools.send(method, { requestId, ...extra }).catch(() => {});
-      const actor = this.actorOf(request.method, request.url);
+      const actor = this.actorOf(request.method, request.url, request.postData ?? null);
       if (!actor) return void send('Fetch.continueRequest');
       hold(actor, {
         proceed: () => send('Fetch.continueRequest'),
@@ -340,11 +343,14 @@ class HeldRequests {
     });
   }
 
-  private actorOf(method: string, url: string): string | undefined {
+  private actorOf(method: string, url: string, body: string | null): string | undefined {
     const { pathname, search } = new URL(url);
     if (!/^\/(api|auth)\//.test(pathname)) return undefined;
     return Object.entries(this.requests).find(
-      ([, request]) => request.method.split('|').includes(method) && request.path.test(pathname + search),
+      ([, request]) =>
+        request.method.split('|').includes(method) &&
+        request.path.test(pathname + search) &&
+        (request.body?.test(body ?? '') ?? true),
     )?.[0];
   }
 

@@ -17,6 +17,7 @@ import { sessionModel } from './session';
 import { shareModel } from './share';
 import { sharedConversationModel } from './sharedConversation';
 import { sidePanelModel } from './sidePanel';
+import { ssoSettingsModel } from './ssoSettings';
 import { themeModel } from './theme';
 import { topicModel } from './topic';
 import { translationModel } from './translation';
@@ -52,6 +53,7 @@ export const adminModels = [
   knowledgeBaseModel,
   membersModel,
   orgSettingsModel,
+  ssoSettingsModel,
   usageModel,
 ];
 

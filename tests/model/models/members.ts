@@ -19,7 +19,7 @@ export const membersModel: MachineModel = {
   provide: (world) =>
     membersMachine.provide({
       actors: {
-        fetchMembers: recording(world, 'fetchMembers'),
+        fetchPage: recording(world, 'fetchPage'),
         updateMember: recording(world, 'updateMember'),
         grantCredit: recording(world, 'grantCredit'),
         inviteMember: recording(world, 'inviteMember'),
@@ -37,10 +37,10 @@ export const membersModel: MachineModel = {
           { type: 'SEARCH', query: 'ada' },
           { type: 'SEARCH', query: ' ' },
           { type: afterSearchDelay },
-          done('fetchMembers', { items: [member('m1'), member('m2')], next: 'cursor-2' }),
-          failed('fetchMembers'),
-          done('fetchMoreMembers', { items: [member('m2'), member('m3')], next: null }),
-          failed('fetchMoreMembers'),
+          done('fetchPage', { items: [member('m1'), member('m2')], next: 'cursor-2' }),
+          failed('fetchPage'),
+          done('fetchMore', { items: [member('m2'), member('m3')], next: null }),
+          failed('fetchMore'),
         ],
       },
       update: {
@@ -101,13 +101,13 @@ export const membersModel: MachineModel = {
     if (event?.type === 'SEARCH') {
       const { query } = event as unknown as { query: string };
       if (query.trim()) expect(value.list).toBe('debouncing');
-      else expect(lastCall(world, 'fetchMembers')).toBe('fetchMembers {"query":"","cursor":""}');
+      else expect(lastCall(world, 'fetchPage')).toBe('fetchPage {"query":"","cursor":""}');
     }
     if (event?.type === afterSearchDelay)
-      expect(lastCall(world, 'fetchMembers')).toBe('fetchMembers {"query":"ada","cursor":""}');
+      expect(lastCall(world, 'fetchPage')).toBe('fetchPage {"query":"ada","cursor":""}');
     if (value.list === 'loadingMore')
-      expect(lastCall(world, 'fetchMembers')).toBe(
-        `fetchMembers {"query":"${context.shownQuery}","cursor":"cursor-2"}`,
+      expect(lastCall(world, 'fetchPage')).toBe(
+        `fetchPage {"query":"${context.shownQuery}","cursor":"cursor-2"}`,
       );
     if (event?.type === 'xstate.done.actor.updateMember' && ids.includes('m1'))
       expect(context.items.find((item: { _id: string }) => item._id === 'm1').role).toBe('admin');

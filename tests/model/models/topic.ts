@@ -1,5 +1,6 @@
 import { type EventObject, fromCallback } from 'xstate';
-import { streamingReply, topicMachine } from '../../../machines/topic';
+import { streamingReply } from '../../../machines/messageTree';
+import { topicMachine } from '../../../machines/topic';
 import type { MachineModel, ModelEvent } from '../harness';
 import { expect } from '../harness';
 import { done, failed, pending, recording, silent, stamp } from './shared';

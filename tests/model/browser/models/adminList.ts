@@ -60,6 +60,34 @@ export async function openAdmin(world: PathWorld, path: string, heading: string,
 export const adminNav = (world: PathWorld, name: string) =>
   world.page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name, exact: true });
 
+/** A section of the admin area shown (again): from another one, after the first time. */
+export async function showSection(world: PathWorld, name: string) {
+  if (world.data.shown) await adminNav(world, 'Bots').click();
+  await adminNav(world, name).click();
+  world.data.shown = true;
+}
+
+/**
+ * A form of the admin area (settings, sign-in) as its machine loads it: Bots until the section is
+ * shown, then its heading, Loading… while it loads, the network's problem with Retry if that failed.
+ * True once the form is there to check.
+ */
+export async function expectFormLoaded(world: PathWorld, snapshot: AnyMachineSnapshot, heading: string) {
+  const { page } = world;
+  const main = page.getByRole('main');
+  await page
+    .getByRole('heading', { name: snapshot.matches('idle') ? 'Bots' : heading, level: 1 })
+    .waitFor({ timeout: 100 });
+  if (snapshot.matches('idle')) return false;
+  expect(await main.getByRole('status').filter({ hasText: 'Loading…' }).count()).toBe(
+    snapshot.matches('loading') ? 1 : 0,
+  );
+  const retry = main.getByRole('alert').filter({ has: page.getByRole('button', { name: 'Retry' }) });
+  expect(await retry.count()).toBe(snapshot.matches('failed') ? 1 : 0);
+  if (snapshot.matches('failed')) expect(await retry.textContent()).toMatch(networkProblem);
+  return snapshot.matches('ready');
+}
+
 /** Logging out, as a person does it: back to the chats, the profile panel, Log out. */
 export async function logOut(world: PathWorld) {
   const { page } = world;
@@ -207,10 +235,7 @@ export const adminListBrowserModel: BrowserModel = {
     if (!event.type.startsWith('xstate.')) delete world.data.focusBack;
     switch (event.type) {
       case 'LOAD':
-        // The screen shown (again): from another section.
-        if (world.data.shown) await adminNav(world, 'Bots').click();
-        await adminNav(world, world.data.screen === 'audit' ? 'Audit log' : 'Categories').click();
-        world.data.shown = true;
+        await showSection(world, world.data.screen === 'audit' ? 'Audit log' : 'Categories');
         break;
       case 'RETRY':
         await page.getByRole('button', { name: 'Retry' }).click();

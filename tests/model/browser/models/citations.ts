@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { AnyMachineSnapshot } from 'xstate';
 import { citationsMachine } from '../../../../machines/citations';
-import type { Citation } from '../../../../machines/topic';
+import type { Citation } from '../../../../machines/messageTree';
 import { upload } from '../../../server/files/support';
 import { ask, makePages } from '../../../server/knowledge/support';
 import { call, signUp, type TestServer } from '../../../support/app';

@@ -17,6 +17,7 @@ import { sessionBrowserModel } from './session';
 import { shareBrowserModel } from './share';
 import { sharedConversationBrowserModel } from './sharedConversation';
 import { sidePanelBrowserModel } from './sidePanel';
+import { ssoSettingsBrowserModel } from './ssoSettings';
 import { themeBrowserModel } from './theme';
 import { topicBrowserModel } from './topic';
 import { usageBrowserModel } from './usage';
@@ -47,5 +48,6 @@ export const browserModels: BrowserModel[] = [
   knowledgeBaseBrowserModel,
   membersBrowserModel,
   orgSettingsBrowserModel,
+  ssoSettingsBrowserModel,
   usageBrowserModel,
 ];

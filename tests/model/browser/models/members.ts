@@ -5,7 +5,7 @@ import { call, signUp, type TestServer, uniqueTag } from '../../../support/app';
 import { done, failed, failedOn } from '../../models';
 import type { BrowserModel, ModelEvent, PathWorld } from '../runner';
 import { errorOf, expectDisabled } from './account';
-import { adminNav, endsAtLogOut, expectLoggedOut, logOut, networkProblem, openAdmin } from './adminList';
+import { endsAtLogOut, expectLoggedOut, logOut, networkProblem, openAdmin, showSection } from './adminList';
 
 type Region = 'list' | 'update' | 'credit' | 'invite';
 const member = (id: string) => ({
@@ -20,7 +20,7 @@ const member = (id: string) => ({
 const afterSearchDelay = 'xstate.after.searchDelay.members.list.debouncing';
 const search = 'admin';
 const eventRegions: [RegExp, Region][] = [
-  [/^(LOAD|RETRY|LOAD_MORE|SEARCH)$|fetch(More)?Members$|searchDelay/, 'list'],
+  [/^(LOAD|RETRY|LOAD_MORE|SEARCH)$|fetch(Page|More)$|searchDelay/, 'list'],
   [/CHANGE_MEMBER|updateMember$/, 'update'],
   [/OPEN_CREDIT|GRANT|grantCredit$/, 'credit'],
   [/INVITE|inviteMember$/, 'invite'],
@@ -67,11 +67,11 @@ export const membersBrowserModel: BrowserModel = {
     { type: 'SEARCH', query: search },
     { type: 'SEARCH', query: '' },
     { type: afterSearchDelay },
-    done('fetchMembers', { items: [member('m1')], next: 'cursor' }),
-    done('fetchMembers', { items: [member('m1')], next: null }),
-    failed('fetchMembers'),
-    done('fetchMoreMembers', { items: [member('m2')], next: null }),
-    failed('fetchMoreMembers'),
+    done('fetchPage', { items: [member('m1')], next: 'cursor' }),
+    done('fetchPage', { items: [member('m1')], next: null }),
+    failed('fetchPage'),
+    done('fetchMore', { items: [member('m2')], next: null }),
+    failed('fetchMore'),
     { type: 'CHANGE_MEMBER', id: 'm1', change: { role: 'admin' } },
     done('updateMember', { ...member('m1'), role: 'admin' }),
     failed('updateMember'),
@@ -116,7 +116,7 @@ export const membersBrowserModel: BrowserModel = {
       invite: value.invite !== 'closed' || !!invited,
     };
     if (event.type === 'RESET') return value.list === 'idle';
-    if (event.type === 'xstate.done.actor.fetchMembers')
+    if (event.type === 'xstate.done.actor.fetchPage')
       return (event.output as { next: unknown }).next ? !query.trim() : !!query.trim();
     // A search from the first page of the whole list, cleared from its results; a failed first page.
     if (event.type === 'SEARCH')
@@ -127,7 +127,7 @@ export const membersBrowserModel: BrowserModel = {
         !busy.invite &&
         (event.query ? !!next && !error && !shownQuery : !!shownQuery)
       );
-    if (event.type === 'xstate.error.actor.fetchMembers') return snapshot.context.items.length === 0;
+    if (event.type === 'xstate.error.actor.fetchPage') return snapshot.context.items.length === 0;
     const region = regionOf(snapshot, event);
     const others = (Object.keys(busy) as Region[]).filter((other) => other !== region && busy[other]);
     if (region === 'list') return others.length === 0 && (event.type !== 'SEARCH' || value.list === 'loaded');
@@ -137,8 +137,8 @@ export const membersBrowserModel: BrowserModel = {
     );
   },
   requests: {
-    fetchMembers: { method: 'GET', path: /^\/api\/v1\/admin\/member(\?q=[^&]*)?$/ },
-    fetchMoreMembers: { method: 'GET', path: /^\/api\/v1\/admin\/member\?(q=[^&]*&)?cursor=/ },
+    fetchPage: { method: 'GET', path: /^\/api\/v1\/admin\/member(\?q=[^&]*)?$/ },
+    fetchMore: { method: 'GET', path: /^\/api\/v1\/admin\/member\?(q=[^&]*&)?cursor=/ },
     updateMember: { method: 'PATCH', path: /^\/api\/v1\/admin\/member\/[^/]+$/ },
     // Credit below zero and an address that is a member's already are refused by the server.
     grantCredit: { method: 'POST', path: /^\/api\/v1\/admin\/member\/[^/]+\/credit$/, fails: 'server' },
@@ -163,10 +163,7 @@ export const membersBrowserModel: BrowserModel = {
     const name = world.data.member as string;
     switch (event.type) {
       case 'LOAD':
-        // The screen shown (again): from another section.
-        if (world.data.shown) await adminNav(world, 'Bots').click();
-        await adminNav(world, 'Members').click();
-        world.data.shown = true;
+        await showSection(world, 'Members');
         break;
       case 'RETRY':
         await page.getByRole('button', { name: 'Retry' }).click();

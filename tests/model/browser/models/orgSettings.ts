@@ -4,13 +4,13 @@ import { done, failed, failedOn } from '../../models';
 import type { BrowserModel } from '../runner';
 import { errorOf, expectDisabled } from './account';
 import {
-  adminNav,
   asOwner,
   endsAtLogOut,
+  expectFormLoaded,
   expectLoggedOut,
   logOut,
-  networkProblem,
   openAdmin,
+  showSection,
 } from './adminList';
 
 /** The seeded `app` organization's settings, as the server answers them (checked once per file). */
@@ -132,9 +132,7 @@ export const orgSettingsBrowserModel: BrowserModel = {
     const values = (event.values ?? {}) as Partial<SettingsDraft>;
     switch (event.type) {
       case 'LOAD':
-        if (world.data.shown) await adminNav(world, 'Bots').click();
-        await adminNav(world, 'Settings').click();
-        world.data.shown = true;
+        await showSection(world, 'Settings');
         break;
       case 'RETRY':
         await page.getByRole('button', { name: 'Retry' }).click();
@@ -173,16 +171,7 @@ export const orgSettingsBrowserModel: BrowserModel = {
     const { page } = world;
     if (world.data.out) return expectLoggedOut(world);
     const main = page.getByRole('main');
-    const heading = snapshot.matches('idle') ? 'Bots' : 'Settings';
-    await page.getByRole('heading', { name: heading, level: 1 }).waitFor({ timeout: 100 });
-    if (snapshot.matches('idle')) return;
-    expect(await main.getByRole('status').filter({ hasText: 'Loading…' }).count()).toBe(
-      snapshot.matches('loading') ? 1 : 0,
-    );
-    const retry = main.getByRole('alert').filter({ has: page.getByRole('button', { name: 'Retry' }) });
-    expect(await retry.count()).toBe(snapshot.matches('failed') ? 1 : 0);
-    if (snapshot.matches('failed')) expect(await retry.textContent()).toMatch(networkProblem);
-    if (!snapshot.matches('ready')) return;
+    if (!(await expectFormLoaded(world, snapshot, 'Settings'))) return;
 
     const { draft, problems } = snapshot.context as {
       draft: SettingsDraft;

@@ -4,7 +4,7 @@ import { chartLabelProblems } from '../../../support/fit';
 import { done, failed } from '../../models';
 import type { BrowserModel } from '../runner';
 import { expectDisabled } from './account';
-import { adminNav, endsAtLogOut, expectLoggedOut, logOut, networkProblem, openAdmin } from './adminList';
+import { endsAtLogOut, expectLoggedOut, logOut, networkProblem, openAdmin, showSection } from './adminList';
 
 const report = {
   days: 30,
@@ -65,10 +65,7 @@ export const usageBrowserModel: BrowserModel = {
   perform: async (world, event) => {
     const { page } = world;
     if (event.type === 'LOAD') {
-      // The screen shown (again): from another section.
-      if (world.data.shown) await adminNav(world, 'Bots').click();
-      await adminNav(world, 'Usage').click();
-      world.data.shown = true;
+      await showSection(world, 'Usage');
     } else if (event.type === 'RELOAD') {
       const retry = page.getByRole('button', { name: 'Retry' });
       await ((await retry.count()) ? retry : page.getByRole('button', { name: 'Refresh' })).click();

@@ -1,0 +1,4 @@
+import { ssoSettingsBrowserModel } from './models/ssoSettings';
+import { runInBrowser } from './runner';
+
+runInBrowser(ssoSettingsBrowserModel);
