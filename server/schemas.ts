@@ -7,17 +7,18 @@ export const idParams = {
   properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
 } as const;
 
-export const objectOf = (
-  properties: Record<string, unknown>,
-  required: string[] = [],
+/**
+ * An object schema that takes no other properties. Its properties and required names keep their literal
+ * types, so a route's type provider reads the body's type from it.
+ */
+export const objectOf = <
+  const P extends Record<string, unknown>,
+  const R extends readonly (keyof P & string)[] = readonly [],
+>(
+  properties: P,
+  required: R = [] as unknown as R,
   minProperties = 0,
-) => ({
-  type: 'object',
-  additionalProperties: false,
-  required,
-  ...(minProperties ? { minProperties } : {}),
-  properties,
-});
+) => ({ type: 'object', additionalProperties: false, required, minProperties, properties }) as const;
 
 /** A name as people see it: whitespace folded, trimmed, not empty. */
 export function cleanName(value: string, field = 'name', max = 80): string {
@@ -45,3 +46,6 @@ export function decodeCursor<T>(cursor: string, valid: (value: unknown) => value
   }
   throw new ApiError(400, 'This list cannot be continued. Load it again.', 'INVALID_CURSOR', 'cursor');
 }
+
+/** The answer of a write that has nothing else to say: `{ success: true }`. */
+export const successSchema = objectOf({ success: { type: 'boolean' } }, ['success']);

@@ -132,3 +132,30 @@ export async function deleteBase(db: Db, tenant: string, id: string) {
   );
   await db.query('delete from knowledge_bases where id = $1 and tenant = $2', [id, tenant]);
 }
+
+/** Adds a knowledge base; answers its id (a taken name is the unique violation it throws). */
+export async function createBase(
+  db: Db,
+  tenant: string,
+  base: { name: string; description: string },
+): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    'insert into knowledge_bases (tenant, name, description) values ($1, $2, $3) returning id',
+    [tenant, base.name, base.description],
+  );
+  return rows[0].id;
+}
+
+export async function updateBase(
+  db: Db,
+  tenant: string,
+  id: string,
+  base: { name: string; description: string },
+) {
+  await db.query('update knowledge_bases set name = $3, description = $4 where id = $1 and tenant = $2', [
+    id,
+    tenant,
+    base.name,
+    base.description,
+  ]);
+}

@@ -1,8 +1,7 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { audit } from '../../audit/store';
 import { replyContext } from '../../chat/reply';
 import { openEventStream } from '../../chat/sse';
-import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import { citationOf } from '../../knowledge/retrieval';
 import { ProviderError } from '../../providers/types';
@@ -10,7 +9,20 @@ import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
 import { replyTools } from '../../tools/run';
 import type { Step } from '../../tools/steps';
 import { checkGroups } from '../groups/store';
-import { type AdminBot, type BotInput, checkCategories, configOf, engines, listBots, readBot } from './store';
+import {
+  type AdminBot,
+  type BotInput,
+  checkCategories,
+  configOf,
+  engines,
+  insertBot,
+  listBots,
+  readBot,
+  retireBot,
+  setBotCategories,
+  setBotGroups,
+  updateBot,
+} from './store';
 
 const botFields = {
   name: { type: 'string', minLength: 1, maxLength: 80 },
@@ -31,7 +43,51 @@ const botFields = {
   groups: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 64 } },
   active: { type: 'boolean' },
   position: { type: 'integer', minimum: 0, maximum: 1_000_000 },
-};
+} as const;
+const namesSchema = { type: 'array', items: { type: 'string' } } as const;
+/** A bot as the editor shows it: the config's keys as fields, those not set left out. */
+const botSchema = objectOf(
+  {
+    _id: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    platform: { type: 'string', enum: ['builtin', 'openai'] },
+    engine: { type: 'string' },
+    provider: { type: 'string' },
+    model: { type: 'string' },
+    systemPrompt: { type: 'string' },
+    temperature: { type: 'number' },
+    vision: { type: 'boolean' },
+    contextTokens: { type: 'integer' },
+    knowledge: namesSchema,
+    tools: namesSchema,
+    askFirst: namesSchema,
+    price: { type: 'number' },
+    categories: {
+      type: 'array',
+      items: objectOf({ _id: { type: 'string' }, name: { type: 'string' } }, ['_id', 'name']),
+    },
+    groups: namesSchema,
+    active: { type: 'boolean' },
+    position: { type: 'integer' },
+  },
+  [
+    '_id',
+    'name',
+    'description',
+    'platform',
+    'vision',
+    'contextTokens',
+    'knowledge',
+    'tools',
+    'askFirst',
+    'price',
+    'categories',
+    'groups',
+    'active',
+    'position',
+  ],
+);
 const nameTaken = () => new ApiError(409, 'A bot with this name exists already.', 'NAME_TAKEN', 'name');
 
 /** What the audit log keeps of a bot: every field the editor shows. */
@@ -42,7 +98,7 @@ const snapshot = ({ _id, ...bot }: AdminBot) => ({ ...bot, categories: bot.categ
  * deleted: old conversations keep them), and "Try it", which runs the bot being edited without
  * charging anyone or storing a conversation. Every write forgets `GET /api/v1/bot`'s list.
  */
-export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
+export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   /**
    * A bot as answered: a model bot that names no model (the seeded ones) shows the one it runs, the
    * server's OPENAI_MODEL, so its form saves as it is. Stored as it was: it follows the setting until
@@ -51,32 +107,16 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
   const shown = (bot: AdminBot): AdminBot =>
     bot.platform === 'openai' && !bot.model ? { ...bot, model: app.config.openai.model } : bot;
 
-  app.get('/bot', async (request) => (await listBots(app.db, request.tenant)).map(shown));
+  app.get('/bot', { schema: { response: { 200: { type: 'array', items: botSchema } } } }, async (request) =>
+    (await listBots(app.db, request.tenant)).map(shown),
+  );
 
-  async function writeCategories(tx: Db, botId: string, categories: string[]) {
-    await tx.query('delete from bot_categories where bot_id = $1', [botId]);
-    if (categories.length)
-      await tx.query('insert into bot_categories (bot_id, category_id) select $1, unnest($2::text[])', [
-        botId,
-        categories,
-      ]);
-  }
-
-  /** Who may use the bot: these groups' members, or everyone when none. */
-  async function writeGroups(tx: Db, botId: string, groups: string[]) {
-    await tx.query('delete from bot_groups where bot_id = $1', [botId]);
-    if (groups.length)
-      await tx.query('insert into bot_groups (bot_id, group_id) select $1, unnest($2::text[])', [
-        botId,
-        groups,
-      ]);
-  }
-
-  app.post<{ Body: BotInput }>(
+  app.post(
     '/bot',
     {
       schema: {
         body: objectOf(botFields, ['name', 'description', 'platform', 'price', 'categories', 'active']),
+        response: { 201: botSchema },
       },
     },
     async (request, reply) => {
@@ -87,25 +127,18 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
       const groups = await checkGroups(app.db, tenant, input.groups ?? []);
       const id = await app.db
         .transaction(async (tx) => {
-          const { rows } = await tx.query<{ id: string }>(
-            `insert into bots (tenant, name, description, active, platform, price, config, position)
-             values ($1, $2, $3, $4, $5, $6, $7,
-                     coalesce($8, (select coalesce(max(position), -1) + 1 from bots where tenant = $1)))
-             returning id`,
-            [
-              tenant,
-              input.name,
-              input.description.trim(),
-              input.active,
-              input.platform,
-              input.price,
-              JSON.stringify(config),
-              input.position ?? null,
-            ],
-          );
-          await writeCategories(tx, rows[0].id, categories);
-          await writeGroups(tx, rows[0].id, groups);
-          const { bot } = await readBot(tx, tenant, rows[0].id);
+          const id = await insertBot(tx, tenant, {
+            name: input.name,
+            description: input.description.trim(),
+            active: input.active,
+            platform: input.platform,
+            price: input.price,
+            config,
+            position: input.position ?? null,
+          });
+          await setBotCategories(tx, id, categories);
+          await setBotGroups(tx, id, groups);
+          const { bot } = await readBot(tx, tenant, id);
           await audit(tx, request, {
             action: 'bot.create',
             target: bot._id,
@@ -122,9 +155,9 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.patch<{ Params: { id: string }; Body: Partial<BotInput> }>(
+  app.patch(
     '/bot/:id',
-    { schema: { params: idParams, body: objectOf(botFields, [], 1) } },
+    { schema: { params: idParams, body: objectOf(botFields, [], 1), response: { 200: botSchema } } },
     async (request) => {
       const { tenant } = request;
       const { bot: before, row } = await readBot(app.db, tenant, request.params.id);
@@ -163,23 +196,17 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
       const groups = changes.groups === undefined ? null : await checkGroups(app.db, tenant, changes.groups);
       await app.db
         .transaction(async (tx) => {
-          await tx.query(
-            `update bots set name = $3, description = $4, active = $5, platform = $6, price = $7, config = $8,
-               position = $9 where id = $1 and tenant = $2`,
-            [
-              before._id,
-              tenant,
-              input.name,
-              input.description.trim(),
-              input.active,
-              input.platform,
-              input.price,
-              JSON.stringify(config),
-              input.position ?? before.position,
-            ],
-          );
-          if (categories) await writeCategories(tx, before._id, categories);
-          if (groups) await writeGroups(tx, before._id, groups);
+          await updateBot(tx, tenant, before._id, {
+            name: input.name,
+            description: input.description.trim(),
+            active: input.active,
+            platform: input.platform,
+            price: input.price,
+            config,
+            position: input.position ?? before.position,
+          });
+          if (categories) await setBotCategories(tx, before._id, categories);
+          if (groups) await setBotGroups(tx, before._id, groups);
           const { bot: after } = await readBot(tx, tenant, before._id);
           await audit(tx, request, {
             action: 'bot.update',
@@ -196,11 +223,11 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: string } }>('/bot/:id', { schema: { params: idParams } }, async (request) => {
+  app.delete('/bot/:id', { schema: { params: idParams, response: { 200: botSchema } } }, async (request) => {
     const { tenant } = request;
     const { bot: before } = await readBot(app.db, tenant, request.params.id);
     await app.db.transaction(async (tx) => {
-      await tx.query('update bots set active = false where id = $1 and tenant = $2', [before._id, tenant]);
+      await retireBot(tx, tenant, before._id);
       await audit(tx, request, {
         action: 'bot.retire',
         target: before._id,
@@ -212,7 +239,8 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
     return shown((await readBot(app.db, tenant, before._id)).bot);
   });
 
-  app.post<{ Params: { id: string }; Body: { messages: { role: 'user' | 'bot'; text: string }[] } }>(
+  // Answers a stream of events (text/event-stream), not JSON: no response schema.
+  app.post(
     '/bot/:id/try',
     {
       schema: {

@@ -212,3 +212,82 @@ export async function checkCategories(db: Db, tenant: string, ids: string[]): Pr
   if (rows.length !== unique.length) throw new ApiError(404, 'Category not found', 'NOT_FOUND', 'categories');
   return unique;
 }
+
+/** What a bot's row holds besides its categories and groups: the config checked already. */
+export interface BotWrite {
+  name: string;
+  description: string;
+  active: boolean;
+  platform: 'builtin' | 'openai';
+  price: number;
+  config: Record<string, unknown>;
+  position: number;
+}
+
+/** Adds a bot, last in the list unless given a position (a taken name is the unique violation it throws). */
+export async function insertBot(
+  db: Db,
+  tenant: string,
+  bot: Omit<BotWrite, 'position'> & { position: number | null },
+): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `insert into bots (tenant, name, description, active, platform, price, config, position)
+     values ($1, $2, $3, $4, $5, $6, $7,
+             coalesce($8, (select coalesce(max(position), -1) + 1 from bots where tenant = $1)))
+     returning id`,
+    [
+      tenant,
+      bot.name,
+      bot.description,
+      bot.active,
+      bot.platform,
+      bot.price,
+      JSON.stringify(bot.config),
+      bot.position,
+    ],
+  );
+  return rows[0].id;
+}
+
+export async function updateBot(db: Db, tenant: string, id: string, bot: BotWrite) {
+  await db.query(
+    `update bots set name = $3, description = $4, active = $5, platform = $6, price = $7, config = $8,
+       position = $9 where id = $1 and tenant = $2`,
+    [
+      id,
+      tenant,
+      bot.name,
+      bot.description,
+      bot.active,
+      bot.platform,
+      bot.price,
+      JSON.stringify(bot.config),
+      bot.position,
+    ],
+  );
+}
+
+/** Retires the bot: inactive, kept for the conversations it had. */
+export async function retireBot(db: Db, tenant: string, id: string) {
+  await db.query('update bots set active = false where id = $1 and tenant = $2', [id, tenant]);
+}
+
+/** Puts the bot in these (checked) categories and no other. */
+export async function setBotCategories(db: Db, botId: string, categories: string[]) {
+  await db.query('delete from bot_categories where bot_id = $1', [botId]);
+  if (categories.length)
+    await db.query('insert into bot_categories (bot_id, category_id) select $1, unnest($2::text[])', [
+      botId,
+      categories,
+    ]);
+}
+
+/** Who may use the bot: these (checked) groups' members, or everyone when none. */
+export async function setBotGroups(db: Db, botId: string, groups: string[]) {
+  await db.query('delete from bot_groups where bot_id = $1', [botId]);
+  if (groups.length)
+    await db.query('insert into bot_groups (bot_id, group_id) select $1, unnest($2::text[])', [
+      botId,
+      groups,
+    ]);
+}

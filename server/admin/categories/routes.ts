@@ -1,58 +1,34 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { audit } from '../../audit/store';
-import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
-import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
+import { cleanName, idParams, objectOf, successSchema, uniqueViolation } from '../../schemas';
+import { deleteCategory, insertCategory, listCategories, readCategory, renameCategory } from './store';
 
-interface CategoryRow {
-  id: string;
-  name: string;
-  bots: string;
-}
-const toCategory = (row: CategoryRow) => ({ _id: row.id, name: row.name, bots: Number(row.bots) });
-const categoryQuery = `select c.id, c.name, (select count(*) from bot_categories bc where bc.category_id = c.id) as bots
-  from categories c`;
 const nameBody = objectOf({ name: { type: 'string', minLength: 1, maxLength: 80 } }, ['name']);
+const categorySchema = objectOf(
+  { _id: { type: 'string' }, name: { type: 'string' }, bots: { type: 'integer' } },
+  ['_id', 'name', 'bots'],
+);
 const nameTaken = () => new ApiError(409, 'A category with this name exists already.', 'NAME_TAKEN', 'name');
-const categoryNotFound = () => new ApiError(404, 'Category not found', 'NOT_FOUND');
-
-async function readCategory(db: Db, tenant: string, id: string) {
-  const { rows } = await db.query<CategoryRow>(`${categoryQuery} where c.tenant = $1 and c.id = $2`, [
-    tenant,
-    id,
-  ]);
-  if (!rows[0]) throw categoryNotFound();
-  return toCategory(rows[0]);
-}
 
 /** Categories: list (with how many bots each has), create, rename, delete (its bots keep working). */
-export const categoriesAdminPlugin: FastifyPluginAsync = async (app) => {
-  app.get('/category', async (request) => {
-    const { rows } = await app.db.query<CategoryRow>(
-      `${categoryQuery} where c.tenant = $1 order by lower(c.name), c.id`,
-      [request.tenant],
-    );
-    return rows.map(toCategory);
-  });
-
-  app.post<{ Body: { name: string } }>(
+export const categoriesAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
+  app.get(
     '/category',
-    { schema: { body: nameBody } },
+    { schema: { response: { 200: { type: 'array', items: categorySchema } } } },
+    (request) => listCategories(app.db, request.tenant),
+  );
+
+  app.post(
+    '/category',
+    { schema: { body: nameBody, response: { 201: categorySchema } } },
     async (request, reply) => {
       const name = cleanName(request.body.name);
       const category = await app.db
         .transaction(async (tx) => {
-          const { rows } = await tx.query<{ id: string }>(
-            'insert into categories (tenant, name) values ($1, $2) returning id',
-            [request.tenant, name],
-          );
-          await audit(tx, request, {
-            action: 'category.create',
-            target: rows[0].id,
-            before: null,
-            after: { name },
-          });
-          return readCategory(tx, request.tenant, rows[0].id);
+          const id = await insertCategory(tx, request.tenant, name);
+          await audit(tx, request, { action: 'category.create', target: id, before: null, after: { name } });
+          return readCategory(tx, request.tenant, id);
         })
         .catch((error) => {
           throw uniqueViolation(error) ? nameTaken() : error;
@@ -62,19 +38,15 @@ export const categoriesAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.patch<{ Params: { id: string }; Body: { name: string } }>(
+  app.patch(
     '/category/:id',
-    { schema: { params: idParams, body: nameBody } },
+    { schema: { params: idParams, body: nameBody, response: { 200: categorySchema } } },
     async (request) => {
       const name = cleanName(request.body.name);
       const before = await readCategory(app.db, request.tenant, request.params.id);
       const category = await app.db
         .transaction(async (tx) => {
-          await tx.query('update categories set name = $3 where id = $1 and tenant = $2', [
-            before._id,
-            request.tenant,
-            name,
-          ]);
+          await renameCategory(tx, request.tenant, before._id, name);
           await audit(tx, request, {
             action: 'category.rename',
             target: before._id,
@@ -91,14 +63,13 @@ export const categoriesAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/category/:id',
-    { schema: { params: idParams } },
+    { schema: { params: idParams, response: { 200: successSchema } } },
     async (request) => {
       const before = await readCategory(app.db, request.tenant, request.params.id);
-      // Its bots lose the category and nothing else (bot_categories goes with it).
       await app.db.transaction(async (tx) => {
-        await tx.query('delete from categories where id = $1 and tenant = $2', [before._id, request.tenant]);
+        await deleteCategory(tx, request.tenant, before._id);
         await audit(tx, request, {
           action: 'category.delete',
           target: before._id,

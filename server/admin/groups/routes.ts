@@ -1,24 +1,46 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { cleanIdpGroups } from '../../access/groups';
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
-import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
-import { checkMembers, type Group, listGroups, readGroup } from './store';
+import { cleanName, idParams, objectOf, successSchema, uniqueViolation } from '../../schemas';
+import {
+  botsOnlyFor,
+  checkMembers,
+  deleteGroup,
+  type Group,
+  insertGroup,
+  listGroups,
+  readGroup,
+  setGroupMembers,
+  updateGroup,
+} from './store';
 
 const groupFields = {
   name: { type: 'string', minLength: 1, maxLength: 80 },
   monthlyBudget: { type: ['number', 'null'], minimum: 0, maximum: 1_000_000_000 },
   idpGroups: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 200 } },
-};
+} as const;
 const membersBody = objectOf(
   { members: { type: 'array', maxItems: 10_000, items: { type: 'string', minLength: 1, maxLength: 64 } } },
   ['members'],
 );
-interface GroupInput {
-  name: string;
-  monthlyBudget?: number | null;
-  idpGroups?: string[];
-}
+const groupSchema = objectOf(
+  {
+    _id: { type: 'string' },
+    name: { type: 'string' },
+    monthlyBudget: { type: ['number', 'null'] },
+    idpGroups: { type: 'array', items: { type: 'string' } },
+    members: {
+      type: 'array',
+      items: objectOf(
+        { _id: { type: 'string' }, displayName: { type: 'string' }, username: { type: 'string' } },
+        ['_id', 'displayName', 'username'],
+      ),
+    },
+    bots: { type: 'array', items: { type: 'string' } },
+  },
+  ['_id', 'name', 'monthlyBudget', 'idpGroups', 'members', 'bots'],
+);
 
 const nameTaken = () => new ApiError(409, 'A group with this name exists already.', 'NAME_TAKEN', 'name');
 const idsOf = (group: Group) => group.members.map((member) => member._id);
@@ -29,23 +51,22 @@ const settingsOf = ({ name, monthlyBudget, idpGroups }: Group) => ({ name, month
  * Groups of members: which bots they may use (a bot limited to groups is for their members only) and
  * a monthly budget per member. List, create, change, delete, and set the members.
  */
-export const groupsAdminPlugin: FastifyPluginAsync = async (app) => {
-  app.get('/group', async (request) => listGroups(app.db, request.tenant));
+export const groupsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
+  app.get('/group', { schema: { response: { 200: { type: 'array', items: groupSchema } } } }, (request) =>
+    listGroups(app.db, request.tenant),
+  );
 
-  app.post<{ Body: GroupInput }>(
+  app.post(
     '/group',
-    { schema: { body: objectOf(groupFields, ['name']) } },
+    { schema: { body: objectOf(groupFields, ['name']), response: { 201: groupSchema } } },
     async (request, reply) => {
       const name = cleanName(request.body.name);
       const idpGroups = cleanIdpGroups(request.body.idpGroups ?? []);
       const monthlyBudget = request.body.monthlyBudget ?? null;
       const group = await app.db
         .transaction(async (tx) => {
-          const { rows } = await tx.query<{ id: string }>(
-            'insert into groups (tenant, name, monthly_budget, idp_groups) values ($1, $2, $3, $4) returning id',
-            [request.tenant, name, monthlyBudget, idpGroups],
-          );
-          const created = await readGroup(tx, request.tenant, rows[0].id);
+          const id = await insertGroup(tx, request.tenant, { name, monthlyBudget, idpGroups });
+          const created = await readGroup(tx, request.tenant, id);
           await audit(tx, request, {
             action: 'group.create',
             target: created._id,
@@ -61,9 +82,9 @@ export const groupsAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.patch<{ Params: { id: string }; Body: Partial<GroupInput> }>(
+  app.patch(
     '/group/:id',
-    { schema: { params: idParams, body: objectOf(groupFields, [], 1) } },
+    { schema: { params: idParams, body: objectOf(groupFields, [], 1), response: { 200: groupSchema } } },
     async (request) => {
       const { tenant } = request;
       const before = await readGroup(app.db, tenant, request.params.id);
@@ -75,10 +96,7 @@ export const groupsAdminPlugin: FastifyPluginAsync = async (app) => {
         changes.idpGroups === undefined ? before.idpGroups : cleanIdpGroups(changes.idpGroups);
       return app.db
         .transaction(async (tx) => {
-          await tx.query(
-            'update groups set name = $3, monthly_budget = $4, idp_groups = $5 where id = $1 and tenant = $2',
-            [before._id, tenant, name, monthlyBudget, idpGroups],
-          );
+          await updateGroup(tx, tenant, before._id, { name, monthlyBudget, idpGroups });
           const after = await readGroup(tx, tenant, before._id);
           await audit(tx, request, {
             action: 'group.update',
@@ -94,39 +112,37 @@ export const groupsAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: string } }>('/group/:id', { schema: { params: idParams } }, async (request) => {
-    const { tenant } = request;
-    const before = await readGroup(app.db, tenant, request.params.id);
-    // A bot limited to this group alone would be open to everyone without it: the admin decides first.
-    const { rows: limited } = await app.db.query<{ name: string }>(
-      `select b.name from bot_groups bg join bots b on b.id = bg.bot_id
-         where bg.group_id = $1 and b.tenant = $2
-           and not exists (select 1 from bot_groups other where other.bot_id = bg.bot_id and other.group_id <> $1)
-         order by b.position, b.name`,
-      [before._id, tenant],
-    );
-    if (limited.length) {
-      throw new ApiError(
-        409,
-        `Only this group may use ${limited.map((bot) => bot.name).join(', ')}. Give ${limited.length === 1 ? 'that bot' : 'those bots'} other groups, or none (everyone), before deleting it.`,
-        'GROUP_IN_USE',
-      );
-    }
-    await app.db.transaction(async (tx) => {
-      await tx.query('delete from groups where id = $1 and tenant = $2', [before._id, tenant]);
-      await audit(tx, request, {
-        action: 'group.delete',
-        target: before._id,
-        before: { ...settingsOf(before), members: before.members, bots: before.bots },
-        after: null,
+  app.delete(
+    '/group/:id',
+    { schema: { params: idParams, response: { 200: successSchema } } },
+    async (request) => {
+      const { tenant } = request;
+      const before = await readGroup(app.db, tenant, request.params.id);
+      // A bot limited to this group alone would be open to everyone without it: the admin decides first.
+      const limited = await botsOnlyFor(app.db, tenant, before._id);
+      if (limited.length) {
+        throw new ApiError(
+          409,
+          `Only this group may use ${limited.join(', ')}. Give ${limited.length === 1 ? 'that bot' : 'those bots'} other groups, or none (everyone), before deleting it.`,
+          'GROUP_IN_USE',
+        );
+      }
+      await app.db.transaction(async (tx) => {
+        await deleteGroup(tx, tenant, before._id);
+        await audit(tx, request, {
+          action: 'group.delete',
+          target: before._id,
+          before: { ...settingsOf(before), members: before.members, bots: before.bots },
+          after: null,
+        });
       });
-    });
-    // Bots it shared with other groups lose it: the catalogue is read afresh.
-    if (before.bots.length) await app.botCatalogue.forget(tenant);
-    return { success: true };
-  });
+      // Bots it shared with other groups lose it: the catalogue is read afresh.
+      if (before.bots.length) await app.botCatalogue.forget(tenant);
+      return { success: true };
+    },
+  );
 
-  app.put<{ Params: { id: string }; Body: { members: string[] } }>(
+  app.put(
     '/group/:id/members',
     { schema: { params: idParams, body: membersBody } },
     async (request, reply) => {
@@ -134,15 +150,7 @@ export const groupsAdminPlugin: FastifyPluginAsync = async (app) => {
       const before = await readGroup(app.db, tenant, request.params.id);
       const members = await checkMembers(app.db, tenant, request.body.members);
       await app.db.transaction(async (tx) => {
-        await tx.query('delete from group_members where group_id = $1 and not (user_id = any($2::text[]))', [
-          before._id,
-          members,
-        ]);
-        if (members.length)
-          await tx.query(
-            `insert into group_members (group_id, user_id) select $1, unnest($2::text[]) on conflict do nothing`,
-            [before._id, members],
-          );
+        await setGroupMembers(tx, before._id, members);
         const after = await readGroup(tx, tenant, before._id);
         await audit(tx, request, {
           action: 'group.members',

@@ -93,3 +93,54 @@ export async function checkMembers(db: Db, tenant: string, ids: string[]): Promi
   if (rows.length !== unique.length) throw new ApiError(404, 'Member not found', 'NOT_FOUND', 'members');
   return unique;
 }
+
+export interface GroupSettings {
+  name: string;
+  monthlyBudget: number | null;
+  idpGroups: string[];
+}
+
+/** Adds a group; answers its id (a taken name is the unique violation it throws). */
+export async function insertGroup(db: Db, tenant: string, group: GroupSettings): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    'insert into groups (tenant, name, monthly_budget, idp_groups) values ($1, $2, $3, $4) returning id',
+    [tenant, group.name, group.monthlyBudget, group.idpGroups],
+  );
+  return rows[0].id;
+}
+
+export async function updateGroup(db: Db, tenant: string, id: string, group: GroupSettings) {
+  await db.query(
+    'update groups set name = $3, monthly_budget = $4, idp_groups = $5 where id = $1 and tenant = $2',
+    [id, tenant, group.name, group.monthlyBudget, group.idpGroups],
+  );
+}
+
+/** The names of the bots limited to this group alone: without it they would be open to everyone. */
+export async function botsOnlyFor(db: Db, tenant: string, groupId: string): Promise<string[]> {
+  const { rows } = await db.query<{ name: string }>(
+    `select b.name from bot_groups bg join bots b on b.id = bg.bot_id
+       where bg.group_id = $1 and b.tenant = $2
+         and not exists (select 1 from bot_groups other where other.bot_id = bg.bot_id and other.group_id <> $1)
+       order by b.position, b.name`,
+    [groupId, tenant],
+  );
+  return rows.map((row) => row.name);
+}
+
+export async function deleteGroup(db: Db, tenant: string, id: string) {
+  await db.query('delete from groups where id = $1 and tenant = $2', [id, tenant]);
+}
+
+/** Makes these (checked) members the group's members, and no one else. */
+export async function setGroupMembers(db: Db, groupId: string, members: string[]) {
+  await db.query('delete from group_members where group_id = $1 and not (user_id = any($2::text[]))', [
+    groupId,
+    members,
+  ]);
+  if (members.length)
+    await db.query(
+      'insert into group_members (group_id, user_id) select $1, unnest($2::text[]) on conflict do nothing',
+      [groupId, members],
+    );
+}

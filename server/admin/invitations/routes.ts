@@ -1,10 +1,11 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import type { FastifyRequest } from 'fastify';
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
 import { organizationAddress } from '../../organizations/address';
 import { readOrganization } from '../../organizations/store';
-import { idParams, objectOf } from '../../schemas';
-import { forbidden, type Role, roles } from '../requireRole';
+import { idParams, objectOf, successSchema } from '../../schemas';
+import { forbidden, roles } from '../requireRole';
 import {
   type Invitation,
   invitationMinutes,
@@ -16,6 +17,18 @@ import {
   saveInvitation,
 } from './store';
 
+const invitationSchema = objectOf(
+  {
+    _id: { type: 'string' },
+    email: { type: 'string' },
+    role: { type: 'string', enum: roles },
+    invitedAt: { type: 'string' },
+    expiresAt: { type: 'string' },
+  },
+  ['_id', 'email', 'role', 'invitedAt', 'expiresAt'],
+);
+const sentSchema = objectOf({ sent: { type: 'boolean' } }, ['sent']);
+
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** When an invitation expires, as its mail says it: a date anyone reads, in UTC. */
 const expiry = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: 'UTC' });
@@ -25,7 +38,7 @@ const expiry = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 
  * one again (a new code, a new time; the old code stops working) or revoke it (its code stops
  * working at once). Each mail links to the organization's sign-up page with the address filled in.
  */
-export const invitationsAdminPlugin: FastifyPluginAsync = async (app) => {
+export const invitationsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   async function mailInvitation(request: FastifyRequest, invitation: Invitation, code: string) {
     const organization = await readOrganization(app.db, request.tenant);
     const name = organization?.name ?? request.tenant;
@@ -46,29 +59,11 @@ export const invitationsAdminPlugin: FastifyPluginAsync = async (app) => {
 
   app.get(
     '/invitation',
-    {
-      schema: {
-        response: {
-          200: {
-            type: 'array',
-            items: objectOf(
-              {
-                _id: { type: 'string' },
-                email: { type: 'string' },
-                role: { type: 'string' },
-                invitedAt: { type: 'string' },
-                expiresAt: { type: 'string' },
-              },
-              ['_id', 'email', 'role', 'invitedAt', 'expiresAt'],
-            ),
-          },
-        },
-      },
-    },
-    async (request) => listInvitations(app.db, request.tenant),
+    { schema: { response: { 200: { type: 'array', items: invitationSchema } } } },
+    (request) => listInvitations(app.db, request.tenant),
   );
 
-  app.post<{ Body: { email: string; role: Role } }>(
+  app.post(
     '/member/invite',
     {
       schema: {
@@ -76,6 +71,7 @@ export const invitationsAdminPlugin: FastifyPluginAsync = async (app) => {
           { email: { type: 'string', minLength: 1, maxLength: 254 }, role: { type: 'string', enum: roles } },
           ['email', 'role'],
         ),
+        response: { 200: sentSchema },
       },
     },
     async (request) => {
@@ -107,9 +103,9 @@ export const invitationsAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     '/invitation/:id/resend',
-    { schema: { params: idParams } },
+    { schema: { params: idParams, response: { 200: sentSchema } } },
     async (request) => {
       const { tenant } = request;
       const { invitation, code } = await app.db.transaction(async (tx) => {
@@ -141,9 +137,9 @@ export const invitationsAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/invitation/:id',
-    { schema: { params: idParams } },
+    { schema: { params: idParams, response: { 200: successSchema } } },
     async (request) => {
       const { tenant } = request;
       await app.db.transaction(async (tx) => {

@@ -1,17 +1,20 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { audit } from '../../audit/store';
 import {
   baseNameTaken,
+  createBase,
   deleteBase,
   listBases,
   readBase,
   removeDocument,
   saveDocument,
+  updateBase,
 } from '../../knowledge/store';
-import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
+import { cleanName, idParams, objectOf, successSchema, uniqueViolation } from '../../schemas';
 
 const documentSchema = {
   type: 'object',
+  additionalProperties: false,
   required: ['_id', 'name', 'status'],
   properties: {
     _id: { type: 'string', description: 'the id its upload answered' },
@@ -22,6 +25,7 @@ const documentSchema = {
 } as const;
 const baseSchema = {
   type: 'object',
+  additionalProperties: false,
   required: ['_id', 'name', 'description', 'documents'],
   properties: {
     _id: { type: 'string' },
@@ -33,7 +37,7 @@ const baseSchema = {
 const baseFields = {
   name: { type: 'string', minLength: 1, maxLength: 80 },
   description: { type: 'string', maxLength: 2000 },
-};
+} as const;
 const fileParams = {
   type: 'object',
   required: ['id', 'fileId'],
@@ -48,14 +52,14 @@ const fileParams = {
  * search. Uploads take the files' pipeline (sniffing, extraction worker, quota); each document is
  * then indexed by the job loop of whichever node claims it (./indexer.ts).
  */
-export const knowledgeAdminPlugin: FastifyPluginAsync = async (app) => {
+export const knowledgeAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   await app.uploads.register(app);
 
   app.get('/knowledge', { schema: { response: { 200: { type: 'array', items: baseSchema } } } }, (request) =>
     listBases(app.db, request.tenant),
   );
 
-  app.post<{ Body: { name: string; description?: string } }>(
+  app.post(
     '/knowledge',
     { schema: { body: objectOf(baseFields, ['name']), response: { 201: baseSchema } } },
     async (request, reply) => {
@@ -63,17 +67,14 @@ export const knowledgeAdminPlugin: FastifyPluginAsync = async (app) => {
       const description = request.body.description?.trim() ?? '';
       const base = await app.db
         .transaction(async (tx) => {
-          const { rows } = await tx.query<{ id: string }>(
-            'insert into knowledge_bases (tenant, name, description) values ($1, $2, $3) returning id',
-            [request.tenant, name, description],
-          );
+          const id = await createBase(tx, request.tenant, { name, description });
           await audit(tx, request, {
             action: 'knowledge.create',
-            target: rows[0].id,
+            target: id,
             before: null,
             after: { name, description },
           });
-          return readBase(tx, request.tenant, rows[0].id);
+          return readBase(tx, request.tenant, id);
         })
         .catch((error) => {
           throw uniqueViolation(error) ? baseNameTaken() : error;
@@ -82,13 +83,11 @@ export const knowledgeAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Params: { id: string } }>(
-    '/knowledge/:id',
-    { schema: { params: idParams, response: { 200: baseSchema } } },
-    (request) => readBase(app.db, request.tenant, request.params.id),
+  app.get('/knowledge/:id', { schema: { params: idParams, response: { 200: baseSchema } } }, (request) =>
+    readBase(app.db, request.tenant, request.params.id),
   );
 
-  app.patch<{ Params: { id: string }; Body: { name?: string; description?: string } }>(
+  app.patch(
     '/knowledge/:id',
     { schema: { params: idParams, body: objectOf(baseFields, [], 1), response: { 200: baseSchema } } },
     async (request) => {
@@ -97,10 +96,7 @@ export const knowledgeAdminPlugin: FastifyPluginAsync = async (app) => {
       const description = request.body.description?.trim() ?? before.description;
       return app.db
         .transaction(async (tx) => {
-          await tx.query(
-            'update knowledge_bases set name = $3, description = $4 where id = $1 and tenant = $2',
-            [before._id, request.tenant, name, description],
-          );
+          await updateBase(tx, request.tenant, before._id, { name, description });
           await audit(tx, request, {
             action: 'knowledge.update',
             target: before._id,
@@ -115,9 +111,9 @@ export const knowledgeAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/knowledge/:id',
-    { schema: { params: idParams } },
+    { schema: { params: idParams, response: { 200: successSchema } } },
     async (request) => {
       const before = await readBase(app.db, request.tenant, request.params.id);
       await app.db.transaction(async (tx) => {
@@ -134,7 +130,7 @@ export const knowledgeAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     '/knowledge/:id/file',
     { schema: { params: idParams, response: { 201: documentSchema } } },
     async (request, reply) => {
@@ -157,9 +153,9 @@ export const knowledgeAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: string; fileId: string } }>(
+  app.delete(
     '/knowledge/:id/file/:fileId',
-    { schema: { params: fileParams } },
+    { schema: { params: fileParams, response: { 200: successSchema } } },
     async (request) => {
       const { tenant } = request;
       const base = await readBase(app.db, tenant, request.params.id);

@@ -1,6 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { audit } from '../../audit/store';
-import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
 import { keyHint } from '../../providers/store';
 import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
@@ -8,7 +7,6 @@ import { checkProviderUrl, RefusedAddress } from '../../security/outbound';
 import { builtinToolInfos } from '../../tools/builtin';
 import { type ListedTool, listTools, McpFailure, refusedMessage } from '../../tools/mcp/client';
 import {
-  type ChangedBot,
   exposedTools,
   listMcpRows,
   type McpRow,
@@ -20,6 +18,7 @@ import {
   toMcpServer,
   useMcpContext,
 } from '../../tools/mcp/store';
+import { botsUsing, deleteMcpServer, insertMcpServer, slugInUse, updateMcpServer } from './store';
 
 /** How long adding or changing a server waits for its tool list. */
 export const listTimeoutMs = 10_000;
@@ -28,12 +27,25 @@ const serverFields = {
   name: { type: 'string', minLength: 1, maxLength: 80 },
   url: { type: 'string', minLength: 1, maxLength: 500 },
   token: { type: ['string', 'null'], maxLength: 2000 },
-};
-interface ServerInput {
-  name: string;
-  url: string;
-  token?: string | null;
-}
+} as const;
+
+const namedSchema = objectOf({ _id: { type: 'string' }, name: { type: 'string' } }, ['_id', 'name']);
+const botsSchema = { type: 'array', items: namedSchema } as const;
+const serverProperties = {
+  _id: { type: 'string' },
+  name: { type: 'string' },
+  url: { type: 'string' },
+  tools: {
+    type: 'array',
+    items: objectOf({ name: { type: 'string' }, description: { type: 'string' } }, ['name', 'description']),
+  },
+  token: { type: ['string', 'null'], description: '••••, and its last four characters when long' },
+  error: { type: 'string', description: 'why the last call could not reach it, until one does' },
+  updatedAt: { type: 'string' },
+  bots: { ...botsSchema, description: 'the bots that use one of its tools' },
+} as const;
+const serverRequired = ['_id', 'name', 'url', 'tools', 'token', 'updatedAt', 'bots'] as const;
+const serverSchema = objectOf(serverProperties, serverRequired);
 
 const slugTaken = () =>
   new ApiError(
@@ -63,34 +75,13 @@ const settingsOf = (row: Pick<McpRow, 'name' | 'url' | 'token' | 'token_hint' | 
   tools: exposedTools(row.slug, row.tools).map((tool) => tool.exposed),
 });
 
-/** The organization's bots that use a tool of each server, by server id. */
-async function botsUsing(db: Db, tenant: string, rows: McpRow[]): Promise<Map<string, ChangedBot[]>> {
-  const { rows: bots } = await db.query<{ id: string; name: string; tools: unknown }>(
-    `select id, name, config->'tools' as tools from bots
-     where tenant = $1 and jsonb_typeof(config->'tools') = 'array' order by position, name`,
-    [tenant],
-  );
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      bots
-        .filter((bot) =>
-          (bot.tools as unknown[]).some(
-            (name) => typeof name === 'string' && name.startsWith(`${row.slug}__`),
-          ),
-        )
-        .map((bot) => ({ _id: bot.id, name: bot.name })),
-    ]),
-  );
-}
-
 /**
  * An organization's MCP servers (Streamable HTTP): list, add, change, remove; and every tool its bots
  * may use (`GET /tool`: the built-in ones, then each server's). Adding or changing a server reads its
  * tools through the official SDK client within 10 s, behind the providers' SSRF guard; a server that
  * cannot be read is refused with a 4xx and nothing is stored. Tokens are sealed and never leave.
  */
-export const mcpAdminPlugin: FastifyPluginAsync = async (app) => {
+export const mcpAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const allowPrivate = app.config.allowPrivateProviderUrls;
   useMcpContext(app.db, { secrets: app.secrets, allowPrivate });
 
@@ -107,11 +98,7 @@ export const mcpAdminPlugin: FastifyPluginAsync = async (app) => {
 
   /** Refuses a slug another server of the organization has, before waiting on the network. */
   async function checkSlug(tenant: string, slug: string, except = '') {
-    const { rows } = await app.db.query(
-      'select 1 from mcp_servers where tenant = $1 and slug = $2 and id <> $3',
-      [tenant, slug, except],
-    );
-    if (rows.length) throw slugTaken();
+    if (await slugInUse(app.db, tenant, slug, except)) throw slugTaken();
   }
 
   async function readTools(url: string, token: string | null): Promise<ListedTool[]> {
@@ -140,15 +127,19 @@ export const mcpAdminPlugin: FastifyPluginAsync = async (app) => {
 
   const sealed = (token: string | null, tenant: string) => (token ? app.secrets.seal(token, tenant) : null);
 
-  app.get('/mcp', async (request) => {
-    const rows = await listMcpRows(app.db, request.tenant);
-    const using = await botsUsing(app.db, request.tenant, rows);
-    return rows.map((row) => ({ ...toMcpServer(row), bots: using.get(row.id) ?? [] }));
-  });
-
-  app.post<{ Body: ServerInput }>(
+  app.get(
     '/mcp',
-    { schema: { body: objectOf(serverFields, ['name', 'url']) } },
+    { schema: { response: { 200: { type: 'array', items: serverSchema } } } },
+    async (request) => {
+      const rows = await listMcpRows(app.db, request.tenant);
+      const using = await botsUsing(app.db, request.tenant, rows);
+      return rows.map((row) => ({ ...toMcpServer(row), bots: using.get(row.id) ?? [] }));
+    },
+  );
+
+  app.post(
+    '/mcp',
+    { schema: { body: objectOf(serverFields, ['name', 'url']), response: { 201: serverSchema } } },
     async (request, reply) => {
       const { tenant } = request;
       const name = cleanName(request.body.name);
@@ -159,26 +150,21 @@ export const mcpAdminPlugin: FastifyPluginAsync = async (app) => {
       const tools = await readTools(url, token);
       const row = await app.db
         .transaction(async (tx) => {
-          const { rows } = await tx.query<McpRow>(
-            `insert into mcp_servers (tenant, name, slug, url, token, token_hint, tools)
-             values ($1, $2, $3, $4, $5, $6, $7) returning *`,
-            [
-              tenant,
-              name,
-              slug,
-              url,
-              sealed(token, tenant),
-              token ? keyHint(token) : '',
-              JSON.stringify(tools),
-            ],
-          );
+          const row = await insertMcpServer(tx, tenant, {
+            name,
+            slug,
+            url,
+            sealedToken: sealed(token, tenant),
+            tokenHint: token ? keyHint(token) : '',
+            tools,
+          });
           await audit(tx, request, {
             action: 'mcp.create',
-            target: rows[0].id,
+            target: row.id,
             before: null,
-            after: settingsOf(rows[0]),
+            after: settingsOf(row),
           });
-          return rows[0];
+          return row;
         })
         .catch((error) => {
           throw uniqueViolation(error) ? slugTaken() : error;
@@ -187,9 +173,23 @@ export const mcpAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.patch<{ Params: { id: string }; Body: Partial<ServerInput> }>(
+  app.patch(
     '/mcp/:id',
-    { schema: { params: idParams, body: objectOf(serverFields, [], 1) } },
+    {
+      schema: {
+        params: idParams,
+        body: objectOf(serverFields, [], 1),
+        response: {
+          200: objectOf(
+            {
+              ...serverProperties,
+              botsChanged: { ...botsSchema, description: 'the bots whose tools changed' },
+            },
+            [...serverRequired, 'botsChanged'],
+          ),
+        },
+      },
+    },
     async (request) => {
       const { tenant } = request;
       const before = await readMcpRow(app.db, tenant, request.params.id);
@@ -207,23 +207,15 @@ export const mcpAdminPlugin: FastifyPluginAsync = async (app) => {
       );
       const { row, bots } = await app.db
         .transaction(async (tx) => {
-          const { rows } = await tx.query<McpRow>(
-            `update mcp_servers set name = $3, slug = $4, url = $5,
-               token = case when $6 then $7 else token end, token_hint = case when $6 then $8 else token_hint end,
-               tools = $9, error = null, updated_at = now()
-             where id = $1 and tenant = $2 returning *`,
-            [
-              before.id,
-              tenant,
-              name,
-              slug,
-              url,
-              tokenGiven,
-              sealed(token, tenant),
-              token ? keyHint(token) : '',
-              JSON.stringify(tools),
-            ],
-          );
+          const row = await updateMcpServer(tx, tenant, before.id, {
+            name,
+            slug,
+            url,
+            tokenGiven,
+            sealedToken: sealed(token, tenant),
+            tokenHint: token ? keyHint(token) : '',
+            tools,
+          });
           const bots = await rewriteBotTools(tx, tenant, (tool) =>
             renamed.has(tool) ? renamed.get(tool) : undefined,
           );
@@ -231,9 +223,9 @@ export const mcpAdminPlugin: FastifyPluginAsync = async (app) => {
             action: 'mcp.update',
             target: before.id,
             before: settingsOf(before),
-            after: { ...settingsOf(rows[0]), ...(bots.length ? { botsChanged: bots } : {}) },
+            after: { ...settingsOf(row), ...(bots.length ? { botsChanged: bots } : {}) },
           });
-          return { row: rows[0], bots };
+          return { row, bots };
         })
         .catch((error) => {
           throw uniqueViolation(error) ? slugTaken() : error;
@@ -244,38 +236,77 @@ export const mcpAdminPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: string } }>('/mcp/:id', { schema: { params: idParams } }, async (request) => {
-    const { tenant } = request;
-    const before = await readMcpRow(app.db, tenant, request.params.id);
-    const prefix = `${before.slug}__`;
-    const bots = await app.db.transaction(async (tx) => {
-      const changed = await rewriteBotTools(tx, tenant, (tool) =>
-        tool.startsWith(prefix) ? null : undefined,
-      );
-      await tx.query('delete from mcp_servers where id = $1 and tenant = $2', [before.id, tenant]);
-      await audit(tx, request, {
-        action: 'mcp.delete',
-        target: before.id,
-        before: settingsOf(before),
-        after: changed.length ? { botsChanged: changed } : null,
+  app.delete(
+    '/mcp/:id',
+    {
+      schema: {
+        params: idParams,
+        response: {
+          200: objectOf(
+            {
+              success: { type: 'boolean' },
+              bots: { ...botsSchema, description: 'the bots its tools were taken from' },
+              message: { type: 'string' },
+            },
+            ['success', 'bots', 'message'],
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const { tenant } = request;
+      const before = await readMcpRow(app.db, tenant, request.params.id);
+      const prefix = `${before.slug}__`;
+      const bots = await app.db.transaction(async (tx) => {
+        const changed = await rewriteBotTools(tx, tenant, (tool) =>
+          tool.startsWith(prefix) ? null : undefined,
+        );
+        await deleteMcpServer(tx, tenant, before.id);
+        await audit(tx, request, {
+          action: 'mcp.delete',
+          target: before.id,
+          before: settingsOf(before),
+          after: changed.length ? { botsChanged: changed } : null,
+        });
+        return changed;
       });
-      return changed;
-    });
-    if (bots.length) await app.botCatalogue.forget(tenant);
-    const message = bots.length
-      ? `Its tools were removed from ${bots.map((bot) => bot.name).join(', ')}.`
-      : 'No bot used its tools.';
-    return { success: true, bots, message };
-  });
+      if (bots.length) await app.botCatalogue.forget(tenant);
+      const message = bots.length
+        ? `Its tools were removed from ${bots.map((bot) => bot.name).join(', ')}.`
+        : 'No bot used its tools.';
+      return { success: true, bots, message };
+    },
+  );
 
   /** Every tool the organization's bots may use: the built-in ones first, then each server's. */
-  app.get('/tool', async (request) => {
-    const tools = [...builtinToolInfos, ...(await mcpToolInfos(app.db, request.tenant))];
-    return tools.map(({ name, description, source, server }) => ({
-      name,
-      description,
-      source,
-      ...(server ? { server } : {}),
-    }));
-  });
+  app.get(
+    '/tool',
+    {
+      schema: {
+        response: {
+          200: {
+            type: 'array',
+            items: objectOf(
+              {
+                name: { type: 'string' },
+                description: { type: 'string' },
+                source: { type: 'string', enum: ['builtin', 'mcp'] },
+                server: namedSchema,
+              },
+              ['name', 'description', 'source'],
+            ),
+          },
+        },
+      },
+    },
+    async (request) => {
+      const tools = [...builtinToolInfos, ...(await mcpToolInfos(app.db, request.tenant))];
+      return tools.map(({ name, description, source, server }) => ({
+        name,
+        description,
+        source,
+        ...(server ? { server } : {}),
+      }));
+    },
+  );
 };

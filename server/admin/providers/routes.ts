@@ -1,16 +1,36 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
-import { keyHint, openProvider, type ProviderRow, providerColumns, toProvider } from '../../providers/store';
-import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
+import { keyHint, openProvider } from '../../providers/store';
+import { cleanName, idParams, objectOf, successSchema, uniqueViolation } from '../../schemas';
 import { checkProviderUrl, type providerFetch, RefusedAddress } from '../../security/outbound';
+import {
+  activeBotsUsing,
+  deleteProvider,
+  insertProvider,
+  listProviders,
+  providerNotFound,
+  readProvider,
+  updateProvider,
+} from './store';
 
 const providerFields = {
   name: { type: 'string', minLength: 1, maxLength: 80 },
   baseUrl: { type: 'string', minLength: 1, maxLength: 500 },
   apiKey: { type: ['string', 'null'], maxLength: 1000 },
-};
-const providerNotFound = () => new ApiError(404, 'Provider not found', 'NOT_FOUND');
+} as const;
+const providerSchema = objectOf(
+  {
+    _id: { type: 'string' },
+    name: { type: 'string' },
+    baseUrl: { type: 'string' },
+    apiKey: { type: ['string', 'null'], description: '••••, and its last four characters when long' },
+    bots: { type: 'integer', description: 'how many bots name it' },
+    createdAt: { type: 'string' },
+  },
+  ['_id', 'name', 'baseUrl', 'apiKey', 'bots', 'createdAt'],
+);
+const modelsSchema = objectOf({ models: { type: 'array', items: { type: 'string' } } }, ['models']);
 const nameTaken = () => new ApiError(409, 'A provider with this name exists already.', 'NAME_TAKEN', 'name');
 
 /**
@@ -77,7 +97,7 @@ async function modelsOf({ baseUrl, apiKey, send }: Reach): Promise<{ models: str
  * while active bots use one) and their model list. Keys are sealed at rest and never leave the
  * server; base URLs on private networks are refused unless ALLOW_PRIVATE_PROVIDER_URLS=true.
  */
-export const providersPlugin: FastifyPluginAsync = async (app) => {
+export const providersPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const allowPrivate = app.config.allowPrivateProviderUrls;
 
   /** The base URL without trailing slashes, when its scheme and every address it resolves to are allowed. */
@@ -91,88 +111,68 @@ export const providersPlugin: FastifyPluginAsync = async (app) => {
     }
   }
 
-  async function readProvider(tenant: string, id: string) {
-    const { rows } = await app.db.query<ProviderRow>(
-      `select ${providerColumns} from providers p where p.id = $1 and p.tenant = $2`,
-      [id, tenant],
-    );
-    if (!rows[0]) throw providerNotFound();
-    return toProvider(rows[0]);
-  }
-
-  app.get('/provider', async (request) => {
-    const { rows } = await app.db.query<ProviderRow>(
-      `select ${providerColumns} from providers p where p.tenant = $1 order by lower(p.name), p.id`,
-      [request.tenant],
-    );
-    return rows.map(toProvider);
-  });
-
-  app.post<{ Body: { name: string; baseUrl: string; apiKey?: string | null } }>(
+  app.get(
     '/provider',
-    { schema: { body: objectOf(providerFields, ['name', 'baseUrl']) } },
+    { schema: { response: { 200: { type: 'array', items: providerSchema } } } },
+    (request) => listProviders(app.db, request.tenant),
+  );
+
+  app.post(
+    '/provider',
+    { schema: { body: objectOf(providerFields, ['name', 'baseUrl']), response: { 201: providerSchema } } },
     async (request, reply) => {
       const name = cleanName(request.body.name);
       const baseUrl = await checkedBaseUrl(request.body.baseUrl);
       const key = request.body.apiKey?.trim() || null;
       const id = await app.db
         .transaction(async (tx) => {
-          const { rows } = await tx.query<{ id: string }>(
-            `insert into providers (tenant, name, base_url, api_key, key_hint) values ($1, $2, $3, $4, $5) returning id`,
-            [
-              request.tenant,
-              name,
-              baseUrl,
-              key ? app.secrets.seal(key, request.tenant) : null,
-              key ? keyHint(key) : '',
-            ],
-          );
+          const id = await insertProvider(tx, request.tenant, {
+            name,
+            baseUrl,
+            sealedKey: key ? app.secrets.seal(key, request.tenant) : null,
+            keyHint: key ? keyHint(key) : '',
+          });
           await audit(tx, request, {
             action: 'provider.create',
-            target: rows[0].id,
+            target: id,
             before: null,
             after: { name, baseUrl, apiKey: key ? `••••${keyHint(key)}` : null },
           });
-          return rows[0].id;
+          return id;
         })
         .catch((error) => {
           throw uniqueViolation(error) ? nameTaken() : error;
         });
-      return reply.code(201).send(await readProvider(request.tenant, id));
+      return reply.code(201).send(await readProvider(app.db, request.tenant, id));
     },
   );
 
-  app.patch<{ Params: { id: string }; Body: { name?: string; baseUrl?: string; apiKey?: string | null } }>(
+  app.patch(
     '/provider/:id',
-    { schema: { params: idParams, body: objectOf(providerFields, [], 1) } },
+    {
+      schema: { params: idParams, body: objectOf(providerFields, [], 1), response: { 200: providerSchema } },
+    },
     async (request) => {
-      const before = await readProvider(request.tenant, request.params.id);
+      const before = await readProvider(app.db, request.tenant, request.params.id);
       const name = request.body.name === undefined ? null : cleanName(request.body.name);
       const baseUrl = request.body.baseUrl === undefined ? null : await checkedBaseUrl(request.body.baseUrl);
       const keyGiven = request.body.apiKey !== undefined;
       const key = request.body.apiKey?.trim() || null;
       await app.db
         .transaction(async (tx) => {
-          await tx.query(
-            `update providers set name = coalesce($3, name), base_url = coalesce($4, base_url),
-               api_key = case when $5 then $6 else api_key end, key_hint = case when $5 then $7 else key_hint end
-             where id = $1 and tenant = $2`,
-            [
-              request.params.id,
-              request.tenant,
-              name,
-              baseUrl,
-              keyGiven,
-              key ? app.secrets.seal(key, request.tenant) : null,
-              key ? keyHint(key) : '',
-            ],
-          );
-          const after = await readProviderIn(tx, request.tenant, request.params.id);
+          await updateProvider(tx, request.tenant, before._id, {
+            name,
+            baseUrl,
+            keyGiven,
+            sealedKey: key ? app.secrets.seal(key, request.tenant) : null,
+            keyHint: key ? keyHint(key) : '',
+          });
+          const after = await readProvider(tx, request.tenant, before._id);
           await audit(tx, request, {
             action: 'provider.update',
-            target: request.params.id,
+            target: before._id,
             before: { name: before.name, baseUrl: before.baseUrl, apiKey: before.apiKey },
-            after,
+            after: { name: after.name, baseUrl: after.baseUrl, apiKey: after.apiKey },
           });
         })
         .catch((error) => {
@@ -180,48 +180,28 @@ export const providersPlugin: FastifyPluginAsync = async (app) => {
         });
       // Bots using it answer through its new address from their next reply.
       await app.botCatalogue.forget(request.tenant);
-      return readProvider(request.tenant, request.params.id);
+      return readProvider(app.db, request.tenant, before._id);
     },
   );
 
-  async function readProviderIn(tx: typeof app.db, tenant: string, id: string) {
-    const { rows } = await tx.query<ProviderRow>(
-      `select ${providerColumns} from providers p where p.id = $1 and p.tenant = $2`,
-      [id, tenant],
-    );
-    const { name, baseUrl, apiKey } = toProvider(rows[0]);
-    return { name, baseUrl, apiKey };
-  }
-
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/provider/:id',
-    { schema: { params: idParams } },
+    { schema: { params: idParams, response: { 200: successSchema } } },
     async (request) => {
-      const before = await readProvider(request.tenant, request.params.id);
+      const before = await readProvider(app.db, request.tenant, request.params.id);
       await app.db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ name: string }>(
-          `select name from bots where tenant = $1 and active and config->>'provider' = $2 order by name`,
-          [request.tenant, request.params.id],
-        );
-        if (rows.length) {
+        const using = await activeBotsUsing(tx, request.tenant, before._id);
+        if (using.length) {
           throw new ApiError(
             409,
-            `Active bots use this provider: ${rows.map((row) => row.name).join(', ')}. Retire them or move them to another provider first.`,
+            `Active bots use this provider: ${using.join(', ')}. Retire them or move them to another provider first.`,
             'PROVIDER_IN_USE',
           );
         }
-        // Retired bots forget it: they cannot run without it anyway.
-        await tx.query(
-          `update bots set config = config - 'provider' where tenant = $1 and config->>'provider' = $2`,
-          [request.tenant, request.params.id],
-        );
-        await tx.query('delete from providers where id = $1 and tenant = $2', [
-          request.params.id,
-          request.tenant,
-        ]);
+        await deleteProvider(tx, request.tenant, before._id);
         await audit(tx, request, {
           action: 'provider.delete',
-          target: request.params.id,
+          target: before._id,
           before: { name: before.name, baseUrl: before.baseUrl, apiKey: before.apiKey },
           after: null,
         });
@@ -233,9 +213,13 @@ export const providersPlugin: FastifyPluginAsync = async (app) => {
 
   // The server's own provider (OPENAI_BASE_URL), which bots naming no provider use: set by the operator,
   // so it may be on this machine. Whether there is one, and its model list.
-  app.get('/provider/server', async () => ({ configured: Boolean(app.config.openai.baseUrl) }));
+  app.get(
+    '/provider/server',
+    { schema: { response: { 200: objectOf({ configured: { type: 'boolean' } }, ['configured']) } } },
+    async () => ({ configured: Boolean(app.config.openai.baseUrl) }),
+  );
 
-  app.get('/provider/server/models', async () => {
+  app.get('/provider/server/models', { schema: { response: { 200: modelsSchema } } }, async () => {
     const { baseUrl, apiKey } = app.config.openai;
     if (!baseUrl)
       throw new ApiError(
@@ -246,9 +230,9 @@ export const providersPlugin: FastifyPluginAsync = async (app) => {
     return modelsOf({ baseUrl: baseUrl.replace(/\/+$/, ''), apiKey, send: fetch });
   });
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/provider/:id/models',
-    { schema: { params: idParams } },
+    { schema: { params: idParams, response: { 200: modelsSchema } } },
     async (request) => {
       const provider = await openProvider(app, request.tenant, request.params.id);
       if (!provider) throw providerNotFound();

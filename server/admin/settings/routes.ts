@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
 import { storageBytes } from '../../files/store';
@@ -7,6 +7,7 @@ import { checkBrandColor, checkLogo, logoMaxBytes } from '../../organizations/lo
 import { logoUrl, type OrganizationRow, readOrganization } from '../../organizations/store';
 import { catalogsFolder } from '../../paths';
 import { cleanName, objectOf } from '../../schemas';
+import { updateSettings } from './store';
 
 /** English and the languages of the server's catalogs (the app's 12). */
 const languages = [
@@ -18,20 +19,36 @@ const languages = [
 const currencies = new Set(Intl.supportedValuesOf('currency'));
 const domainPattern = '^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$';
 
-export type Signup = 'open' | 'invite' | 'domains';
-interface SettingsBody {
-  name?: string;
-  brandColor?: string | null;
-  logo?: { type: 'image/png' | 'image/svg+xml'; data: string } | null;
-  defaultLanguage?: string;
-  currency?: string;
-  startingBalance?: number | null;
-  signup?: Signup;
-  allowedDomains?: string[];
-  storageQuotaMb?: number;
-  apiAccess?: boolean;
-  publicSharing?: boolean;
-}
+const settingsSchema = objectOf(
+  {
+    name: { type: 'string' },
+    brandColor: { type: ['string', 'null'] },
+    logo: { type: ['string', 'null'], description: 'where the logo is served, or null' },
+    defaultLanguage: { type: 'string' },
+    currency: { type: 'string' },
+    startingBalance: { type: 'number' },
+    signup: { type: 'string', enum: ['open', 'invite', 'domains'] },
+    allowedDomains: { type: 'array', items: { type: 'string' } },
+    storageQuotaMb: { type: 'integer' },
+    apiAccess: { type: 'boolean' },
+    publicSharing: { type: 'boolean' },
+    storageBytes: { type: 'integer', description: 'what the organization’s files take now' },
+  },
+  [
+    'name',
+    'brandColor',
+    'logo',
+    'defaultLanguage',
+    'currency',
+    'startingBalance',
+    'signup',
+    'allowedDomains',
+    'storageQuotaMb',
+    'apiAccess',
+    'publicSharing',
+    'storageBytes',
+  ],
+);
 
 const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
   name: row.name,
@@ -52,7 +69,7 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
  * or SVG up to 100 KB, base64 in the body, an SVG drawn as a PNG, served by GET /api/v1/organization/:subdomain/logo),
  * default language, currency, starting balance of new members, sign-up policy.
  */
-export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
+export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   async function read(tenant: string) {
     const row = await readOrganization(app.db, tenant);
     if (!row) throw new ApiError(404, 'Organization not found', 'NOT_FOUND');
@@ -65,9 +82,11 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
     storageBytes: await storageBytes(app.db, tenant),
   });
 
-  app.get('/settings', async (request) => answer(request.tenant));
+  app.get('/settings', { schema: { response: { 200: settingsSchema } } }, (request) =>
+    answer(request.tenant),
+  );
 
-  app.patch<{ Body: SettingsBody }>(
+  app.patch(
     '/settings',
     {
       // A logo of 100 KB is 137 KB in base64.
@@ -110,6 +129,7 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
           [],
           1,
         ),
+        response: { 200: settingsSchema },
       },
     },
     async (request) => {
@@ -137,41 +157,19 @@ export const settingsAdminPlugin: FastifyPluginAsync = async (app) => {
       // Last: an SVG is drawn, the one costly check.
       const logo = body.logo ? await checkLogo(body.logo) : null;
       await app.db.transaction(async (tx) => {
-        await tx.query(
-          `update organizations set
-             name = coalesce($2, name),
-             brand_color = case when $3 then $4 else brand_color end,
-             logo = case when $5 then $6 else logo end,
-             logo_type = case when $5 then $7 else logo_type end,
-             logo_version = case when $5 then $8 else logo_version end,
-             default_language = coalesce($9, default_language),
-             currency = coalesce($10, currency),
-             starting_balance = case when $11 then $12::numeric else starting_balance end,
-             signup = $13, allowed_domains = $14::text[],
-             storage_quota_mb = coalesce($15, storage_quota_mb),
-             api_access = coalesce($16, api_access),
-             public_sharing = coalesce($17, public_sharing)
-           where subdomain = $1`,
-          [
-            request.tenant,
-            name,
-            body.brandColor !== undefined,
-            brandColor,
-            body.logo !== undefined,
-            logo?.data ?? null,
-            logo?.type ?? null,
-            logo?.version ?? null,
-            body.defaultLanguage ?? null,
-            body.currency ?? null,
-            body.startingBalance !== undefined,
-            body.startingBalance ?? null,
-            signup,
-            domains,
-            body.storageQuotaMb ?? null,
-            body.apiAccess ?? null,
-            body.publicSharing ?? null,
-          ],
-        );
+        await updateSettings(tx, request.tenant, {
+          name,
+          brandColor: body.brandColor === undefined ? undefined : brandColor,
+          logo: body.logo === undefined ? undefined : logo,
+          defaultLanguage: body.defaultLanguage ?? null,
+          currency: body.currency ?? null,
+          startingBalance: body.startingBalance,
+          signup,
+          allowedDomains: domains,
+          storageQuotaMb: body.storageQuotaMb ?? null,
+          apiAccess: body.apiAccess ?? null,
+          publicSharing: body.publicSharing ?? null,
+        });
         const after = await readOrganization(tx, request.tenant);
         const fallback = app.config.startingBalance;
         await audit(tx, request, {

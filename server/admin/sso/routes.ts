@@ -1,24 +1,15 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { audit } from '../../audit/store';
 import { createIdpClients, IdpProblem } from '../../auth/oidc/client';
 import { ApiError } from '../../errors';
 import { countMembersKeys, revokeMembersKeys } from '../../openai/store';
 import { readSso, type SsoSettings, toSsoSettings } from '../../organizations/sso';
-import { cleanName } from '../../schemas';
+import { cleanName, objectOf } from '../../schemas';
 import { forbidden } from '../requireRole';
+import { deleteSso, saveSso } from './store';
 
-/** The settings, and how many API keys of members and admins still work (a way in around the IdP). */
+/** The settings (the secret masked), and how many API keys of members and admins still work. */
 type SsoAnswer = SsoSettings & { memberApiKeys: number };
-
-interface SsoBody {
-  issuer: string;
-  clientId: string;
-  clientSecret?: string | null;
-  scopes: string[];
-  claims: { email: string; name: string; groups?: string | null };
-  label: string;
-  required: boolean;
-}
 
 const claimName = { type: 'string', minLength: 1, maxLength: 100 } as const;
 const ssoSchema = {
@@ -47,6 +38,29 @@ const ssoSchema = {
   },
 } as const;
 
+/** The answer of GET and PUT: the settings, or null when SSO is off. */
+const answerSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['issuer', 'clientId', 'clientSecret', 'scopes', 'claims', 'label', 'required', 'memberApiKeys'],
+  properties: {
+    issuer: { type: 'string' },
+    clientId: { type: 'string' },
+    clientSecret: { type: ['string', 'null'], description: '••••, and its last four characters when long' },
+    scopes: { type: 'array', items: { type: 'string' } },
+    claims: objectOf({ email: { type: 'string' }, name: { type: 'string' }, groups: { type: 'string' } }, [
+      'email',
+      'name',
+    ]),
+    label: { type: 'string' },
+    required: { type: 'boolean' },
+    memberApiKeys: {
+      type: 'integer',
+      description: 'API keys of members and admins that still work: a way in around the IdP',
+    },
+  },
+} as const;
+
 const secretHint = (secret: string) => (secret.length >= 12 ? secret.slice(-4) : '');
 
 /**
@@ -56,7 +70,7 @@ const secretHint = (secret: string) => (secret.length >= 12 ? secret.slice(-4) :
  * password sessions of everyone but owners; the answer counts the API keys members and admins still
  * hold, which `POST /api/v1/admin/sso/revoke-api-keys` revokes. Every change is in the audit log.
  */
-export const ssoAdminPlugin: FastifyPluginAsync = async (app) => {
+export const ssoAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const clients = createIdpClients(app);
   // After the admin area's check (admin or owner): SSO decides who gets in, so owners alone.
   app.addHook('onRequest', async (request) => {
@@ -68,18 +82,18 @@ export const ssoAdminPlugin: FastifyPluginAsync = async (app) => {
     memberApiKeys: await countMembersKeys(app.db, tenant),
   });
 
-  app.get('/sso', async (request): Promise<SsoAnswer | null> => {
+  app.get('/sso', { schema: { response: { 200: answerSchema } } }, async (request) => {
     const row = await readSso(app.db, request.tenant);
     return row ? answer(toSsoSettings(row), request.tenant) : null;
   });
 
-  app.put<{ Body: SsoBody | null }>('/sso', { schema: { body: ssoSchema } }, async (request) => {
+  app.put('/sso', { schema: { body: ssoSchema, response: { 200: answerSchema } } }, async (request) => {
     const { tenant } = request;
     const before = await readSso(app.db, tenant);
     const body = request.body;
     if (body === null || body === undefined) {
       await app.db.transaction(async (tx) => {
-        await tx.query('delete from sso_configs where tenant = $1', [tenant]);
+        await deleteSso(tx, tenant);
         await audit(tx, request, {
           action: 'sso.delete',
           target: tenant,
@@ -126,36 +140,24 @@ export const ssoAdminPlugin: FastifyPluginAsync = async (app) => {
       throw error;
     }
 
-    const { rows } = await app.db.transaction(async (tx) => {
-      const saved = await tx.query<Parameters<typeof toSsoSettings>[0]>(
-        `insert into sso_configs (tenant, issuer, client_id, client_secret, secret_hint, scopes, email_claim,
-           name_claim, groups_claim, label, required)
-         values ($1, $2, $3, $4, $5, $6::text[], $7, $8, $9, $10, $11)
-         on conflict (tenant) do update set issuer = excluded.issuer, client_id = excluded.client_id,
-           client_secret = excluded.client_secret, secret_hint = excluded.secret_hint, scopes = excluded.scopes,
-           email_claim = excluded.email_claim, name_claim = excluded.name_claim,
-           groups_claim = excluded.groups_claim, label = excluded.label, required = excluded.required,
-           updated_at = now()
-         returning *`,
-        [
-          tenant,
-          issuer,
-          clientId,
-          sealedSecret,
-          hint,
-          scopes,
-          emailClaim,
-          nameClaim,
-          groupsClaim,
-          label,
-          body.required,
-        ],
-      );
+    const saved = await app.db.transaction(async (tx) => {
+      const saved = await saveSso(tx, tenant, {
+        issuer,
+        clientId,
+        sealedSecret,
+        secretHint: hint,
+        scopes,
+        emailClaim,
+        nameClaim,
+        groupsClaim,
+        label,
+        required: body.required,
+      });
       await audit(tx, request, {
         action: before ? 'sso.update' : 'sso.create',
         target: tenant,
         before: before ? toSsoSettings(before) : null,
-        after: toSsoSettings(saved.rows[0]),
+        after: toSsoSettings(saved),
       });
       // Members' passwords no longer let them in: neither do the sessions their passwords opened.
       const ended = body.required ? await app.sessions.endPasswordSessions(tx, tenant) : 0;
@@ -168,7 +170,7 @@ export const ssoAdminPlugin: FastifyPluginAsync = async (app) => {
         });
       return saved;
     });
-    return answer(toSsoSettings(rows[0]), tenant);
+    return answer(toSsoSettings(saved), tenant);
   });
 
   app.post(
@@ -176,7 +178,7 @@ export const ssoAdminPlugin: FastifyPluginAsync = async (app) => {
     {
       schema: {
         response: {
-          200: { type: 'object', required: ['revoked'], properties: { revoked: { type: 'integer' } } },
+          200: objectOf({ revoked: { type: 'integer' } }, ['revoked']),
         },
       },
     },

@@ -1,0 +1,62 @@
+import type { Db } from '../../db/database';
+import type { OrganizationRow } from '../../organizations/store';
+
+/**
+ * What a settings change writes: a value to set, or null (undefined for the logo and the colour)
+ * to keep what is stored. The sign-up policy and its domains are always written, as checked together.
+ */
+export interface SettingsChange {
+  name: string | null;
+  /** Given (a colour or null to remove it), or undefined to keep. */
+  brandColor: string | null | undefined;
+  /** Given (the drawn logo or null to remove it), or undefined to keep. */
+  logo: { data: string; type: string; version: string } | null | undefined;
+  defaultLanguage: string | null;
+  currency: string | null;
+  /** Given (an amount, or null for the server's), or undefined to keep. */
+  startingBalance: number | null | undefined;
+  signup: OrganizationRow['signup'];
+  allowedDomains: string[];
+  storageQuotaMb: number | null;
+  apiAccess: boolean | null;
+  publicSharing: boolean | null;
+}
+
+/** Writes the organization's settings in one statement. */
+export async function updateSettings(db: Db, tenant: string, change: SettingsChange) {
+  await db.query(
+    `update organizations set
+       name = coalesce($2, name),
+       brand_color = case when $3 then $4 else brand_color end,
+       logo = case when $5 then $6 else logo end,
+       logo_type = case when $5 then $7 else logo_type end,
+       logo_version = case when $5 then $8 else logo_version end,
+       default_language = coalesce($9, default_language),
+       currency = coalesce($10, currency),
+       starting_balance = case when $11 then $12::numeric else starting_balance end,
+       signup = $13, allowed_domains = $14::text[],
+       storage_quota_mb = coalesce($15, storage_quota_mb),
+       api_access = coalesce($16, api_access),
+       public_sharing = coalesce($17, public_sharing)
+     where subdomain = $1`,
+    [
+      tenant,
+      change.name,
+      change.brandColor !== undefined,
+      change.brandColor ?? null,
+      change.logo !== undefined,
+      change.logo?.data ?? null,
+      change.logo?.type ?? null,
+      change.logo?.version ?? null,
+      change.defaultLanguage,
+      change.currency,
+      change.startingBalance !== undefined,
+      change.startingBalance ?? null,
+      change.signup,
+      change.allowedDomains,
+      change.storageQuotaMb,
+      change.apiAccess,
+      change.publicSharing,
+    ],
+  );
+}
