@@ -26,7 +26,7 @@ export async function takenBy(
 }
 
 /**
- * Opens an account at signup, in the caller's transaction: the user in the organization's currency,
+ * Opens an account at signup or at a first SSO login, in the caller's transaction: the user in the organization's currency,
  * their invitation used up, the welcome credit booked and a welcome notification. Returns its id.
  */
 export async function createAccount(
