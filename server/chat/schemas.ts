@@ -1,25 +1,28 @@
 import { stepSchema } from '../tools/schemas';
 
-/** The response schemas of the topics' routes (and of a share continued as a topic). */
+// The response schemas of the topics' routes (and of a share continued as a topic).
+
+/** The bot of a topic or a share. */
+export const botRefSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['_id', 'name', 'platform'],
+  properties: {
+    _id: { type: 'string' },
+    name: { type: 'string' },
+    platform: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: { name: { type: 'string' } },
+    },
+  },
+} as const;
 
 const summaryProperties = {
   _id: { type: 'string' },
   title: { type: 'string' },
-  bot: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['_id', 'name', 'platform'],
-    properties: {
-      _id: { type: 'string' },
-      name: { type: 'string' },
-      platform: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name'],
-        properties: { name: { type: 'string' } },
-      },
-    },
-  },
+  bot: botRefSchema,
   lastMessage: { type: ['string', 'null'] },
   preview: { type: ['string', 'null'], description: 'the newest message as plain text, shortened' },
   streaming: { type: 'boolean', description: 'a reply is being written' },

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyRequest } from 'fastify';
 import { canRun } from '../bots/availability';
-import { topicSchema } from '../chat/schemas';
+import { botRefSchema, topicSchema } from '../chat/schemas';
 import { successResponse, idParams as topicParams } from '../schemas';
 import { continueShare, listShares, readShare, revokeShare, shareTopic } from './store';
 
@@ -40,21 +40,7 @@ const snapshotSchema = {
   properties: {
     _id: { type: 'string' },
     title: { type: 'string' },
-    bot: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['_id', 'name', 'platform'],
-      properties: {
-        _id: { type: 'string' },
-        name: { type: 'string' },
-        platform: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['name'],
-          properties: { name: { type: 'string' } },
-        },
-      },
-    },
+    bot: botRefSchema,
     messages: {
       type: 'array',
       items: {
