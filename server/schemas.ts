@@ -47,5 +47,10 @@ export function decodeCursor<T>(cursor: string, valid: (value: unknown) => value
   throw new ApiError(400, 'This list cannot be continued. Load it again.', 'INVALID_CURSOR', 'cursor');
 }
 
-/** The answer of a write that has nothing else to say: `{ success: true }`. */
-export const successSchema = objectOf({ success: { type: 'boolean' } }, ['success']);
+/** The answer of a route that only did what it was asked: `{ success: true }`. */
+export const successResponse = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['success'],
+  properties: { success: { type: 'boolean' } },
+} as const;

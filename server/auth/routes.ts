@@ -1,25 +1,38 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { ApiError } from '../errors';
-import { notify } from '../notifications/store';
 import { readSso } from '../organizations/sso';
 import { readOrganization, signupAllowance, startingBalanceOf } from '../organizations/store';
+import { successResponse } from '../schemas';
 import { checkPassword, hashPassword } from '../security/passwords';
 import { checkNewPassword, normalizeDisplayName, normalizeUsername } from '../users/names';
 import { invalidCode } from './codes';
 import { passwordRefused } from './oidc/store';
+import { tokenResponse } from './schemas';
 import { suspendedMember } from './sessions';
+import {
+  changePassword,
+  createAccount,
+  findLoginAccount,
+  registeredEmail,
+  resetPassword,
+  takenBy,
+} from './store';
 
 const email = { type: 'string', minLength: 1, maxLength: 254 } as const;
 const password = { type: 'string', minLength: 1, maxLength: 128 } as const;
 const otp = { type: 'string', minLength: 1, maxLength: 12 } as const;
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const invalidLogin = { status: 401, error: 'Invalid email or password', code: 'INVALID_CREDENTIALS' };
-const bodyOf = (required: string[], properties: Record<string, unknown>) => ({
+const bodyOf = <const Required extends readonly string[], const Properties>(
+  required: Required,
+  properties: Properties,
+) => ({ type: 'object', required, additionalProperties: false, properties }) as const;
+const sentResponse = {
   type: 'object',
-  required,
   additionalProperties: false,
-  properties,
-});
+  required: ['sent'],
+  properties: { sent: { type: 'boolean' } },
+} as const;
 /** SSO required: this organization's members sign in through its identity provider, owners alone by password. */
 async function ssoRequired(db: Parameters<typeof readSso>[0], tenant: string) {
   const sso = await readSso(db, tenant);
@@ -37,7 +50,7 @@ const checkEmail = (address: string) => {
  * Auth of seed-spec §7 plus the public key, one-time codes, sessions and self-service passwords:
  * argon2id, HS256 tokens naming a revocable session, limits counted in the database.
  */
-export const authPlugin: FastifyPluginAsync = async (app) => {
+export const authPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const { rateLimits } = app.config;
   const perIpPerHour = { rateLimit: { max: rateLimits.otpPerIpPerHour, timeWindow: '1 hour' } };
 
@@ -52,13 +65,24 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
 
   app.get(
     '/auth/public-key',
-    { schema: { response: { 200: { type: 'object', properties: { key: { type: 'string' } } } } } },
+    {
+      schema: {
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['key'],
+            properties: { key: { type: 'string' } },
+          },
+        },
+      },
+    },
     async () => ({ key: app.secrets.publicKeyPem }),
   );
 
-  app.post<{ Body: { email: string } }>(
+  app.post(
     '/auth/otp',
-    { config: perIpPerHour, schema: { body: bodyOf(['email'], { email }) } },
+    { config: perIpPerHour, schema: { body: bodyOf(['email'], { email }), response: { 200: sentResponse } } },
     async (request) => {
       const address = request.body.email.trim();
       checkEmail(address);
@@ -77,7 +101,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: { username: string; displayName: string; email: string; password: string; otp: string } }>(
+  app.post(
     '/auth/signup',
     {
       config: perIpPerHour,
@@ -89,6 +113,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
           password,
           otp,
         }),
+        response: { 200: tokenResponse },
       },
     },
     async (request) => {
@@ -109,70 +134,46 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
       const passwordHash = await hashPassword(request.body.password);
       const userId = await app.db.transaction(async (tx) => {
         await app.codes.claim(tx, codeId);
-        const { rows: taken } = await tx.query<{ email_taken: boolean }>(
-          'select lower(email) = lower($2) as email_taken from users where tenant = $1 and (lower(email) = lower($2) or lower(username) = lower($3))',
-          [tenant, address, username],
-        );
-        if (taken.some((row) => row.email_taken))
+        const taken = await takenBy(tx, tenant, address, username);
+        if (taken === 'email')
           throw new ApiError(
             409,
             'This email address is already registered. Log in instead.',
             'EMAIL_TAKEN',
             'email',
           );
-        if (taken.length)
+        if (taken === 'username')
           throw new ApiError(
             409,
             'This username is taken. Choose another one.',
             'USERNAME_TAKEN',
             'username',
           );
-        const { rows } = await tx.query<{ id: string }>(
-          `insert into users (tenant, username, display_name, email, password_hash, balance, currency, role)
-           select $1, $2, $3, $4, $5, $6, currency, $7 from organizations where subdomain = $1 returning id`,
-          [tenant, username, displayName, address, passwordHash, startingBalance, role],
-        );
-        const id = rows[0].id;
-        // The invitation is used up: the member is in.
-        await tx.query('delete from invitations where tenant = $1 and email = lower($2)', [tenant, address]);
-        if (startingBalance > 0) {
-          await tx.query(
-            'insert into transactions (tenant, user_id, amount, description) values ($1, $2, $3, $4)',
-            [tenant, id, startingBalance, 'Welcome credit'],
-          );
-        }
-        await notify(tx, {
+        return createAccount(tx, {
           tenant,
-          userId: id,
-          title: 'Welcome to Parley',
-          body: 'Your account is ready, with a welcome credit. Pick a bot and say hello.',
+          username,
+          displayName,
+          email: address,
+          passwordHash,
+          startingBalance,
+          role,
         });
-        return id;
       });
       return { token: await app.sessions.open({ userId, tenant }, 'password') };
     },
   );
 
-  app.post<{ Body: { email: string; password: string } }>(
+  app.post(
     '/auth/login',
     {
       config: { decryptFailure: invalidLogin, rateLimit: { max: 60, timeWindow: '1 minute' } },
-      schema: { body: bodyOf(['email', 'password'], { email, password }) },
+      schema: { body: bodyOf(['email', 'password'], { email, password }), response: { 200: tokenResponse } },
     },
     async (request) => {
       const address = request.body.email.trim().toLowerCase();
       const limit = await app.loginLimits.attempt(request.tenant, address, request.ip);
-      const { rows } = await app.db.query<{
-        id: string;
-        password_hash: string;
-        status: string;
-        role: string;
-      }>('select id, password_hash, status, role from users where tenant = $1 and lower(email) = $2', [
-        request.tenant,
-        address,
-      ]);
-      const user = rows[0];
-      if (!(await checkPassword(user?.password_hash ?? null, request.body.password)) || !user) {
+      const user = await findLoginAccount(app.db, request.tenant, address);
+      if (!(await checkPassword(user?.passwordHash ?? null, request.body.password)) || !user) {
         throw new ApiError(invalidLogin.status, invalidLogin.error, invalidLogin.code);
       }
       await app.loginLimits.succeeded(limit);
@@ -186,42 +187,58 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
   );
 
   // Always 200: the login check reads `verified`, and a 401 here would route the user twice.
-  app.get('/auth/verify', async (request) => ({ verified: (await app.sessions.claims(request)) ? 1 : 0 }));
+  app.get(
+    '/auth/verify',
+    {
+      schema: {
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['verified'],
+            properties: { verified: { type: 'integer', enum: [0, 1] } },
+          },
+        },
+      },
+    },
+    async (request) => ({ verified: (await app.sessions.claims(request)) ? 1 : 0 }) as const,
+  );
 
-  app.post('/auth/logout', { preHandler: app.authenticate }, async (request) => {
+  const signedIn = { preHandler: app.authenticate, schema: { response: { 200: successResponse } } };
+  app.post('/auth/logout', signedIn, async (request) => {
     await app.sessions.revoke(request.auth.sessionId);
     return { success: true };
   });
 
-  app.post('/auth/logout-everywhere', { preHandler: app.authenticate }, async (request) => {
+  app.post('/auth/logout-everywhere', signedIn, async (request) => {
     await app.sessions.revokeAll(request.auth);
     return { success: true };
   });
 
-  app.post<{ Body: { email: string } }>(
+  app.post(
     '/auth/password/forgot',
-    { config: perIpPerHour, schema: { body: bodyOf(['email'], { email }) } },
+    { config: perIpPerHour, schema: { body: bodyOf(['email'], { email }), response: { 200: sentResponse } } },
     async (request) => {
       const address = request.body.email.trim();
       checkEmail(address);
       // The same answer whether or not the address has an account, and whether or not it was mailed.
-      const { rows } = await app.db.query<{ email: string }>(
-        'select email from users where tenant = $1 and lower(email) = lower($2)',
-        [request.tenant, address],
-      );
-      if (rows[0] && !(await codesOverLimit(request.tenant, address))) {
-        const code = await app.codes.issue(request.tenant, rows[0].email, 'reset');
-        await mailCode(rows[0].email, code, 'choose a new password');
+      const registered = await registeredEmail(app.db, request.tenant, address);
+      if (registered && !(await codesOverLimit(request.tenant, address))) {
+        const code = await app.codes.issue(request.tenant, registered, 'reset');
+        await mailCode(registered, code, 'choose a new password');
       }
       return { sent: true };
     },
   );
 
-  app.post<{ Body: { email: string; otp: string; password: string } }>(
+  app.post(
     '/auth/password/reset',
     {
       config: perIpPerHour,
-      schema: { body: bodyOf(['email', 'otp', 'password'], { email, otp, password }) },
+      schema: {
+        body: bodyOf(['email', 'otp', 'password'], { email, otp, password }),
+        response: { 200: tokenResponse },
+      },
     },
     async (request) => {
       const { tenant } = request;
@@ -232,25 +249,25 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
       const passwordHash = await hashPassword(request.body.password);
       const userId = await app.db.transaction(async (tx) => {
         await app.codes.claim(tx, codeId);
-        const { rows } = await tx.query<{ id: string; status: string; role: string }>(
-          'update users set password_hash = $3 where tenant = $1 and lower(email) = lower($2) returning id, status, role',
-          [tenant, address, passwordHash],
-        );
-        if (!rows[0]) throw invalidCode();
-        if (rows[0].status === 'suspended') throw suspendedMember();
-        if (await passwordRefused(tx, tenant, rows[0].role)) throw await ssoRequired(tx, tenant);
-        return rows[0].id;
+        const account = await resetPassword(tx, tenant, address, passwordHash);
+        if (!account) throw invalidCode();
+        if (account.status === 'suspended') throw suspendedMember();
+        if (await passwordRefused(tx, tenant, account.role)) throw await ssoRequired(tx, tenant);
+        return account.id;
       });
       await app.sessions.revokeAll({ userId, tenant });
       return { token: await app.sessions.open({ userId, tenant }, 'password') };
     },
   );
 
-  app.post<{ Body: { password: string; newPassword: string } }>(
+  app.post(
     '/auth/password/change',
     {
       preHandler: app.authenticate,
-      schema: { body: bodyOf(['password', 'newPassword'], { password, newPassword: password }) },
+      schema: {
+        body: bodyOf(['password', 'newPassword'], { password, newPassword: password }),
+        response: { 200: tokenResponse },
+      },
     },
     async (request) => {
       checkNewPassword(request.body.newPassword, 'newPassword');
@@ -258,11 +275,7 @@ export const authPlugin: FastifyPluginAsync = async (app) => {
       if (!(await app.checkAccountPassword(request, request.body.password))) {
         throw new ApiError(400, 'Your current password is not right.', 'WRONG_PASSWORD', 'password');
       }
-      await app.db.query('update users set password_hash = $3 where id = $1 and tenant = $2', [
-        owner.userId,
-        owner.tenant,
-        await hashPassword(request.body.newPassword),
-      ]);
+      await changePassword(app.db, owner, await hashPassword(request.body.newPassword));
       // This session goes on (requests in flight keep working); every other one ends.
       await app.sessions.revokeAll(owner, owner.sessionId);
       return { token: await app.sessions.renew(owner) };

@@ -1,7 +1,9 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { canRun } from '../bots/availability';
 import { ApiError } from '../errors';
+import { successResponse } from '../schemas';
 import { exportFileName, topicMarkdown } from './export';
+import { changedTopicSchema, topicListSchema, topicSchema } from './schemas';
 import {
   createTopic,
   deleteTopic,
@@ -13,10 +15,15 @@ import {
   switchBranch,
 } from './topics';
 
-const idParams = { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } } as const;
+// Path parameters are always there (an empty id is a conversation that does not exist: 404).
+const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', maxLength: 64 } },
+} as const;
 
 /** Topics: list, search, create, read with their message tree, rename, switch branch, export, delete. */
-export const chatPlugin: FastifyPluginAsync = async (app) => {
+export const chatPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const owner = (request: { auth: { userId: string; tenant: string } }) => ({
     tenant: request.auth.tenant,
     userId: request.auth.userId,
@@ -25,7 +32,7 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
   app.addHook('preHandler', app.authenticate);
 
   // The original call answers an array; with `cursor` or `q` (even empty) it answers `{ items, next }`.
-  app.get<{ Querystring: { q?: string; cursor?: string; limit?: string } }>(
+  app.get(
     '/api/v1/topic',
     {
       schema: {
@@ -39,6 +46,7 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
             limit: { type: 'string', pattern: '^([1-9][0-9]?|100)$' },
           },
         },
+        response: { 200: topicListSchema },
       },
     },
     async (request) => {
@@ -51,7 +59,7 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Body: { bot: string } }>(
+  app.post(
     '/api/v1/topic',
     {
       schema: {
@@ -61,6 +69,7 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
           additionalProperties: false,
           properties: { bot: { type: 'string', minLength: 1, maxLength: 64 } },
         },
+        response: { 201: topicSchema },
       },
     },
     async (request, reply) =>
@@ -69,13 +78,13 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
         .send(await createTopic(app.db, owner(request), request.body.bot, (bot) => canRun(app.config, bot))),
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/api/v1/topic/:id',
-    { schema: { params: idParams } },
+    { schema: { params: idParams, response: { 200: topicSchema } } },
     async (request) => readTopic(app.db, owner(request), request.params.id),
   );
 
-  app.get<{ Params: { id: string }; Querystring: { format?: 'md' | 'json' } }>(
+  app.get(
     '/api/v1/topic/:id/export',
     {
       schema: {
@@ -98,7 +107,7 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.patch<{ Params: { id: string }; Body: { title?: string; head?: string } }>(
+  app.patch(
     '/api/v1/topic/:id',
     {
       schema: {
@@ -112,6 +121,7 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
             head: { type: 'string', minLength: 1, maxLength: 64 },
           },
         },
+        response: { 200: changedTopicSchema },
       },
     },
     async (request) => {
@@ -124,9 +134,9 @@ export const chatPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/api/v1/topic/:id',
-    { schema: { params: idParams } },
+    { schema: { params: idParams, response: { 200: successResponse } } },
     async (request) => {
       await deleteTopic(app.db, owner(request), request.params.id);
       return { success: true };

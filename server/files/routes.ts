@@ -1,16 +1,14 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors';
+import { idParams, successResponse } from '../schemas';
 import { thumbnailType } from './images';
 import { isImage } from './kinds';
 import { deleteFile, readContent, readFile, saveFile } from './store';
 
-const idParams = {
+const fileSchema = {
   type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
-} as const;
-export const fileSchema = {
-  type: 'object',
+  additionalProperties: false,
   required: ['_id', 'name', 'type', 'size', 'status', 'createdAt'],
   properties: {
     _id: { type: 'string' },
@@ -37,7 +35,7 @@ const servedType = (type: string) =>
  * request's organization (anyone else's is 404). The type is sniffed from the bytes; documents are
  * read in processes of their own under limits, images re-encoded without their metadata.
  */
-export const filesPlugin: FastifyPluginAsync = async (app) => {
+export const filesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   await app.uploads.register(app);
   const owner = (request: FastifyRequest) => ({ tenant: request.auth.tenant, userId: request.auth.userId });
 
@@ -53,13 +51,13 @@ export const filesPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/api/v1/file/:id',
     { schema: { params: idParams, response: { 200: fileSchema } } },
     async (request) => readFile(app.db, owner(request), request.params.id),
   );
 
-  app.get<{ Params: { id: string }; Querystring: { thumbnail?: '1' | '0' | 'true' | 'false' } }>(
+  app.get(
     '/api/v1/file/:id/content',
     {
       schema: {
@@ -88,14 +86,9 @@ export const filesPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/api/v1/file/:id',
-    {
-      schema: {
-        params: idParams,
-        response: { 200: { type: 'object', properties: { success: { type: 'boolean' } } } },
-      },
-    },
+    { schema: { params: idParams, response: { 200: successResponse } } },
     async (request) => {
       await deleteFile(app.db, owner(request), request.params.id);
       return { success: true };

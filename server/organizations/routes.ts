@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { ApiError } from '../errors';
 import { checkLogo } from './logo';
 import { readSso } from './sso';
@@ -7,17 +7,53 @@ import { logoUrl, readLogo, readOrganization, replaceLogo } from './store';
 const unknown = () => new ApiError(404, 'No organization has this address.', 'UNKNOWN_ORGANIZATION');
 const subdomainParams = {
   type: 'object',
+  required: ['subdomain'],
   properties: { subdomain: { type: 'string', maxLength: 63 } },
+} as const;
+const nullableString = { type: ['string', 'null'] } as const;
+const organizationSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    '_id',
+    'subdomain',
+    'name',
+    'currency',
+    'brandColor',
+    'logo',
+    'defaultLanguage',
+    'sso',
+    'messageTranslation',
+  ],
+  properties: {
+    _id: { type: 'string' },
+    subdomain: { type: 'string' },
+    name: { type: 'string' },
+    currency: { type: 'string' },
+    brandColor: nullableString,
+    logo: { ...nullableString, description: 'the logo’s URL, a PNG' },
+    defaultLanguage: { type: 'string' },
+    sso: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['label'],
+      properties: { label: { type: 'string' } },
+    },
+    messageTranslation: { type: 'boolean' },
+  },
 } as const;
 
 /**
  * `GET /api/v1/organization/:subdomain`: the organization check's lookup (seed-spec §4), with what the
  * app shows of it (brand colour, logo, default language). A disabled organization is not found.
  */
-export const organizationsPlugin: FastifyPluginAsync = async (app) => {
-  app.get<{ Params: { subdomain: string } }>(
+export const organizationsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
+  app.get(
     '/api/v1/organization/:subdomain',
-    { config: { anyTenant: true }, schema: { params: subdomainParams } },
+    {
+      config: { anyTenant: true },
+      schema: { params: subdomainParams, response: { 200: organizationSchema } },
+    },
     async (request) => {
       const row = await readOrganization(app.db, request.params.subdomain.toLowerCase());
       if (!row || row.disabled) throw unknown();
@@ -40,7 +76,7 @@ export const organizationsPlugin: FastifyPluginAsync = async (app) => {
 
   // Public, like the organization itself: the landing page shows it before anyone logs in. Always a PNG:
   // an SVG logo kept from before they were drawn on upload is drawn when first asked for, once.
-  app.get<{ Params: { subdomain: string } }>(
+  app.get(
     '/api/v1/organization/:subdomain/logo',
     { config: { anyTenant: true }, schema: { params: subdomainParams } },
     async (request, reply) => {

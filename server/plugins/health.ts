@@ -1,10 +1,15 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { migrated } from '../db/migrate';
 
-const status = { type: 'object', properties: { status: { type: 'string' } } } as const;
+const status = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['status'],
+  properties: { status: { type: 'string' } },
+} as const;
 
 /** `/health`: the process answers. `/ready`: it can serve (database reachable, migrated, not draining). */
-export const healthPlugin: FastifyPluginAsync = async (app) => {
+export const healthPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const free = { anyTenant: true, rateLimit: false } as const;
   app.get('/health', { config: free, schema: { response: { 200: status } } }, async () => ({ status: 'ok' }));
 

@@ -1,12 +1,10 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import type { FastifyRequest } from 'fastify';
 import { canRun } from '../bots/availability';
-import { type Audience, continueShare, listShares, readShare, revokeShare, shareTopic } from './store';
+import { botRefSchema, topicSchema } from '../chat/schemas';
+import { successResponse, idParams as topicParams } from '../schemas';
+import { continueShare, listShares, readShare, revokeShare, shareTopic } from './store';
 
-const topicParams = {
-  type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
-} as const;
 /** Share ids are base64url; anything else cannot be one and is refused before a query. */
 const shareParams = {
   type: 'object',
@@ -22,6 +20,7 @@ const audience = {
 
 const shareSchema = {
   type: 'object',
+  additionalProperties: false,
   required: ['_id', 'url', 'audience', 'topic', 'title', 'messages', 'sharedAt'],
   properties: {
     _id: { type: 'string' },
@@ -36,23 +35,17 @@ const shareSchema = {
 
 const snapshotSchema = {
   type: 'object',
+  additionalProperties: false,
   required: ['_id', 'title', 'bot', 'messages', 'sharedAt', 'audience'],
   properties: {
     _id: { type: 'string' },
     title: { type: 'string' },
-    bot: {
-      type: 'object',
-      required: ['_id', 'name', 'platform'],
-      properties: {
-        _id: { type: 'string' },
-        name: { type: 'string' },
-        platform: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
-      },
-    },
+    bot: botRefSchema,
     messages: {
       type: 'array',
       items: {
         type: 'object',
+        additionalProperties: false,
         required: ['role', 'text', 'createdAt'],
         properties: {
           role: { type: 'string', enum: ['user', 'bot'] },
@@ -70,10 +63,10 @@ const snapshotSchema = {
  * Shared conversations: share a topic (a snapshot of the branch on screen), list and revoke one's
  * shares, read a share (public ones logged out too), and continue one as a new topic of one's own.
  */
-export const sharesPlugin: FastifyPluginAsync = async (app) => {
+export const sharesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const owner = (request: FastifyRequest) => ({ tenant: request.auth.tenant, userId: request.auth.userId });
 
-  app.post<{ Params: { id: string }; Body: { audience: Audience; leaf?: string } }>(
+  app.post(
     '/api/v1/topic/:id/share',
     {
       preHandler: app.authenticate,
@@ -103,7 +96,7 @@ export const sharesPlugin: FastifyPluginAsync = async (app) => {
       }),
   );
 
-  app.get<{ Querystring: { topic?: string } }>(
+  app.get(
     '/api/v1/share',
     {
       preHandler: app.authenticate,
@@ -120,7 +113,7 @@ export const sharesPlugin: FastifyPluginAsync = async (app) => {
   );
 
   // No login needed: a public share is for anyone; an organization share needs a member's token.
-  app.get<{ Params: { id: string } }>(
+  app.get(
     '/api/v1/share/:id',
     { schema: { params: shareParams, response: { 200: snapshotSchema } } },
     async (request, reply) => {
@@ -131,13 +124,13 @@ export const sharesPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/api/v1/share/:id',
     {
       preHandler: app.authenticate,
       schema: {
         params: shareParams,
-        response: { 200: { type: 'object', properties: { success: { type: 'boolean' } } } },
+        response: { 200: successResponse },
       },
     },
     async (request) => {
@@ -146,11 +139,11 @@ export const sharesPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.post<{ Params: { id: string } }>(
+  app.post(
     '/api/v1/share/:id/continue',
     {
       preHandler: app.authenticate,
-      schema: { params: shareParams },
+      schema: { params: shareParams, response: { 201: topicSchema } },
     },
     async (request, reply) =>
       reply

@@ -1,35 +1,23 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { ApiError } from '../errors';
+import { stepSchema } from './schemas';
 import { decideStep } from './steps';
-
-const stepSchema = {
-  type: 'object',
-  required: ['callId', 'tool', 'status', 'ms'],
-  properties: {
-    callId: { type: 'string' },
-    tool: { type: 'string' },
-    arguments: {},
-    result: { type: 'string' },
-    error: { type: 'string' },
-    status: { type: 'string', enum: ['awaiting_approval', 'running', 'done', 'error', 'denied'] },
-    ms: { type: 'integer' },
-  },
-} as const;
 
 /**
  * `POST /api/v1/topic/:id/tool-call/:callId { approve }`: the user's answer to an "ask first" call of
  * a reply in their topic. Stored in the database, so it works from any node: the node generating the
  * reply reads it there. Only this route approves a call: nothing a tool or model says can.
  */
-export const toolCallsPlugin: FastifyPluginAsync = async (app) => {
+export const toolCallsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   app.addHook('preHandler', app.authenticate);
 
-  app.post<{ Params: { id: string; callId: string }; Body: { approve: boolean } }>(
+  app.post(
     '/api/v1/topic/:id/tool-call/:callId',
     {
       schema: {
         params: {
           type: 'object',
+          required: ['id', 'callId'],
           properties: { id: { type: 'string', maxLength: 64 }, callId: { type: 'string', maxLength: 64 } },
         },
         body: {
@@ -39,7 +27,12 @@ export const toolCallsPlugin: FastifyPluginAsync = async (app) => {
           properties: { approve: { type: 'boolean' } },
         },
         response: {
-          200: { type: 'object', required: ['step'], properties: { step: stepSchema } },
+          200: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['step'],
+            properties: { step: stepSchema },
+          },
         },
       },
     },

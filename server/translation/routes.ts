@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { ApiError } from '../errors';
 import { retryIn } from '../security/counters';
 
@@ -12,10 +12,10 @@ const maxLength = 50_000;
  * `POST /api/v1/translate`: what the memory and the built-in catalogs know is answered to anyone (the
  * logged-out pages need it); whatever would reach the provider needs a token and is limited per user.
  */
-export const translatePlugin: FastifyPluginAsync = async (app) => {
+export const translatePlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const perMinute = app.config.rateLimits.translatePerUserPerMinute;
 
-  app.post<{ Body: { text: string; language: string } }>(
+  app.post(
     '/api/v1/translate',
     {
       config: { rateLimit: { max: 1200, timeWindow: '1 minute' } },
@@ -29,6 +29,20 @@ export const translatePlugin: FastifyPluginAsync = async (app) => {
           properties: {
             text: { type: 'string', minLength: 1 },
             language: { type: 'string', maxLength: 35, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$' },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['text', 'translated'],
+            properties: {
+              text: { type: 'string' },
+              translated: {
+                type: 'boolean',
+                description: 'false: the source text, nobody could translate it',
+              },
+            },
           },
         },
       },

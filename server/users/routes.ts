@@ -1,18 +1,36 @@
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { ZipFile } from 'yazl';
 import { ApiError } from '../errors';
 import { readContent } from '../files/store';
+import { successResponse } from '../schemas';
 import { normalizeDisplayName, normalizeUsername } from './names';
-import { exportUser, readUser } from './store';
+import { deleteAccount, exportUser, isLastOwner, readUser, updateProfile } from './store';
+
+const userSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['_id', 'username', 'displayName', 'email', 'organization', 'role', 'createdAt'],
+  properties: {
+    _id: { type: 'string' },
+    username: { type: 'string' },
+    displayName: { type: 'string' },
+    email: { type: 'string' },
+    organization: { type: 'string' },
+    role: { type: 'string' },
+    createdAt: { type: 'string' },
+  },
+} as const;
 
 /** The signed-in user: read, edit, export and delete the account (own user only). */
-export const usersPlugin: FastifyPluginAsync = async (app) => {
+export const usersPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   app.addHook('preHandler', app.authenticate);
 
-  app.get('/api/v1/user/me', async (request) => readUser(app.db, request.auth));
+  app.get('/api/v1/user/me', { schema: { response: { 200: userSchema } } }, async (request) =>
+    readUser(app.db, request.auth),
+  );
 
-  app.patch<{ Body: { displayName?: string; username?: string } }>(
+  app.patch(
     '/api/v1/user/me',
     {
       schema: {
@@ -25,35 +43,23 @@ export const usersPlugin: FastifyPluginAsync = async (app) => {
             username: { type: 'string', minLength: 1, maxLength: 64 },
           },
         },
+        response: { 200: userSchema },
       },
     },
     async (request) => {
       const { displayName, username } = request.body;
       const owner = request.auth;
-      const changes = {
-        display_name: displayName === undefined ? null : normalizeDisplayName(displayName),
+      const changed = await updateProfile(app.db, owner, {
+        displayName: displayName === undefined ? null : normalizeDisplayName(displayName),
         username: username === undefined ? null : normalizeUsername(username),
-      };
-      try {
-        await app.db.query(
-          'update users set display_name = coalesce($3, display_name), username = coalesce($4, username) where id = $1 and tenant = $2',
-          [owner.userId, owner.tenant, changes.display_name, changes.username],
-        );
-      } catch (error) {
-        if ((error as { code?: string }).code === '23505')
-          throw new ApiError(
-            409,
-            'This username is taken. Choose another one.',
-            'USERNAME_TAKEN',
-            'username',
-          );
-        throw error;
-      }
+      });
+      if (!changed)
+        throw new ApiError(409, 'This username is taken. Choose another one.', 'USERNAME_TAKEN', 'username');
       return readUser(app.db, owner);
     },
   );
 
-  app.delete<{ Body: { password: string } }>(
+  app.delete(
     '/api/v1/user/me',
     {
       schema: {
@@ -63,6 +69,7 @@ export const usersPlugin: FastifyPluginAsync = async (app) => {
           additionalProperties: false,
           properties: { password: { type: 'string', minLength: 1, maxLength: 128 } },
         },
+        response: { 200: successResponse },
       },
     },
     async (request) => {
@@ -77,24 +84,14 @@ export const usersPlugin: FastifyPluginAsync = async (app) => {
         );
       }
       // The organization's last owner cannot leave it.
-      const { rows: owners } = await app.db.query<{ role: string; others: string }>(
-        `select role, (select count(*) from users o where o.tenant = u.tenant and o.role = 'owner'
-                         and o.status = 'active' and o.id <> u.id) as others
-         from users u where u.id = $1 and u.tenant = $2`,
-        [request.auth.userId, request.auth.tenant],
-      );
-      if (owners[0]?.role === 'owner' && Number(owners[0].others) === 0) {
+      if (await isLastOwner(app.db, request.auth)) {
         throw new ApiError(
           409,
           'You are the last owner of this organization: make another member owner before you leave.',
           'LAST_OWNER',
         );
       }
-      // Topics, messages, transactions, notifications and sessions go with the user (on delete cascade).
-      await app.db.query('delete from users where id = $1 and tenant = $2', [
-        request.auth.userId,
-        request.auth.tenant,
-      ]);
+      await deleteAccount(app.db, request.auth);
       await app.sessions.revokeAll(request.auth);
       return { success: true };
     },
@@ -102,7 +99,7 @@ export const usersPlugin: FastifyPluginAsync = async (app) => {
 
   // JSON by default (as it always was, now listing the files too); `format=zip`: that JSON and the
   // files' bytes, read from the database one at a time as the archive is sent.
-  app.get<{ Querystring: { format?: 'json' | 'zip' } }>(
+  app.get(
     '/api/v1/user/me/export',
     {
       schema: {

@@ -2,6 +2,7 @@ import type { Db } from '../db/database';
 import { notFound } from '../errors';
 import { listFiles } from '../files/store';
 import type { Owner } from '../owner';
+import { uniqueViolation } from '../schemas';
 import { listShares } from '../shares/store';
 
 const iso = (value: Date) => new Date(value).toISOString();
@@ -30,6 +31,40 @@ export async function readUser(db: Db, owner: Owner) {
     role: user.role,
     createdAt: iso(user.created_at),
   };
+}
+
+/** Changes the user's display name and username (null: kept); false when the username is taken. */
+export async function updateProfile(
+  db: Db,
+  owner: Owner,
+  changes: { displayName: string | null; username: string | null },
+): Promise<boolean> {
+  try {
+    await db.query(
+      'update users set display_name = coalesce($3, display_name), username = coalesce($4, username) where id = $1 and tenant = $2',
+      [owner.userId, owner.tenant, changes.displayName, changes.username],
+    );
+    return true;
+  } catch (error) {
+    if (uniqueViolation(error)) return false;
+    throw error;
+  }
+}
+
+/** Whether the user is the organization's last active owner (who cannot leave it). */
+export async function isLastOwner(db: Db, owner: Owner): Promise<boolean> {
+  const { rows } = await db.query<{ role: string; others: string }>(
+    `select role, (select count(*) from users o where o.tenant = u.tenant and o.role = 'owner'
+                     and o.status = 'active' and o.id <> u.id) as others
+     from users u where u.id = $1 and u.tenant = $2`,
+    [owner.userId, owner.tenant],
+  );
+  return rows[0]?.role === 'owner' && Number(rows[0].others) === 0;
+}
+
+/** Deletes the account: topics, messages, transactions, notifications and sessions go with it (on delete cascade). */
+export async function deleteAccount(db: Db, owner: Owner): Promise<void> {
+  await db.query('delete from users where id = $1 and tenant = $2', [owner.userId, owner.tenant]);
 }
 
 /** Everything Parley keeps about the user, for "Download my data". */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
-import { cleanName, idParams, objectOf, successSchema, uniqueViolation } from '../../schemas';
+import { cleanName, idParams, objectOf, successResponse, uniqueViolation } from '../../schemas';
 import { deleteCategory, insertCategory, listCategories, readCategory, renameCategory } from './store';
 
 const nameBody = objectOf({ name: { type: 'string', minLength: 1, maxLength: 80 } }, ['name']);
@@ -65,7 +65,7 @@ export const categoriesAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (ap
 
   app.delete(
     '/category/:id',
-    { schema: { params: idParams, response: { 200: successSchema } } },
+    { schema: { params: idParams, response: { 200: successResponse } } },
     async (request) => {
       const before = await readCategory(app.db, request.tenant, request.params.id);
       await app.db.transaction(async (tx) => {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-js
 import { cleanIdpGroups } from '../../access/groups';
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
-import { cleanName, idParams, objectOf, successSchema, uniqueViolation } from '../../schemas';
+import { cleanName, idParams, objectOf, successResponse, uniqueViolation } from '../../schemas';
 import {
   botsOnlyFor,
   checkMembers,
@@ -114,7 +114,7 @@ export const groupsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) =
 
   app.delete(
     '/group/:id',
-    { schema: { params: idParams, response: { 200: successSchema } } },
+    { schema: { params: idParams, response: { 200: successResponse } } },
     async (request) => {
       const { tenant } = request;
       const before = await readGroup(app.db, tenant, request.params.id);

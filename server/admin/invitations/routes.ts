@@ -4,7 +4,7 @@ import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
 import { organizationAddress } from '../../organizations/address';
 import { readOrganization } from '../../organizations/store';
-import { idParams, objectOf, successSchema } from '../../schemas';
+import { idParams, objectOf, successResponse } from '../../schemas';
 import { forbidden, roles } from '../requireRole';
 import {
   type Invitation,
@@ -139,7 +139,7 @@ export const invitationsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (a
 
   app.delete(
     '/invitation/:id',
-    { schema: { params: idParams, response: { 200: successSchema } } },
+    { schema: { params: idParams, response: { 200: successResponse } } },
     async (request) => {
       const { tenant } = request;
       await app.db.transaction(async (tx) => {

@@ -10,7 +10,7 @@ import {
   saveDocument,
   updateBase,
 } from '../../knowledge/store';
-import { cleanName, idParams, objectOf, successSchema, uniqueViolation } from '../../schemas';
+import { cleanName, idParams, objectOf, successResponse, uniqueViolation } from '../../schemas';
 
 const documentSchema = {
   type: 'object',
@@ -113,7 +113,7 @@ export const knowledgeAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app
 
   app.delete(
     '/knowledge/:id',
-    { schema: { params: idParams, response: { 200: successSchema } } },
+    { schema: { params: idParams, response: { 200: successResponse } } },
     async (request) => {
       const before = await readBase(app.db, request.tenant, request.params.id);
       await app.db.transaction(async (tx) => {
@@ -155,7 +155,7 @@ export const knowledgeAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app
 
   app.delete(
     '/knowledge/:id/file/:fileId',
-    { schema: { params: fileParams, response: { 200: successSchema } } },
+    { schema: { params: fileParams, response: { 200: successResponse } } },
     async (request) => {
       const { tenant } = request;
       const base = await readBase(app.db, tenant, request.params.id);

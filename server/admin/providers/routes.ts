@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-js
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
 import { keyHint, openProvider } from '../../providers/store';
-import { cleanName, idParams, objectOf, successSchema, uniqueViolation } from '../../schemas';
+import { cleanName, idParams, objectOf, successResponse, uniqueViolation } from '../../schemas';
 import { checkProviderUrl, type providerFetch, RefusedAddress } from '../../security/outbound';
 import {
   activeBotsUsing,
@@ -186,7 +186,7 @@ export const providersPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
 
   app.delete(
     '/provider/:id',
-    { schema: { params: idParams, response: { 200: successSchema } } },
+    { schema: { params: idParams, response: { 200: successResponse } } },
     async (request) => {
       const before = await readProvider(app.db, request.tenant, request.params.id);
       await app.db.transaction(async (tx) => {

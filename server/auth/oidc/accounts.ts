@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database';
-import { notify } from '../../notifications/store';
 import { type OrganizationRow, startingBalanceOf } from '../../organizations/store';
 import { hashPassword } from '../../security/passwords';
+import { createAccount } from '../store';
 import { IdpProblem } from './client';
 
 /** What the identity provider told about the person, read through the organization's claim names. */
@@ -109,35 +109,16 @@ export async function memberFor(
     const balance = startingBalanceOf(organization, fallbackBalance);
     // Nobody knows this password: the member signs in through the identity provider.
     const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
-    const { rows } = await tx.query<{ id: string }>(
-      `insert into users (tenant, username, display_name, email, password_hash, balance, currency, role)
-       values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
-      [
-        tenant,
-        await freeUsername(tx, tenant, person.email),
-        displayNameOf(person.name, person.email),
-        person.email,
-        passwordHash,
-        balance,
-        organization.currency,
-        role,
-      ],
-    );
-    userId = rows[0].id;
-    created = true;
-    await tx.query('delete from invitations where tenant = $1 and email = lower($2)', [tenant, person.email]);
-    if (balance > 0) {
-      await tx.query(
-        'insert into transactions (tenant, user_id, amount, description) values ($1, $2, $3, $4)',
-        [tenant, userId, balance, 'Welcome credit'],
-      );
-    }
-    await notify(tx, {
+    userId = await createAccount(tx, {
       tenant,
-      userId,
-      title: 'Welcome to Parley',
-      body: 'Your account is ready, with a welcome credit. Pick a bot and say hello.',
+      username: await freeUsername(tx, tenant, person.email),
+      displayName: displayNameOf(person.name, person.email),
+      email: person.email,
+      passwordHash,
+      startingBalance: balance,
+      role,
     });
+    created = true;
   }
   await tx.query(
     `insert into user_identities (tenant, issuer, subject, user_id) values ($1, $2, $3, $4)

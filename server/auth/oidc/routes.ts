@@ -1,15 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
 import { syncIdpGroups } from '../../access/groups';
 import { ApiError } from '../../errors';
 import { readSso } from '../../organizations/sso';
 import { readOrganization } from '../../organizations/store';
 import { repeat } from '../../repeat';
+import { tokenResponse } from '../schemas';
 import { suspendedMember } from '../sessions';
 import { checkEmailClaim, memberFor } from './accounts';
 import { createIdpClients, describeIdpError, IdpProblem } from './client';
-import { setIdpGroups, storeCode, takeCode } from './store';
+import { isSuspended, pruneExpired, setIdpGroups, startLogin, storeCode, takeCode, takeLogin } from './store';
 
 /** The sealed state, nonce and PKCE verifier of a sign-in started in this browser (start → callback). */
 const loginCookie = 'parley_oidc';
@@ -78,12 +80,13 @@ interface Binding {
  * CSRF) signs nobody in.
  * Failures land on the login screen with a sentence (`?ssoError=`), never a 500.
  */
-export const oidcPlugin: FastifyPluginAsync = async (app) => {
+export const oidcPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const clients = createIdpClients(app);
 
-  app.get<{ Querystring: Record<string, unknown> }>(
+  app.get(
     '/auth/oidc/start',
-    { config: { anyTenant: true } },
+    // Any query: whatever it holds, the browser lands somewhere with a sentence, never on a 400 page.
+    { config: { anyTenant: true }, schema: { querystring: { type: 'object', additionalProperties: true } } },
     async (request, reply) => {
       try {
         const organization = String(request.query.organization ?? 'app')
@@ -105,11 +108,13 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
         const nonce = oidc.randomNonce();
         const verifier = oidc.randomPKCECodeVerifier();
         const redirectUri = new URL('/auth/oidc/callback', `${request.protocol}://${request.host}`).href;
-        await app.db.query(
-          `insert into oidc_logins (state_hash, tenant, redirect_uri, return_url, expires_at)
-           values ($1, $2, $3, $4, now() + make_interval(mins => $5))`,
-          [sha256(state), organization, redirectUri, safeReturnUrl(request.query.returnUrl), loginMinutes],
-        );
+        await startLogin(app.db, {
+          stateHash: sha256(state),
+          tenant: organization,
+          redirectUri,
+          returnUrl: safeReturnUrl(request.query.returnUrl),
+          minutes: loginMinutes,
+        });
         const target = oidc.buildAuthorizationUrl(config, {
           redirect_uri: redirectUri,
           scope: sso.scopes.join(' '),
@@ -157,11 +162,7 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
           reply,
           'This sign-in was not started in this browser, or it took too long. Start again from the login page.',
         );
-      const { rows } = await app.db.query<{ tenant: string; redirect_uri: string; return_url: string }>(
-        'delete from oidc_logins where state_hash = $1 and expires_at > now() returning tenant, redirect_uri, return_url',
-        [sha256(state)],
-      );
-      const login = rows[0];
+      const login = await takeLogin(app.db, sha256(state));
       if (!login)
         return failure(
           reply,
@@ -176,7 +177,7 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
       if (!sso) return failure(reply, 'This organization does not sign in with an identity provider.');
 
       const config = await clients.open(sso);
-      const currentUrl = new URL(login.redirect_uri);
+      const currentUrl = new URL(login.redirectUri);
       currentUrl.search = query.toString();
       const tokens = await oidc
         .authorizationCodeGrant(config, currentUrl, {
@@ -235,7 +236,7 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
       return reply
         .header('set-cookie', cookie(request, codeCookie, browserKey, codeSeconds))
         .header('cache-control', 'no-store')
-        .redirect(`/login?sso=${code}&returnUrl=${encodeURIComponent(login.return_url)}`, 302);
+        .redirect(`/login?sso=${code}&returnUrl=${encodeURIComponent(login.returnUrl)}`, 302);
     } catch (error) {
       if (error instanceof ApiError) return failure(reply, error.message);
       const problem = describeIdpError(error);
@@ -245,7 +246,7 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
     }
   });
 
-  app.post<{ Body: { code: string } }>(
+  app.post(
     '/auth/oidc/exchange',
     {
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
@@ -256,6 +257,7 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
           additionalProperties: false,
           properties: { code: { type: 'string', minLength: 1, maxLength: 200 } },
         },
+        response: { 200: tokenResponse },
       },
     },
     async (request, reply) => {
@@ -279,19 +281,12 @@ export const oidcPlugin: FastifyPluginAsync = async (app) => {
           'INVALID_CODE',
           'code',
         );
-      const { rows: users } = await app.db.query<{ status: string }>(
-        'select status from users where id = $1 and tenant = $2',
-        [taken.userId, request.tenant],
-      );
-      if (users[0]?.status === 'suspended') throw suspendedMember();
+      if (await isSuspended(app.db, request.tenant, taken.userId)) throw suspendedMember();
       const token = await app.sessions.open({ userId: taken.userId, tenant: request.tenant }, 'sso');
       reply.header('set-cookie', cookie(request, codeCookie, '', 0));
       return { token };
     },
   );
 
-  repeat(app, 3_600_000, 'pruning SSO logins and codes', async () => {
-    await app.db.query('delete from oidc_logins where expires_at < now()');
-    await app.db.query('delete from oidc_codes where expires_at < now()');
-  });
+  repeat(app, 3_600_000, 'pruning SSO logins and codes', () => pruneExpired(app.db));
 };

@@ -72,3 +72,47 @@ export async function readIdpGroups(db: Db, tenant: string, userId: string): Pro
   );
   return rows[0]?.names ?? null;
 }
+
+/** A sign-in started at the identity provider, kept by the hash of its state until the callback. */
+export interface PendingLogin {
+  tenant: string;
+  redirectUri: string;
+  returnUrl: string;
+}
+
+/** Keeps a started sign-in for `minutes`, so the callback on any node can take it. */
+export async function startLogin(
+  db: Db,
+  login: PendingLogin & { stateHash: string; minutes: number },
+): Promise<void> {
+  await db.query(
+    `insert into oidc_logins (state_hash, tenant, redirect_uri, return_url, expires_at)
+     values ($1, $2, $3, $4, now() + make_interval(mins => $5))`,
+    [login.stateHash, login.tenant, login.redirectUri, login.returnUrl, login.minutes],
+  );
+}
+
+/** Takes a live started sign-in once, on any node: null when unknown, used or expired. */
+export async function takeLogin(db: Db, stateHash: string): Promise<PendingLogin | null> {
+  const { rows } = await db.query<{ tenant: string; redirect_uri: string; return_url: string }>(
+    'delete from oidc_logins where state_hash = $1 and expires_at > now() returning tenant, redirect_uri, return_url',
+    [stateHash],
+  );
+  const row = rows[0];
+  return row ? { tenant: row.tenant, redirectUri: row.redirect_uri, returnUrl: row.return_url } : null;
+}
+
+/** Whether the member is suspended (a code taken for them gives no session then). */
+export async function isSuspended(db: Db, tenant: string, userId: string): Promise<boolean> {
+  const { rows } = await db.query<{ status: string }>(
+    'select status from users where id = $1 and tenant = $2',
+    [userId, tenant],
+  );
+  return rows[0]?.status === 'suspended';
+}
+
+/** Forgets the started sign-ins and the codes that expired. */
+export async function pruneExpired(db: Db): Promise<void> {
+  await db.query('delete from oidc_logins where expires_at < now()');
+  await db.query('delete from oidc_codes where expires_at < now()');
+}
