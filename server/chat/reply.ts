@@ -189,7 +189,6 @@ export async function generateReply(job: ReplyJob, live: LiveReply, started: Sta
       return;
     }
     const charged = await settle(job.db, job.owner, {
-      topicId: job.topicId,
       messageId,
       text: live.text,
       description: `Reply from ${job.bot.name}`,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { botNotForYou, mayUseBot } from '../access/groups';
+import { insufficientBalance } from '../billing/reservations';
 import { canRun } from '../bots/availability';
 import { replyChannel } from '../db/channels';
 import { ApiError } from '../errors';
@@ -9,14 +10,13 @@ import { filesToAttach } from '../files/store';
 import { citationOf } from '../knowledge/retrieval';
 import type { Attachment, Citation, Knowledge, Turn } from '../providers/types';
 import { repeat } from '../repeat';
+import { leaseSeconds } from '../replies/lease';
 import type { BotTools } from '../tools/registry';
 import { type Step, stepsJson, stepsOf, stepsOfMessage } from '../tools/steps';
 import type { LiveReply } from './liveReplies';
 import { generateReply, replyContext } from './reply';
 import {
-  insufficientBalance,
   interruptOrphans,
-  leaseSeconds,
   notContinuable,
   release,
   replyInProgress,
