@@ -1,3 +1,4 @@
+import { mayUseBot } from '../access/groups';
 import {
   hold,
   holdWhen,
@@ -13,6 +14,7 @@ import { ApiError } from '../errors';
 import type { Owner } from '../owner';
 import type { Citation, Turn } from '../providers/types';
 import { lease } from '../replies/lease';
+import { type Step, stepsJson } from '../tools/steps';
 
 export const replyInProgress = () =>
   new ApiError(
@@ -20,6 +22,83 @@ export const replyInProgress = () =>
     'A reply is still being written in this conversation. Wait for it or stop it.',
     'REPLY_IN_PROGRESS',
   );
+/** A topic of the user's with its bot, as a reply starts in it. */
+export interface TopicForReply {
+  bot_id: string;
+  name: string;
+  price: string;
+  active: boolean;
+  platform: string;
+  config: Record<string, unknown>;
+  head: string | null;
+  /** The user's balance, less what replies in flight hold, covers the bot's price. */
+  can_pay: boolean;
+  /** A reply is being written in the topic. */
+  busy: boolean;
+  /** The bot is for the user's groups. */
+  may_use: boolean;
+}
+
+/** The user's topic, its bot and whether a reply can start: one query; null for anyone else's topic. */
+export async function topicForReply(db: Db, owner: Owner, topicId: string): Promise<TopicForReply | null> {
+  const { rows } = await db.query<TopicForReply>(
+    `select b.id as bot_id, b.name, b.price, b.active, b.platform, b.config, t.head,
+            u.balance - u.reserved >= b.price as can_pay,
+            exists (select 1 from messages m where m.topic_id = t.id and m.status = 'streaming') as busy,
+            ${mayUseBot('b.id', 'u.id')} as may_use
+     from topics t join bots b on b.id = t.bot_id join users u on u.id = t.user_id
+     where t.id = $1 and t.tenant = $2 and t.user_id = $3`,
+    [topicId, owner.tenant, owner.userId],
+  );
+  return rows[0] ?? null;
+}
+
+/** The id of the reply streaming in the user's topic, or null; undefined for anyone else's topic. */
+export async function streamingReplyOf(
+  db: Db,
+  owner: Owner,
+  topicId: string,
+): Promise<string | null | undefined> {
+  const { rows } = await db.query<{ id: string | null }>(
+    `select (select m.id from messages m where m.topic_id = t.id and m.status = 'streaming') as id
+     from topics t where t.id = $1 and t.tenant = $2 and t.user_id = $3`,
+    [topicId, owner.tenant, owner.userId],
+  );
+  return rows[0] ? rows[0].id : undefined;
+}
+
+/** A reply as a follower on another node reads it at each checkpoint. */
+export interface StoredReply {
+  text: string;
+  status: string;
+  cost: string | null;
+  balance: string;
+  citations: Citation[] | null;
+  steps: Step[] | null;
+}
+
+/** The reply `messageId` as last stored, with the balance of `userId` (its follower); undefined once deleted. */
+export async function storedReply(
+  db: Db,
+  messageId: string,
+  userId: string,
+): Promise<StoredReply | undefined> {
+  const { rows } = await db.query<StoredReply>(
+    `select m.text, m.status, m.cost, m.citations, u.balance, ${stepsJson()} as steps
+     from messages m join users u on u.id = $2 where m.id = $1`,
+    [messageId, userId],
+  );
+  return rows[0];
+}
+
+/** The status of a reply, or null once it is deleted. */
+export async function replyStatus(db: Db, messageId: string): Promise<string | null> {
+  const { rows } = await db.query<{ status: string }>('select status from messages where id = $1', [
+    messageId,
+  ]);
+  return rows[0]?.status ?? null;
+}
+
 export interface StartedReply {
   /** The user's message the reply answers: stored just now, or earlier for a regenerated reply. */
   userMessageId: string;
