@@ -3,9 +3,9 @@ import { botNotForYou } from '../access/groups';
 import { insufficientBalance } from '../billing/reservations';
 import { ApiError } from '../errors';
 import type { Owner } from '../owner';
-import { ProviderError, type Turn } from '../providers/types';
+import type { Turn } from '../providers/types';
 import { runnable } from '../replies/bots';
-import { type Outcome, prepareReply, type ReplyRecord } from '../replies/pipeline';
+import { type Outcome, prepareReply, type ReplyRecord, shownFailure } from '../replies/pipeline';
 import type { ReplyEvent } from '../replies/sse';
 import type { Step } from '../tools/steps';
 import {
@@ -21,7 +21,7 @@ import {
 import { topicNotFound } from './topics';
 
 /** How often the text of a streaming reply is stored: a crash loses at most this much of it. */
-export const checkpointMs = 500;
+const checkpointMs = 500;
 
 /**
  * The topic (the user's own, else 404) and its bot, when a reply can start now: the bot is for the
@@ -45,7 +45,7 @@ export async function replyableTopic(app: FastifyInstance, owner: Owner, topicId
   return { ...topic, provider: run.provider, price: Number(topic.price) };
 }
 
-export type ReplyableTopic = Awaited<ReturnType<typeof replyableTopic>>;
+type ReplyableTopic = Awaited<ReturnType<typeof replyableTopic>>;
 
 /** The bot message as the reply's record: checkpointed (its lease renewed), then settled or released. */
 function messageRecord(app: FastifyInstance, owner: Owner, botName: string, messageId: string): ReplyRecord {
@@ -104,7 +104,7 @@ export async function startLiveReply(
   return live;
 }
 
-export const stoppedCode = 'STOPPED';
+const stoppedCode = 'STOPPED';
 const stoppedEvent = (ids: object) => ({ error: 'The reply was stopped.', code: stoppedCode, ...ids });
 
 /** The reply's last event: done with its charge, or why it ended (the ids when it is kept). */
@@ -133,10 +133,7 @@ async function lastEvent(
   }
   const shown = outcome.kept ? ids : {};
   if (outcome.end === 'stopped') return { event: 'error', data: stoppedEvent(shown) };
-  const failure =
-    outcome.error instanceof ProviderError
-      ? outcome.error
-      : new ProviderError('The reply failed on our side. Please try again.', 'INTERNAL');
+  const failure = shownFailure(outcome.error);
   return { event: 'error', data: { error: failure.message, code: failure.code, ...shown } };
 }
 

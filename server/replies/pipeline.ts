@@ -106,22 +106,9 @@ async function runReply(
 ): Promise<Outcome> {
   const { record, log } = job;
   let text = job.continuing?.text ?? '';
-  let lost = false;
   let free = false;
-  const cut = new AbortController();
-  const stop = AbortSignal.any([signal, cut.signal]);
-  const renewal = record.renewMs
-    ? setInterval(() => {
-        record.renew(text).then(
-          (mine) => {
-            if (mine) return;
-            lost = true;
-            cut.abort();
-          },
-          (error) => log.warn({ err: error }, 'renewing a reply failed'),
-        );
-      }, record.renewMs)
-    : undefined;
+  const renewal = keepRenewed(record, () => text, log);
+  const stop = AbortSignal.any([signal, renewal.lost]);
   const tools = replyTools({
     db: app.db,
     owner: job.steps,
@@ -151,15 +138,15 @@ async function runReply(
       text += piece;
       sink.token(piece);
     }
-    clearInterval(renewal);
-    if (lost) return { end: 'lost' };
+    renewal.end();
+    if (renewal.lost.aborted) return { end: 'lost' };
     if (signal.aborted) return { end: 'stopped', text, kept: await record.release(text, 'stopped') };
     const charge = await record.settle(text, free);
     if (!charge) return { end: 'lost' };
     return { end: 'complete', text, charge, citations: context.knowledge?.passages.map(citationOf) ?? [] };
   } catch (error) {
-    clearInterval(renewal);
-    if (lost) return { end: 'lost' };
+    renewal.end();
+    if (renewal.lost.aborted) return { end: 'lost' };
     if (!(error instanceof ProviderError)) log.error({ err: error }, 'reply failed');
     const status = signal.aborted ? 'stopped' : 'failed';
     const kept = await record.release(text, status).catch((failure) => {
@@ -169,3 +156,25 @@ async function runReply(
     return status === 'stopped' ? { end: 'stopped', text, kept } : { end: 'failed', text, kept, error };
   }
 }
+
+/** Renews the record every `renewMs` while the reply runs: `lost` aborts once it was ended elsewhere. */
+function keepRenewed(record: ReplyRecord, text: () => string, log: FastifyBaseLogger) {
+  const lost = new AbortController();
+  const timer = record.renewMs
+    ? setInterval(() => {
+        record.renew(text()).then(
+          (mine) => {
+            if (!mine) lost.abort();
+          },
+          (error) => log.warn({ err: error }, 'renewing a reply failed'),
+        );
+      }, record.renewMs)
+    : undefined;
+  return { lost: lost.signal, end: () => clearInterval(timer) };
+}
+
+/** A failure as the user is told it: the provider's own words, else ours. */
+export const shownFailure = (error: unknown): ProviderError =>
+  error instanceof ProviderError
+    ? error
+    : new ProviderError('The reply failed on our side. Please try again.', 'INTERNAL');

@@ -2,8 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { audit } from '../../audit/store';
 import type { Db } from '../../db/database';
 import { ApiError } from '../../errors';
-import { ProviderError } from '../../providers/types';
-import { prepareReply, unkept } from '../../replies/pipeline';
+import { prepareReply, shownFailure, unkept } from '../../replies/pipeline';
 import { openEventStream } from '../../replies/sse';
 import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
 import type { Step } from '../../tools/steps';
@@ -283,15 +282,10 @@ export const botsAdminPlugin: FastifyPluginAsync = async (app) => {
             ...(steps.size ? { steps: [...steps.values()] } : {}),
           },
         });
-      else if (outcome.end === 'failed')
-        stream.send({
-          event: 'error',
-          data:
-            outcome.error instanceof ProviderError
-              ? { error: outcome.error.message, code: outcome.error.code }
-              : { error: 'The reply failed on our side. Please try again.', code: 'INTERNAL' },
-        });
-      else stream.send({ event: 'error', data: { error: 'The reply was stopped.', code: 'STOPPED' } });
+      else if (outcome.end === 'failed') {
+        const failure = shownFailure(outcome.error);
+        stream.send({ event: 'error', data: { error: failure.message, code: failure.code } });
+      } else stream.send({ event: 'error', data: { error: 'The reply was stopped.', code: 'STOPPED' } });
       stream.end();
     },
   );
