@@ -4,7 +4,7 @@ import { loginOwner } from '../../tests/server/admin/support';
 import { createBase, filler, makePages, settled, uploadDocument } from '../../tests/server/knowledge/support';
 import { startApp } from '../../tests/support/app';
 import { embeddingOf, startOpenAiDouble } from '../../tests/support/openai-double';
-import { ms, percentile } from './stats';
+import { loadLine, ms, percentile } from './stats';
 
 const passages = 10_000;
 const topics = ['refund', 'parking', 'warranty', 'holiday', 'invoice', 'security', 'laptop', 'training'];
@@ -65,12 +65,13 @@ export async function printKnowledgeFigures(): Promise<void> {
     };
     await measure(true, 1); // warm-up, and this node's copy of the vectors
     const hybrid = await measure(true, 25);
+    const load = loadLine();
     console.log(
-      `retrieve, hybrid (full text + vectors ranked in process, ${hybrid.length} questions): p50 ${ms(percentile(hybrid, 50))}, p99 ${ms(percentile(hybrid, 99))}`,
+      `retrieve, hybrid (full text + vectors ranked in process, ${hybrid.length} questions; ${load}): p50 ${ms(percentile(hybrid, 50))} (target ≤ 25 ms), p95 ${ms(percentile(hybrid, 95))}, p99 ${ms(percentile(hybrid, 99))}`,
     );
     const text = await measure(false, 25);
     console.log(
-      `retrieve, full text only (${text.length} questions): p50 ${ms(percentile(text, 50))}, p99 ${ms(percentile(text, 99))}`,
+      `retrieve, full text only (${text.length} questions): p50 ${ms(percentile(text, 50))}, p95 ${ms(percentile(text, 95))}, p99 ${ms(percentile(text, 99))}`,
     );
 
     const pages = 100;
@@ -90,10 +91,10 @@ export async function printKnowledgeFigures(): Promise<void> {
       `## Knowledge, PGlite: ${passages} passages in one base (model double's 256-dimension vectors)`,
     );
     console.log(
-      `retrieve, hybrid (full text + vectors ranked in process, ${hybrid.length} questions): p50 ${ms(percentile(hybrid, 50))}, p99 ${ms(percentile(hybrid, 99))}`,
+      `retrieve, hybrid (full text + vectors ranked in process, ${hybrid.length} questions; ${load}): p50 ${ms(percentile(hybrid, 50))} (target ≤ 25 ms), p95 ${ms(percentile(hybrid, 95))}, p99 ${ms(percentile(hybrid, 99))}`,
     );
     console.log(
-      `retrieve, full text only (${text.length} questions): p50 ${ms(percentile(text, 50))}, p99 ${ms(percentile(text, 99))}`,
+      `retrieve, full text only (${text.length} questions): p50 ${ms(percentile(text, 50))}, p95 ${ms(percentile(text, 95))}, p99 ${ms(percentile(text, 99))}`,
     );
     console.log(
       `index time per ${pages} pages (a ${pages}-page PDF of ${pdf.length} bytes, upload to ready): ${ms(indexed)}`,

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, parse, protocol, type Transaction } from '@electric-sql/pglite';
@@ -30,6 +31,12 @@ export type WorkerMessage =
 
 const port = parentPort;
 if (!port) throw new Error('pgliteWorker runs as a worker thread');
+try {
+  // Named for whoever lists a process's threads (top -H, the bench's CPU by thread); Linux only.
+  writeFileSync('/proc/thread-self/comm', 'pglite');
+} catch {
+  // another system: the thread keeps its name
+}
 /**
  * Sized for one process serving a small database: PostgreSQL's defaults (128 MB of shared buffers
  * and connections for 100) are for a server of its own; WebAssembly memory, once grown, is never

@@ -59,17 +59,3 @@ export async function embedderFor(app: FastifyInstance, tenant: string): Promise
     return vectors;
   };
 }
-
-/** Cosine similarity; 0 for vectors of different models (lengths). */
-export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  if (a.length !== b.length) return 0;
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (let index = 0; index < a.length; index += 1) {
-    dot += a[index] * b[index];
-    normA += a[index] * a[index];
-    normB += b[index] * b[index];
-  }
-  return normA && normB ? dot / Math.sqrt(normA * normB) : 0;
-}

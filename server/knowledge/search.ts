@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import { cosine, type Embed } from './embeddings';
+import type { Embed } from './embeddings';
 import type { Piece } from './passages';
 
 /**
@@ -110,41 +110,71 @@ export async function searchPassages(
   const loose = request.documents.flatMap((document) =>
     document.pieces.map((piece) => ({ file_id: document.fileId, name: document.name, ...piece })),
   );
-  const rankings: Found[][] = [];
-  if (terms.length && (request.bases.length || loose.length)) {
-    const { rows } = await db.query<Row>(
-      `with q as (select to_tsquery('simple', parley_fold($1)) as query),
-       found as (
-         select p.file_id, f.name, p.position, p.page, p.text, p.search
-         from knowledge_passages p join files f on f.id = p.file_id
-         where p.tenant = $2 and p.base_id = any($3::text[]) and p.search @@ (select query from q)
-         union all
-         select d.file_id, d.name, d.position, d.page, d.text, to_tsvector('simple', parley_fold(d.text))
-         from jsonb_to_recordset($4::jsonb) as d (file_id text, name text, position integer, page integer, text text))
-       select found.file_id, found.name, found.position, found.page, found.text
-       from found, q where found.search @@ q.query
-       order by ts_rank_cd(found.search, q.query) desc, found.file_id, found.position limit $5`,
-      [tsQuery(terms), tenant, request.bases, JSON.stringify(loose), candidates],
-    );
-    rankings.push(rows.map(toFound));
-  }
-  if (request.embed && request.bases.length) rankings.push(await nearest(db, tenant, request));
-  return fuse(rankings).slice(0, request.limit);
+  // The full text is ranked in the database's thread while this one ranks the vectors: at once.
+  const [byText, byVector] = await Promise.all([
+    terms.length && (request.bases.length || loose.length)
+      ? fullText(db, tenant, { query: tsQuery(terms), bases: request.bases, loose })
+      : [],
+    request.embed && request.bases.length ? nearest(db, tenant, request) : [],
+  ]);
+  return fuse([byText, byVector].filter((ranking) => ranking.length)).slice(0, request.limit);
 }
 
-interface Vector {
-  file_id: string;
-  position: number;
-  embedding: Float32Array;
+/**
+ * The passages that match the text search query, best first: ranked on their search vectors alone
+ * (kept in the row), the texts read for the best `candidates` only.
+ */
+async function fullText(
+  db: Db,
+  tenant: string,
+  search: { query: string; bases: string[]; loose: (Piece & { file_id: string; name: string })[] },
+): Promise<Found[]> {
+  const { rows } = await db.query<Row>(
+    `with q as (select to_tsquery('simple', parley_fold($1)) as query),
+     ranked as (
+       select p.file_id, p.position, ts_rank_cd(p.search, (select query from q)) as rank
+       from knowledge_passages p
+       where p.tenant = $2 and p.base_id = any($3::text[]) and p.search @@ (select query from q)
+       order by rank desc, p.file_id, p.position limit $5),
+     found as (
+       select p.file_id, f.name, p.position, p.page, p.text, ranked.rank
+       from ranked join knowledge_passages p on p.file_id = ranked.file_id and p.position = ranked.position
+       join files f on f.id = p.file_id
+       union all
+       select d.file_id, d.name, d.position, d.page, d.text, ts_rank_cd(v.search, (select query from q))
+       from jsonb_to_recordset($4::jsonb) as d (file_id text, name text, position integer, page integer, text text),
+            lateral (select to_tsvector('simple', parley_fold(d.text)) as search) as v
+       where v.search @@ (select query from q))
+     select file_id, name, position, page, text from found
+     order by rank desc, file_id, position limit $5`,
+    [search.query, tenant, search.bases, JSON.stringify(search.loose), candidates],
+  );
+  return rows.map(toFound);
+}
+
+interface Vectors {
+  /** Each passage's file and position, in the order of `units`. */
+  passages: { file_id: string; position: number }[];
+  /** Each passage's vector scaled to length 1: a cosine is then a dot product. */
+  units: Float32Array[];
 }
 /**
  * The bases' vectors, kept by this node while a base's set of ready documents stays the same (a
  * ready document's passages never change): reading 10,000 vectors for every question cost seconds.
  */
-const vectorCache = new Map<string, { stamp: string; vectors: Vector[] }>();
+const vectorCache = new Map<string, { stamp: string; vectors: Vectors }>();
 const cachedBases = 32;
 
-async function vectorsOf(db: Db, tenant: string, bases: string[]): Promise<Vector[]> {
+/** The vector scaled to length 1; null for a vector of length 0, which is near nothing. */
+function unit(vector: ArrayLike<number>): Float32Array | null {
+  let norm = 0;
+  for (let index = 0; index < vector.length; index += 1) norm += vector[index] * vector[index];
+  if (!norm) return null;
+  const scale = 1 / Math.sqrt(norm);
+  return Float32Array.from(vector, (value) => value * scale);
+}
+
+async function vectorsOf(db: Db, tenant: string, bases: string[]): Promise<Vectors[]> {
   const { rows: stamps } = await db.query<{ id: string; stamp: string }>(
     `select b.id, coalesce(string_agg(d.file_id, ',' order by d.file_id), '') as stamp
      from unnest($2::text[]) as b (id)
@@ -167,17 +197,42 @@ async function vectorsOf(db: Db, tenant: string, bases: string[]): Promise<Vecto
     for (const base of stale) {
       vectorCache.delete(base.id);
       if (vectorCache.size >= cachedBases) vectorCache.delete(vectorCache.keys().next().value as string);
-      const vectors = rows
-        .filter((row) => row.base_id === base.id)
-        .map((row) => ({
-          file_id: row.file_id,
-          position: row.position,
-          embedding: Float32Array.from(row.embedding),
-        }));
+      const vectors: Vectors = { passages: [], units: [] };
+      for (const row of rows) {
+        const scaled = row.base_id === base.id && unit(row.embedding);
+        if (!scaled) continue;
+        vectors.passages.push({ file_id: row.file_id, position: row.position });
+        vectors.units.push(scaled);
+      }
       vectorCache.set(base.id, { stamp: base.stamp, vectors });
     }
   }
   return stamps.flatMap((base) => vectorCache.get(base.id)?.vectors ?? []);
+}
+
+/**
+ * The `candidates` passages most similar to `question` (a unit vector), at least `minSimilarity`,
+ * best first: one pass keeping the best few in order (sorting 10,000 scores cost more than scoring).
+ */
+function mostSimilar(question: Float32Array, bases: Vectors[]) {
+  const best: { file_id: string; position: number; similarity: number }[] = [];
+  for (const { passages, units } of bases)
+    for (let index = 0; index < units.length; index += 1) {
+      const vector = units[index];
+      // Vectors of another model (another length) are near nothing.
+      if (vector.length !== question.length) continue;
+      let similarity = 0;
+      for (let at = 0; at < vector.length; at += 1) similarity += vector[at] * question[at];
+      if (similarity < minSimilarity) continue;
+      if (best.length === candidates && similarity <= best[best.length - 1].similarity) continue;
+      let at = best.length === candidates ? best.length - 1 : best.length;
+      while (at > 0 && best[at - 1].similarity < similarity) {
+        if (at < candidates) best[at] = best[at - 1];
+        at -= 1;
+      }
+      best[at] = { ...passages[index], similarity };
+    }
+  return best;
 }
 
 /** The bases' passages nearest the question by their vectors (ranked here: no pgvector). */
@@ -186,24 +241,23 @@ async function nearest(
   tenant: string,
   request: { question: string; bases: string[]; embed?: Embed | null },
 ): Promise<Found[]> {
-  const rows = await vectorsOf(db, tenant, request.bases);
-  if (!rows.length || !request.embed) return [];
-  const [question] = (await request.embed([request.question])) ?? [];
+  if (!request.embed) return [];
+  const [vectors, embedded] = await Promise.all([
+    vectorsOf(db, tenant, request.bases),
+    request.embed([request.question]),
+  ]);
+  const question = embedded?.[0] && unit(embedded[0]);
   if (!question) return [];
-  const best = rows
-    .map((row) => ({ row, similarity: cosine(question, row.embedding) }))
-    .filter((scored) => scored.similarity >= minSimilarity)
-    .sort((a, b) => b.similarity - a.similarity)
-    .slice(0, candidates);
+  const best = mostSimilar(question, vectors);
   if (!best.length) return [];
   const { rows: passages } = await db.query<Row>(
     `select p.file_id, f.name, p.position, p.page, p.text
      from knowledge_passages p join files f on f.id = p.file_id
      where p.tenant = $1 and (p.file_id, p.position) in (select * from unnest($2::text[], $3::integer[]))`,
-    [tenant, best.map((scored) => scored.row.file_id), best.map((scored) => scored.row.position)],
+    [tenant, best.map((scored) => scored.file_id), best.map((scored) => scored.position)],
   );
   const byKey = new Map(passages.map((row) => [key(toFound(row)), toFound(row)]));
-  return best.flatMap(({ row }) => byKey.get(`${row.file_id}:${row.position}`) ?? []);
+  return best.flatMap((row) => byKey.get(`${row.file_id}:${row.position}`) ?? []);
 }
 
 /** Reciprocal rank fusion of the rankings: each passage scores 1/(k + rank) in each it appears in. */

@@ -1,8 +1,10 @@
 import { type KeyboardEvent, type RefObject, useEffect } from 'react';
 import { focusIsLost, focusMainHeading } from './focusMainHeading';
 
+// `:disabled`, not `[disabled]`: a control in a disabled fieldset (the Share dialog's choices while it
+// loads) has no attribute of its own, and focusing it does nothing.
 const focusable =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+  'a[href], button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex]:not([tabindex="-1"])';
 
 interface FocusTrapOptions {
   /** Whether the trap holds now (a drawer traps focus only while it is open). */

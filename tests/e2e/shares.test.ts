@@ -77,7 +77,7 @@ describe('shared conversations in Chromium against npm start', () => {
     await visitor.close();
   });
 
-  it('a conversation whose first message is one long word: its shared page, the chat and its dialogs fit 1280, 375 and 320 px', async () => {
+  it('a conversation whose first message is one long word: its shared page, the chat and its dialogs fit 1280, 375 and 320 px, the dialogs take focus and close on Escape', async () => {
     const api = server as unknown as TestServer;
     const sharer = await signUp(api);
     const word = 'w'.repeat(200);
@@ -115,16 +115,28 @@ describe('shared conversations in Chromium against npm start', () => {
       await page.goto(`${server.url}/topics/${topic}`);
       await page.getByRole('log').getByText(word).waitFor();
       expect(await layoutProblems(page), `the conversation at ${width} px`).toEqual([]);
-      for (const [item, dialog, close] of [
-        ['Delete', page.getByRole('alertdialog', { name: 'Delete this conversation?' }), 'Keep'],
-        ['Share', page.getByRole('dialog', { name: 'Share conversation' }), 'Close'],
+      const menu = page.getByRole('button', { name: 'Conversation actions', exact: true });
+      for (const [item, dialog] of [
+        ['Delete', page.getByRole('alertdialog', { name: 'Delete this conversation?' })],
+        ['Share', page.getByRole('dialog', { name: 'Share conversation' })],
       ] as const) {
-        await page.getByRole('button', { name: 'Conversation actions', exact: true }).click();
+        await menu.click();
         await page.getByRole('menuitem', { name: item }).click();
         await dialog.waitFor();
         expect(await layoutProblems(page), `${item} at ${width} px`).toEqual([]);
-        await dialog.getByRole('button', { name: close }).click();
+        // Focus is in the dialog once it has loaded, Escape closes it, and focus goes back to the menu.
+        await expect
+          .poll(() => dialog.evaluate((box) => box.contains(document.activeElement)), {
+            message: `${item}: focus inside`,
+          })
+          .toBe(true);
+        await page.keyboard.press('Escape');
         await expect.poll(() => dialog.count()).toBe(0);
+        await expect
+          .poll(() => menu.evaluate((button) => button === document.activeElement), {
+            message: `${item}: focus back`,
+          })
+          .toBe(true);
       }
       await page.context().close();
     }
