@@ -2,6 +2,8 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { botNotForYou } from '../access/groups';
 import { insufficientBalance } from '../billing/reservations';
 import { ApiError } from '../errors';
+import { isImage } from '../files/kinds';
+import { reachOf } from '../files/prompt';
 import type { Owner } from '../owner';
 import type { Turn } from '../providers/types';
 import { runnable } from '../replies/bots';
@@ -43,6 +45,17 @@ export async function replyableTopic(app: FastifyInstance, owner: Owner, topicId
   if (!topic.can_pay) throw insufficientBalance();
   if (topic.busy) throw replyInProgress();
   return { ...topic, provider: run.provider, price: Number(topic.price) };
+}
+
+/** Refused before anything is reserved: a bot without vision is never sent an image. */
+export function refuseUnseen(topic: ReplyableTopic, files: { type: string }[]) {
+  if (files.some((file) => isImage(file.type)) && !reachOf(topic.config).vision)
+    throw new ApiError(
+      422,
+      `${topic.name} cannot see images. Remove the image, or ask a bot that can see images.`,
+      'VISION_UNSUPPORTED',
+      'files',
+    );
 }
 
 type ReplyableTopic = Awaited<ReturnType<typeof replyableTopic>>;

@@ -1,15 +1,13 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import { ApiError } from '../errors';
-import { isImage } from '../files/kinds';
-import { reachOf } from '../files/prompt';
 import { filesToAttach } from '../files/store';
 import type { Owner } from '../owner';
 import { repeat } from '../repeat';
 import { leaseSeconds } from '../replies/lease';
 import { stepsOfMessage } from '../tools/steps';
 import { replyRelay } from './relay';
-import { replyableTopic, startLiveReply } from './reply';
+import { refuseUnseen, replyableTopic, startLiveReply } from './reply';
 import {
   interruptOrphans,
   notContinuable,
@@ -20,7 +18,7 @@ import {
   streamingReplyOf,
 } from './replyStore';
 import { topicNotFound } from './topics';
-import { branchTurns, messageOf } from './tree';
+import { messageOf, parentFor, questionAt } from './tree';
 
 const idParams = {
   type: 'object',
@@ -96,29 +94,8 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
       const owner = ownerOf(request);
       const topic = await replyableTopic(app, owner, topicId);
       const files = await filesToAttach(app.db, owner, request.body.files ?? []);
-      // Refused before anything is reserved: a bot without vision is never sent an image.
-      if (files.some((file) => isImage(file.type)) && !reachOf(topic.config).vision) {
-        throw new ApiError(
-          422,
-          `${topic.name} cannot see images. Remove the image, or ask a bot that can see images.`,
-          'VISION_UNSUPPORTED',
-          'files',
-        );
-      }
-      // Omitted: answer the branch on screen. null: a new first message. A reply: edit and resend
-      // the message that followed it, on a new branch (the old one is kept).
-      let parent = topic.head;
-      if (request.body.parent !== undefined) {
-        parent = request.body.parent;
-        if (parent !== null && (await messageOf(app.db, topicId, parent)).role !== 'bot') {
-          throw new ApiError(
-            400,
-            'Only your own messages can be edited: send the new text after the reply before it.',
-            'NOT_EDITABLE',
-            'parent',
-          );
-        }
-      }
+      refuseUnseen(topic, files);
+      const parent = await parentFor(app.db, topicId, topic.head, request.body.parent);
       // Reserved before the first token: a reply that cannot be paid never starts.
       const { history, historyCarriesFiles, ...started } = await startReply(app.db, owner, {
         topicId,
@@ -147,10 +124,8 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
       const message = await messageOf(app.db, topicId, request.params.messageId);
       const answered = message.role === 'bot' ? message.parent : message.id;
       if (!answered) throw new ApiError(400, 'This reply answers no message.', 'NOT_REGENERABLE');
-      const branch = await branchTurns(app.db, topicId, answered);
-      const asked = branch.pop();
-      if (asked?.role !== 'user')
-        throw new ApiError(400, 'This reply answers no message.', 'NOT_REGENERABLE');
+      const question = await questionAt(app.db, topicId, answered);
+      if (!question) throw new ApiError(400, 'This reply answers no message.', 'NOT_REGENERABLE');
       const started = await startRegeneration(app.db, ownerOf(request), {
         topicId,
         parent: answered,
@@ -160,7 +135,7 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
         topicId,
         topic,
         started,
-        conversation: { history: branch, text: asked.text, messageId: answered },
+        conversation: { ...question, messageId: answered },
         carriesFiles: true,
       });
     },
@@ -175,9 +150,8 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
       const message = await messageOf(app.db, topicId, request.params.messageId);
       if (message.role !== 'bot' || !message.parent) throw notContinuable();
       // The reply goes on answering the same message, with the same conversation before it.
-      const branch = await branchTurns(app.db, topicId, message.parent);
-      const asked = branch.pop();
-      if (asked?.role !== 'user') throw notContinuable();
+      const question = await questionAt(app.db, topicId, message.parent);
+      if (!question) throw notContinuable();
       // Its tool steps so far (none are written while it is not being written).
       const steps = await stepsOfMessage(app.db, message.id);
       const { text, ...started } = await startContinuation(app.db, ownerOf(request), {
@@ -189,7 +163,7 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
         topicId,
         topic,
         started,
-        conversation: { history: branch, text: asked.text, messageId: message.parent },
+        conversation: { ...question, messageId: message.parent },
         carriesFiles: true,
         sofar: { text, steps },
       });
