@@ -233,8 +233,9 @@ export const apiKeysPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
 
 /**
  * Parley's OpenAI-compatible API: `GET /v1/models` and `POST /v1/chat/completions` with a personal key
- * as the bearer. Every answer that is not a success is OpenAI's error JSON. A completion is reserved,
- * settled and limited like a chat reply; it is stored as a topic only with `store: true`. Registered
+ * as the bearer. Every answer that is not a success is OpenAI's error JSON. A completion is reserved
+ * here, then runs through the reply pipeline as a chat reply does (`answerCompletion`): settled,
+ * released and limited alike; it is stored as a topic only with `store: true`. Registered
  * under the prefix `/v1`: its not-found handler answers OpenAI's JSON there only.
  */
 export const openaiApiPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
