@@ -1,230 +1,163 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { knowledgeOf } from '../bots/config';
-import type { Db } from '../db/database';
-import { passageRoom, withAttachments } from '../files/prompt';
-import { citationOf, documentsCarried, retrieve } from '../knowledge/retrieval';
+import { botNotForYou } from '../access/groups';
+import { insufficientBalance } from '../billing/reservations';
+import { ApiError } from '../errors';
+import { isImage } from '../files/kinds';
+import { reachOf } from '../files/prompt';
 import type { Owner } from '../owner';
-import { type Attachment, type Knowledge, type Provider, ProviderError, type Turn } from '../providers/types';
-import { librarianPassages } from '../replies/engines/librarian';
-import { type BotTools, toolsForBot } from '../tools/registry';
-import { replyTools } from '../tools/run';
-import type { LiveReply } from './liveReplies';
-import { checkpoint, release, type StartedReply, settle } from './replyStore';
-import type { ReplyEvent } from './sse';
+import type { Turn } from '../providers/types';
+import { runnable } from '../replies/bots';
+import { type Outcome, prepareReply, type ReplyRecord, shownFailure } from '../replies/pipeline';
+import type { ReplyEvent } from '../replies/sse';
+import type { Step } from '../tools/steps';
+import {
+  checkpoint,
+  release,
+  replyInProgress,
+  replyStatus,
+  type StartedReply,
+  setCitations,
+  settle,
+  topicForReply,
+} from './replyStore';
+import { topicNotFound } from './topics';
 
 /** How often the text of a streaming reply is stored: a crash loses at most this much of it. */
-export const checkpointMs = 500;
+const checkpointMs = 500;
 
-export interface ReplyJob {
-  db: Db;
-  owner: Owner;
-  topicId: string;
-  bot: { id: string; name: string; config: Record<string, unknown> };
-  /** The branch before the message being answered, oldest first. */
-  history: Turn[];
-  /** The message being answered, and the files it carries. */
-  text: string;
-  attachments: Attachment[];
-  /** The passages found for the question, when the bot searches; their citations end the reply. */
-  knowledge?: Knowledge;
-  provider: Provider;
-  /** The bot's tools, for a model bot that has some. */
-  tools?: BotTools;
-  /** What was written of a reply that is continued: the provider writes what follows. */
-  continuing?: string;
-  log: FastifyBaseLogger;
+/**
+ * The topic (the user's own, else 404) and its bot, when a reply can start now: the bot is for the
+ * user's groups, this node takes replies, the bot can run here, the user can pay, and no reply is
+ * being written in the topic. Refused before anything is reserved.
+ */
+export async function replyableTopic(app: FastifyInstance, owner: Owner, topicId: string) {
+  const topic = await topicForReply(app.db, owner, topicId);
+  if (!topic) throw topicNotFound();
+  const run = runnable(app, topic);
+  if (run.refused === 'not_allowed') throw botNotForYou(topic.name);
+  if (run.refused === 'shutting_down')
+    throw new ApiError(
+      503,
+      'This server is restarting. Send your message again in a moment.',
+      'SHUTTING_DOWN',
+    );
+  if (run.refused) throw new ApiError(409, 'This bot is not available right now.', 'BOT_INACTIVE');
+  if (!topic.can_pay) throw insufficientBalance();
+  if (topic.busy) throw replyInProgress();
+  return { ...topic, provider: run.provider, price: Number(topic.price) };
 }
 
-/** What a bot is given to answer: the conversation with its files, the passages found, its tools. */
-export interface ReplyContext {
-  history: Turn[];
-  attachments: Attachment[];
-  text: string;
-  knowledge?: Knowledge;
-  tools: BotTools;
+/** Refused before anything is reserved: a bot without vision is never sent an image. */
+export function refuseUnseen(topic: ReplyableTopic, files: { type: string }[]) {
+  if (files.some((file) => isImage(file.type)) && !reachOf(topic.config).vision)
+    throw new ApiError(
+      422,
+      `${topic.name} cannot see images. Remove the image, or ask a bot that can see images.`,
+      'VISION_UNSUPPORTED',
+      'files',
+    );
+}
+
+type ReplyableTopic = Awaited<ReturnType<typeof replyableTopic>>;
+
+/** The bot message as the reply's record: checkpointed (its lease renewed), then settled or released. */
+function messageRecord(app: FastifyInstance, owner: Owner, botName: string, messageId: string): ReplyRecord {
+  return {
+    renewMs: checkpointMs,
+    renew: (text) => checkpoint(app.db, messageId, text),
+    settle: (text, free) =>
+      settle(app.db, owner, { messageId, text, description: `Reply from ${botName}`, free }),
+    release: (text, status) => release(app.db, owner, { messageId, text, status }),
+    cite: (citations) => setCitations(app.db, messageId, citations),
+  };
 }
 
 /**
- * The conversation as the bot is given it: with its files (when it carries any: the stored message
- * `messageId` and those before it), and with the passages that answer the question for a bot that
- * searches (the Librarian: the conversation's documents and its knowledge bases; a model bot: its
- * knowledge bases, and documents too long for its context, with half of that context kept for
- * passages), and the bot's tools. A chat reply and the admin's "Try it" alike.
+ * Starts writing a reply into a live reply of this node, apart from the request: followers come and
+ * go. Its context is built first (it may refuse: the reply just started is then released). A reply
+ * continued (`sofar`: its text and tool steps) goes on after them.
  */
-export async function replyContext(
+export async function startLiveReply(
   app: FastifyInstance,
-  who: Owner,
-  bot: { platform: string; config: Record<string, unknown> },
-  conversation: { history: Turn[]; text: string; messageId?: string },
-  carriesFiles = false,
-): Promise<ReplyContext> {
-  const bases = knowledgeOf(bot.config);
-  const model = bot.platform === 'openai';
-  const librarian = bot.platform === 'builtin' && bot.config.engine === 'librarian';
-  const room = passageRoom(bot.config);
-  const { messageId } = conversation;
-  const files = carriesFiles && messageId !== undefined;
-  let context: { history: Turn[]; attachments: Attachment[]; unfit: string[] } = {
-    history: conversation.history,
-    attachments: [],
-    unfit: [],
+  request: { owner: Owner; log: FastifyBaseLogger },
+  reply: {
+    topicId: string;
+    topic: ReplyableTopic;
+    started: StartedReply;
+    /** The branch before the message answered, that message, and whether any of it carries files. */
+    conversation: { history: Turn[]; text: string; messageId: string };
+    carriesFiles: boolean;
+    sofar?: { text: string; steps: Step[] };
+  },
+) {
+  const { topic, started, sofar } = reply;
+  const messageId = started.botMessageId;
+  const prepared = await prepareReply(app, {
+    owner: request.owner,
+    bot: topic,
+    provider: topic.provider,
+    conversation: reply.conversation,
+    carriesFiles: reply.carriesFiles,
+    steps: { tenant: request.owner.tenant, messageId },
+    approvals: true,
+    continuing: sofar && { text: sofar.text, steps: sofar.steps.length },
+    record: messageRecord(app, request.owner, topic.name, messageId),
+    log: request.log,
+  });
+  const live = app.liveReplies.start(reply.topicId, messageId, sofar);
+  const sink = {
+    token: (text: string) =>
+      live.emit({ event: 'token', id: live.text.length + text.length, data: { text } }),
+    step: (step: Step) => live.emit({ event: 'step', data: { botMessageId: messageId, step } }),
   };
-  if (files) {
-    const read = (reserve: number) =>
-      withAttachments(app.db, who, { ...conversation, messageId }, bot.config, reserve);
-    context = await read(model && bases.length ? room : 0);
-    if (model && !bases.length && context.unfit.length) context = await read(room);
-  }
-  let knowledge: Knowledge | undefined;
-  if (librarian) {
-    const ids = [
-      ...conversation.history.flatMap((turn) => (turn.id ? [turn.id] : [])),
-      ...(messageId ? [messageId] : []),
-    ];
-    const documents = files ? await documentsCarried(app, who, ids) : [];
-    knowledge = await retrieve(app, who, {
-      question: conversation.text,
-      bases,
-      documents,
-      limit: librarianPassages,
-    });
-  } else if (model && (bases.length || context.unfit.length)) {
-    knowledge = await retrieve(app, who, {
-      question: conversation.text,
-      bases,
-      documents: context.unfit,
-      limit: 5,
-      room,
-    });
-  }
-  return {
-    history: context.history,
-    attachments: context.attachments,
-    text: conversation.text,
-    knowledge,
-    tools: await toolsForBot(app, who, bot),
-  };
+  live.finished = prepared
+    .run(sink, live.controller.signal)
+    .then(async (outcome) => live.emit(await lastEvent(app, started, outcome, live.steps())))
+    .finally(() => app.liveReplies.finish(live));
+  return live;
 }
 
-export const stoppedCode = 'STOPPED';
+const stoppedCode = 'STOPPED';
 const stoppedEvent = (ids: object) => ({ error: 'The reply was stopped.', code: stoppedCode, ...ids });
 
+/** The reply's last event: done with its charge, or why it ended (the ids when it is kept). */
+async function lastEvent(
+  app: FastifyInstance,
+  started: StartedReply,
+  outcome: Outcome,
+  steps: Step[],
+): Promise<ReplyEvent> {
+  const ids = {
+    ...(started.userMessageId ? { userMessageId: started.userMessageId } : {}),
+    botMessageId: started.botMessageId,
+  };
+  if (outcome.end === 'lost') return endedElsewhere(app, ids);
+  if (outcome.end === 'complete') {
+    const { citations, charge } = outcome;
+    return {
+      event: 'done',
+      data: {
+        ...ids,
+        ...charge,
+        ...(citations.length ? { citations } : {}),
+        ...(steps.length ? { steps } : {}),
+      },
+    };
+  }
+  const shown = outcome.kept ? ids : {};
+  if (outcome.end === 'stopped') return { event: 'error', data: stoppedEvent(shown) };
+  const failure = shownFailure(outcome.error);
+  return { event: 'error', data: { error: failure.message, code: failure.code, ...shown } };
+}
+
 /** The last event of a reply that was ended by someone else: stopped from another node, cut off, or deleted. */
-async function endedElsewhere(db: Db, messageId: string, ids: object): Promise<ReplyEvent> {
-  const { rows } = await db.query<{ status: string }>('select status from messages where id = $1', [
-    messageId,
-  ]);
-  if (rows[0]?.status === 'stopped') return { event: 'error', data: stoppedEvent(ids) };
-  if (!rows[0])
+async function endedElsewhere(app: FastifyInstance, ids: { botMessageId: string }): Promise<ReplyEvent> {
+  const status = await replyStatus(app.db, ids.botMessageId);
+  if (status === 'stopped') return { event: 'error', data: stoppedEvent(ids) };
+  if (!status)
     return { event: 'error', data: { error: 'This conversation does not exist.', code: 'NOT_FOUND' } };
   return {
     event: 'error',
     data: { error: 'The reply was interrupted. Please try again.', code: 'INTERRUPTED', ...ids },
   };
-}
-
-/**
- * Generates the reply into `live`, independently of any request: followers come and go. The text is
- * checkpointed every `checkpointMs` (which also renews the reply's lease); a finished reply is
- * settled (stored and charged what was reserved), a stopped or failed one is kept as far as it got
- * and its reservation released.
- */
-export async function generateReply(job: ReplyJob, live: LiveReply, started: StartedReply): Promise<void> {
-  const messageId = started.botMessageId;
-  const { signal } = live.controller;
-  const ids = {
-    ...(started.userMessageId ? { userMessageId: started.userMessageId } : {}),
-    botMessageId: messageId,
-  };
-  let lost = false;
-  let free = false;
-  const timer = setInterval(() => {
-    checkpoint(job.db, messageId, live.text).then(
-      (mine) => {
-        // Ended elsewhere (stopped from another node, interrupted, or the topic deleted): stop spending.
-        if (!mine) {
-          lost = true;
-          live.stop();
-        }
-      },
-      (error) => job.log.warn({ err: error }, 'checkpoint failed'),
-    );
-  }, checkpointMs);
-
-  const tools = job.tools
-    ? replyTools({
-        db: job.db,
-        owner: { tenant: job.owner.tenant, messageId },
-        bot: job.tools,
-        signal,
-        approvals: true,
-        log: job.log,
-        after: live.steps().length,
-        show: (step) => live.emit({ event: 'step', data: { botMessageId: messageId, step } }),
-      })
-    : undefined;
-
-  try {
-    for await (const piece of job.provider({
-      history: job.history,
-      text: job.text,
-      attachments: job.attachments,
-      knowledge: job.knowledge,
-      config: job.bot.config,
-      tenant: job.owner.tenant,
-      signal,
-      waive: () => {
-        free = true;
-      },
-      tools,
-      continuing: job.continuing,
-    })) {
-      live.emit({ event: 'token', id: live.text.length + piece.length, data: { text: piece } });
-    }
-    clearInterval(timer);
-    if (lost) return live.emit(await endedElsewhere(job.db, messageId, ids));
-    if (signal.aborted) {
-      const kept = await release(job.db, job.owner, { messageId, text: live.text, status: 'stopped' });
-      live.emit({ event: 'error', data: stoppedEvent(kept ? ids : {}) });
-      return;
-    }
-    const charged = await settle(job.db, job.owner, {
-      topicId: job.topicId,
-      messageId,
-      text: live.text,
-      description: `Reply from ${job.bot.name}`,
-      free,
-    });
-    if (!charged) return live.emit(await endedElsewhere(job.db, messageId, ids));
-    const citations = job.knowledge?.passages.map(citationOf) ?? [];
-    const steps = live.steps();
-    live.emit({
-      event: 'done',
-      data: {
-        ...ids,
-        ...charged,
-        ...(citations.length ? { citations } : {}),
-        ...(steps.length ? { steps } : {}),
-      },
-    });
-  } catch (error) {
-    clearInterval(timer);
-    if (lost) return live.emit(await endedElsewhere(job.db, messageId, ids));
-    const known = error instanceof ProviderError;
-    if (!known) job.log.error({ err: error }, 'reply failed');
-    const status = signal.aborted ? 'stopped' : 'failed';
-    const kept = await release(job.db, job.owner, { messageId, text: live.text, status }).catch((failure) => {
-      job.log.error({ err: failure }, 'releasing a reply failed');
-      return false;
-    });
-    const shown = kept ? ids : {};
-    if (status === 'stopped') {
-      live.emit({ event: 'error', data: stoppedEvent(shown) });
-      return;
-    }
-    const failure = known
-      ? error
-      : new ProviderError('The reply failed on our side. Please try again.', 'INTERNAL');
-    live.emit({ event: 'error', data: { error: failure.message, code: failure.code, ...shown } });
-  }
 }

@@ -1,18 +1,20 @@
+import { mayUseBot } from '../access/groups';
+import {
+  hold,
+  holdWhen,
+  refusal,
+  releaseOrphans,
+  release as releaseReservation,
+  replyReservations,
+  settle as settleReservation,
+} from '../billing/reservations';
 import { replyChannel } from '../db/channels';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import type { Owner } from '../owner';
 import type { Citation, Turn } from '../providers/types';
-
-/** Below this after a charge, the user is told their balance is low. */
-export const lowBalance = 1;
-export const lowBalanceNotice = {
-  title: 'Your balance is low',
-  body: 'Your balance is under 1.00. Replies from paid bots stop when it runs out.',
-};
-
-/** How long a reply's writer may stay silent before the reply counts as cut off. */
-export const leaseSeconds = 5;
+import { lease } from '../replies/lease';
+import { type Step, stepsJson } from '../tools/steps';
 
 export const replyInProgress = () =>
   new ApiError(
@@ -20,71 +22,82 @@ export const replyInProgress = () =>
     'A reply is still being written in this conversation. Wait for it or stop it.',
     'REPLY_IN_PROGRESS',
   );
-export const insufficientBalance = () => new ApiError(402, 'Insufficient balance', 'INSUFFICIENT_BALANCE');
-
-/** The first day of the next calendar month (UTC), as `1 September 2025`. */
-export function budgetResetDate(now = new Date()): string {
-  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(next);
+/** A topic of the user's with its bot, as a reply starts in it. */
+export interface TopicForReply {
+  bot_id: string;
+  name: string;
+  price: string;
+  active: boolean;
+  platform: string;
+  config: Record<string, unknown>;
+  head: string | null;
+  /** The user's balance, less what replies in flight hold, covers the bot's price. */
+  can_pay: boolean;
+  /** A reply is being written in the topic. */
+  busy: boolean;
+  /** The bot is for the user's groups. */
+  may_use: boolean;
 }
-export const budgetReached = (now = new Date()) =>
-  new ApiError(
-    402,
-    `You have reached your monthly budget. Replies start again on ${budgetResetDate(now)}.`,
-    'BUDGET_REACHED',
+
+/** The user's topic, its bot and whether a reply can start: one query; null for anyone else's topic. */
+export async function topicForReply(db: Db, owner: Owner, topicId: string): Promise<TopicForReply | null> {
+  const { rows } = await db.query<TopicForReply>(
+    `select b.id as bot_id, b.name, b.price, b.active, b.platform, b.config, t.head,
+            u.balance - u.reserved >= b.price as can_pay,
+            exists (select 1 from messages m where m.topic_id = t.id and m.status = 'streaming') as busy,
+            ${mayUseBot('b.id', 'u.id')} as may_use
+     from topics t join bots b on b.id = t.bot_id join users u on u.id = t.user_id
+     where t.id = $1 and t.tenant = $2 and t.user_id = $3`,
+    [topicId, owner.tenant, owner.userId],
   );
+  return rows[0] ?? null;
+}
 
-/** The first day of this calendar month (UTC), in SQL. */
-const thisMonth = `(date_trunc('month', now() at time zone 'utc'))::date`;
-/** A member's spend this month so far (their row's counter, zero when it counts an earlier month). */
-const spentThisMonth = (users = 'users') =>
-  `(case when ${users}.spent_month = ${thisMonth} then ${users}.month_spent else 0 end)`;
-/**
- * The smallest monthly budget of the member's groups (null: none limits them), for the member `$2`
- * of the organization `$3`.
- */
-const budgetOf = `(select min(g.monthly_budget) from group_members gm join groups g on g.id = gm.group_id
-   where gm.user_id = $2 and g.tenant = $3)`;
-/**
- * Reserves `$4` of the member `$2` of `$3`, when `also` (SQL) holds: when their balance covers it
- * and, with a budget, their spend this month is under it and stays within it. One UPDATE of their
- * row: concurrent reservations wait for its lock and check the balance and the month's spend again
- * as they stand then (on PostgreSQL too), so simultaneous messages can never overrun either.
- */
-const holdWhen = (also: string) => `update users set reserved = reserved + $4,
-           month_spent = ${spentThisMonth()} + $4, spent_month = ${thisMonth}
-         where id = $2 and tenant = $3 and ${also} and balance - reserved >= $4
-           and (${budgetOf} is null or (${spentThisMonth()} < ${budgetOf} and ${spentThisMonth()} + $4 <= ${budgetOf}))
-         returning id`;
-export const hold = holdWhen('true');
-
-/** Whether the member's spend this month leaves no room for `price` under their groups' budget. */
-export async function overBudget(db: Db, owner: Owner, price: number): Promise<boolean> {
-  const { rows } = await db.query<{ over: boolean | null }>(
-    `select ${budgetOf} is not null and (${spentThisMonth()} >= ${budgetOf} or ${spentThisMonth()} + $1 > ${budgetOf}) as over
-     from users where id = $2 and tenant = $3`,
-    [price, owner.userId, owner.tenant],
+/** The id of the reply streaming in the user's topic, or null; undefined for anyone else's topic. */
+export async function streamingReplyOf(
+  db: Db,
+  owner: Owner,
+  topicId: string,
+): Promise<string | null | undefined> {
+  const { rows } = await db.query<{ id: string | null }>(
+    `select (select m.id from messages m where m.topic_id = t.id and m.status = 'streaming') as id
+     from topics t where t.id = $1 and t.tenant = $2 and t.user_id = $3`,
+    [topicId, owner.tenant, owner.userId],
   );
-  return rows[0]?.over === true;
+  return rows[0] ? rows[0].id : undefined;
 }
 
-/** Why a reservation was refused: the budget, else the balance. */
-export async function refusal(db: Db, owner: Owner, price: number) {
-  return (await overBudget(db, owner, price)) ? budgetReached() : insufficientBalance();
+/** A reply as a follower on another node reads it at each checkpoint. */
+export interface StoredReply {
+  text: string;
+  status: string;
+  cost: string | null;
+  balance: string;
+  citations: Citation[] | null;
+  steps: Step[] | null;
 }
 
-/**
- * What a reply's end gives back to the month's spend: `amount`, when the counter still counts the
- * month the reply was reserved in (`reservedAt`, SQL).
- */
-export const refund = (amount: string, reservedAt: string) =>
-  `month_spent = case when spent_month = (date_trunc('month', ${reservedAt} at time zone 'utc'))::date
-                 then greatest(month_spent - ${amount}, 0) else month_spent end`;
+/** The reply `messageId` as last stored, with the balance of `userId` (its follower); undefined once deleted. */
+export async function storedReply(
+  db: Db,
+  messageId: string,
+  userId: string,
+): Promise<StoredReply | undefined> {
+  const { rows } = await db.query<StoredReply>(
+    `select m.text, m.status, m.cost, m.citations, u.balance, ${stepsJson()} as steps
+     from messages m join users u on u.id = $2 where m.id = $1`,
+    [messageId, userId],
+  );
+  return rows[0];
+}
+
+/** The status of a reply, or null once it is deleted. */
+export async function replyStatus(db: Db, messageId: string): Promise<string | null> {
+  const { rows } = await db.query<{ status: string }>('select status from messages where id = $1', [
+    messageId,
+  ]);
+  return rows[0]?.status ?? null;
+}
 
 export interface StartedReply {
   /** The user's message the reply answers: stored just now, or earlier for a regenerated reply. */
@@ -92,7 +105,6 @@ export interface StartedReply {
   botMessageId: string;
 }
 
-export const lease = `now() + make_interval(secs => ${leaseSeconds})`;
 const conflicts = (error: unknown) => {
   if ((error as { code?: string }).code === '23505') return replyInProgress();
   return error;
@@ -268,51 +280,20 @@ export async function checkpoint(db: Db, messageId: string, text: string): Promi
 }
 
 /**
- * The reply is complete: stored, its reservation turned into a charge with its transaction (and a
- * low-balance notice when the charge crosses the line), in one statement; a `free` reply only gives
- * its reservation back. Null when the reply had already been ended (interrupted): nothing charged.
+ * The reply is complete: stored, its reservation turned into a charge (`billing/reservations`
+ * `settle`), the topic touched; null when it had already been ended (interrupted): nothing charged.
  */
-export async function settle(
+export const settle = (
   db: Db,
   owner: Owner,
-  reply: { topicId: string; messageId: string; text: string; description: string; free: boolean },
-): Promise<{ cost: number; balance: number } | null> {
-  const { rows } = await db.query<{ cost: string | null; balance: string | null }>(
-    `with held as (select id, reserved, reserved_at from messages where id = $1 and status = 'streaming' for update),
-     done as (
-       update messages m set text = $2, status = 'complete', reserved = 0, lease_until = null,
-              cost = case when $10 then 0 else held.reserved end
-       from held where m.id = held.id returning m.cost, held.reserved, held.reserved_at),
-     paid as (
-       update users set balance = balance - (select cost from done), reserved = reserved - (select reserved from done),
-              ${refund('(select reserved - cost from done)', '(select reserved_at from done)')}
-       where id = $3 and tenant = $4 and exists (select 1 from done) returning balance),
-     recorded as (
-       insert into transactions (tenant, user_id, amount, description)
-       select $4, $3, -cost, $5 from done where cost > 0),
-     noticed as (
-       insert into notifications (tenant, user_id, title, body)
-       select $4, $3, $7, $8 from paid, done
-       where done.cost > 0 and paid.balance < $9 and paid.balance + done.cost >= $9),
-     touched as (update topics set updated_at = now() where id = $6 and exists (select 1 from done))
-     select (select cost from done) as cost, (select balance from paid) as balance,
-            (select pg_notify('${replyChannel}', $1) from done) as announced`,
-    [
-      reply.messageId,
-      reply.text,
-      owner.userId,
-      owner.tenant,
-      reply.description,
-      reply.topicId,
-      lowBalanceNotice.title,
-      lowBalanceNotice.body,
-      lowBalance,
-      reply.free,
-    ],
-  );
-  const { cost, balance } = rows[0];
-  return cost === null || balance === null ? null : { cost: Number(cost), balance: Number(balance) };
-}
+  reply: { messageId: string; text: string; description: string; free: boolean },
+) =>
+  settleReservation(db, owner, replyReservations, {
+    id: reply.messageId,
+    description: reply.description,
+    free: reply.free,
+    set: { text: reply.text },
+  });
 
 /**
  * The reply ended without completing: kept as far as it got (`text`, or its last checkpoint when
@@ -325,20 +306,13 @@ export async function release(
   owner: Owner,
   reply: { messageId: string; text: string | null; status: 'stopped' | 'failed' },
 ): Promise<boolean> {
-  const { rows } = await db.query<{ text: string }>(
-    `with held as (select id, reserved, reserved_at from messages where id = $1 and status = 'streaming' for update),
-     ended as (
-       update messages m set text = coalesce($2, m.text), status = $3, reserved = 0, lease_until = null
-       from held where m.id = held.id returning held.reserved, held.reserved_at, m.text),
-     freed as (
-       update users set reserved = reserved - (select reserved from ended),
-              ${refund('(select reserved from ended)', '(select reserved_at from ended)')}
-       where id = $4 and tenant = $5 and exists (select 1 from ended))
-     select text, pg_notify('${replyChannel}', $1) from ended`,
-    [reply.messageId, reply.text, reply.status, owner.userId, owner.tenant],
-  );
-  if (!rows.length) return false;
-  if (rows[0].text) return true;
+  const ended = await releaseReservation(db, owner, replyReservations, {
+    id: reply.messageId,
+    status: reply.status,
+    set: reply.text === null ? {} : { text: reply.text },
+  });
+  if (!ended) return false;
+  if (reply.text) return true;
   // A reply that called tools keeps them, even without text.
   const { rows: gone } = await db.query(
     `with gone as (delete from messages where id = $1 and text = ''
@@ -352,33 +326,5 @@ export async function release(
   return gone.length === 0;
 }
 
-/**
- * Replies whose writer is gone are marked interrupted and their reservations released: those whose
- * lease ran out, or every streaming reply when `all` (one process owns the database, and it just
- * started). Answers how many.
- */
-export async function interruptOrphans(db: Db, all = false): Promise<number> {
-  const { rows } = await db.query<{ count: string }>(
-    `with orphans as (
-       select m.id, m.reserved, m.reserved_at, t.user_id from messages m join topics t on t.id = m.topic_id
-       where m.status = 'streaming' and ($1 or m.lease_until < now())
-       for update of m skip locked),
-     ended as (
-       update messages m set status = 'interrupted', reserved = 0, lease_until = null
-       from orphans where m.id = orphans.id returning m.id, orphans.user_id, orphans.reserved, orphans.reserved_at),
-     cut as (
-       update tool_steps s set status = 'error', error = 'The reply was interrupted before this call ended.'
-       from ended where s.message_id = ended.id and s.status in ('awaiting_approval', 'running')),
-     freed as (
-       update users u set reserved = u.reserved - held.total,
-              month_spent = greatest(u.month_spent - held.this_month, 0)
-       from (select ended.user_id, sum(ended.reserved) as total,
-                    sum(case when (date_trunc('month', ended.reserved_at at time zone 'utc'))::date = users.spent_month
-                        then ended.reserved else 0 end) as this_month
-             from ended join users on users.id = ended.user_id group by ended.user_id) held
-       where u.id = held.user_id)
-     select count(*) from (select pg_notify('${replyChannel}', id) from ended) as announced`,
-    [all],
-  );
-  return Number(rows[0].count);
-}
+/** Replies whose writer is gone, marked interrupted (`billing/reservations` `releaseOrphans`). */
+export const interruptOrphans = (db: Db, all = false) => releaseOrphans(db, replyReservations, all);

@@ -33,3 +33,38 @@ export async function branchTurns(db: Db, topicId: string, leafId: string | null
   );
   return rows;
 }
+
+/**
+ * The user's message `messageId` with the branch before it, as a reply answering it (again) is given
+ * them; null when the branch does not end with a message of the user's.
+ */
+export async function questionAt(
+  db: Db,
+  topicId: string,
+  messageId: string,
+): Promise<{ history: Turn[]; text: string } | null> {
+  const history = await branchTurns(db, topicId, messageId);
+  const asked = history.pop();
+  return asked?.role === 'user' ? { history, text: asked.text } : null;
+}
+
+/**
+ * The message a new message follows: omitted, the branch on screen (`head`); null, a new first
+ * message; a reply, an edit of the message after it, on a new branch (the old one is kept).
+ */
+export async function parentFor(
+  db: Db,
+  topicId: string,
+  head: string | null,
+  requested: string | null | undefined,
+): Promise<string | null> {
+  if (requested === undefined) return head;
+  if (requested !== null && (await messageOf(db, topicId, requested)).role !== 'bot')
+    throw new ApiError(
+      400,
+      'Only your own messages can be edited: send the new text after the reply before it.',
+      'NOT_EDITABLE',
+      'parent',
+    );
+  return requested;
+}

@@ -1,5 +1,6 @@
 import type { FastifyError } from 'fastify';
 import { ApiError } from '../errors';
+import type { Refusal } from '../replies/bots';
 
 /** OpenAI's error JSON: what every answer of `/v1/…` that is not a success looks like. */
 export interface OpenAiErrorBody {
@@ -65,6 +66,32 @@ export const modelAmbiguous = (model: string, ids: string[]) =>
     'model_ambiguous',
     'model',
   );
+
+/** A model the key's holder cannot use now (`replies/bots` `runnable`), in OpenAI's words. */
+export function modelRefused(botName: string, refusal: Refusal): OpenAiError {
+  if (refusal === 'not_allowed')
+    return new OpenAiError(
+      403,
+      `${botName} is only for some groups of this organization, and you are in none of them.`,
+      'permission_error',
+      'model_not_allowed',
+      'model',
+    );
+  if (refusal === 'shutting_down')
+    return new OpenAiError(
+      503,
+      'This server is restarting. Try again in a moment.',
+      'server_error',
+      'shutting_down',
+    );
+  return new OpenAiError(
+    503,
+    `${botName} is not available right now.`,
+    'server_error',
+    'model_not_available',
+    'model',
+  );
+}
 
 export const invalidRequest = (message: string, param: string | null = null) =>
   new OpenAiError(400, message, 'invalid_request_error', 'invalid_request_error', param);

@@ -1,24 +1,19 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { canRun } from '../bots/availability';
-import { knowledgeOf } from '../bots/config';
 import { ApiError, notFound } from '../errors';
-import { passageRoom } from '../files/prompt';
-import { retrieve } from '../knowledge/retrieval';
 import type { Owner } from '../owner';
-import { type Knowledge, ProviderError, type Turn } from '../providers/types';
 import { repeat } from '../repeat';
-import { librarianPassages } from '../replies/engines/librarian';
+import { runnable } from '../replies/bots';
 import { retryIn } from '../security/counters';
-import { toolsForBot } from '../tools/registry';
-import { replyTools } from '../tools/run';
+import { answerCompletion, type RunningCalls, textOf, turnsOf } from './completion';
 import {
   apiAccessOff,
   invalidApiKey,
-  invalidRequest,
   modelAmbiguous,
   modelNotFound,
+  modelRefused,
   OpenAiError,
-  serverError,
   suspendedKeyHolder,
   toOpenAiError,
 } from './errors';
@@ -32,18 +27,14 @@ import {
   keyHolder,
   leaseCheckMs,
   listKeys,
-  releaseCall,
-  renewCall,
-  renewMs,
   reserveCall,
   revokeKey,
-  settleCall,
-  storeConversation,
   usableBots,
 } from './store';
 
 const keySchema = {
   type: 'object',
+  additionalProperties: false,
   required: ['_id', 'name', 'createdAt', 'expiresAt', 'lastUsedAt', 'last4'],
   properties: {
     _id: { type: 'string' },
@@ -55,6 +46,99 @@ const keySchema = {
   },
 } as const;
 
+const modelsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['object', 'data'],
+  properties: {
+    object: { type: 'string' },
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'object', 'created', 'owned_by', 'name'],
+        properties: {
+          id: { type: 'string' },
+          object: { type: 'string' },
+          created: { type: 'number' },
+          owned_by: { type: 'string' },
+          name: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+const completionBody = {
+  type: 'object',
+  required: ['model', 'messages'],
+  // OpenAI's other parameters (temperature, max_tokens, user, …) are accepted and ignored.
+  additionalProperties: true,
+  properties: {
+    model: { type: 'string', minLength: 1, maxLength: 200 },
+    messages: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 1000,
+      items: {
+        type: 'object',
+        required: ['role'],
+        properties: { role: { type: 'string', maxLength: 32 } },
+      },
+    },
+    stream: { type: ['boolean', 'null'] },
+    store: { type: ['boolean', 'null'] },
+    stream_options: {
+      type: ['object', 'null'],
+      properties: { include_usage: { type: ['boolean', 'null'] } },
+    },
+  },
+} as const;
+
+const tokenCount = { type: 'integer' } as const;
+/** A `chat.completion` (the streamed one is written as it goes: no schema). */
+const completionSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'object', 'created', 'model', 'choices', 'usage'],
+  properties: {
+    id: { type: 'string' },
+    object: { type: 'string' },
+    created: { type: 'integer' },
+    model: { type: 'string' },
+    choices: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['index', 'message', 'logprobs', 'finish_reason'],
+        properties: {
+          index: { type: 'integer' },
+          message: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['role', 'content', 'refusal'],
+            properties: {
+              role: { type: 'string' },
+              content: { type: 'string' },
+              refusal: { type: 'null' },
+            },
+          },
+          logprobs: { type: 'null' },
+          finish_reason: { type: 'string' },
+        },
+      },
+    },
+    usage: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['prompt_tokens', 'completion_tokens', 'total_tokens'],
+      properties: { prompt_tokens: tokenCount, completion_tokens: tokenCount, total_tokens: tokenCount },
+    },
+  },
+} as const;
+
 /**
  * The member's personal API keys: `GET, POST /api/v1/user/me/key` (list; create `{ name, expiresAt? }`
  * → `{ _id, key }` and the listed fields, the key shown this once) and `DELETE /api/v1/user/me/key/:id`
@@ -62,7 +146,7 @@ const keySchema = {
  * organization has API access off, listing and creating answer 403 with a sentence the Profile panel
  * shows (members have no other way to learn the setting); revoking still works.
  */
-export const apiKeysPlugin: FastifyPluginAsync = async (app) => {
+export const apiKeysPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   app.addHook('preHandler', app.authenticate);
 
   const refuseWhenOff = async (request: FastifyRequest) => {
@@ -83,7 +167,7 @@ export const apiKeysPlugin: FastifyPluginAsync = async (app) => {
     async (request) => listKeys(app.db, request.auth),
   );
 
-  app.post<{ Body: { name: string; expiresAt?: string | null } }>(
+  app.post(
     '/api/v1/user/me/key',
     {
       preHandler: refuseWhenOff,
@@ -102,6 +186,7 @@ export const apiKeysPlugin: FastifyPluginAsync = async (app) => {
           200: {
             type: 'object',
             required: [...keySchema.required, 'key'],
+            additionalProperties: false,
             properties: { ...keySchema.properties, key: { type: 'string' } },
           },
         },
@@ -124,11 +209,19 @@ export const apiKeysPlugin: FastifyPluginAsync = async (app) => {
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  app.delete(
     '/api/v1/user/me/key/:id',
     {
       schema: {
-        params: { type: 'object', properties: { id: { type: 'string', maxLength: 64 } } },
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } },
+        response: {
+          200: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['revoked'],
+            properties: { revoked: { type: 'boolean' } },
+          },
+        },
       },
     },
     async (request) => {
@@ -138,75 +231,16 @@ export const apiKeysPlugin: FastifyPluginAsync = async (app) => {
   );
 };
 
-interface ChatMessage {
-  role: string;
-  content?: unknown;
-}
-
-interface CompletionBody {
-  model: string;
-  messages: ChatMessage[];
-  stream?: boolean;
-  store?: boolean;
-  stream_options?: { include_usage?: boolean } | null;
-}
-
-/** A rough count of tokens (about four characters each): the built-in bots and the providers report none. */
-export const estimateTokens = (text: string) => (text ? Math.max(1, Math.ceil(text.length / 4)) : 0);
-
-/** The text of a message's content: a string, or the text parts of an array (anything else is refused). */
-function textOf(content: unknown, index: number): string {
-  if (typeof content === 'string') return content;
-  if (content === null || content === undefined) return '';
-  if (Array.isArray(content)) {
-    return content
-      .map((part, at) => {
-        const piece = part as { type?: unknown; text?: unknown };
-        if (piece?.type === 'text' && typeof piece.text === 'string') return piece.text;
-        throw invalidRequest(
-          `Only text content is supported: messages[${index}].content[${at}] is of type ${String(piece?.type)}.`,
-          `messages.${index}.content`,
-        );
-      })
-      .join('\n');
-  }
-  throw invalidRequest(
-    `messages[${index}].content must be a string or an array of text parts.`,
-    `messages.${index}.content`,
-  );
-}
-
-/**
- * The conversation as the bot is given it: the request's user and assistant turns (system and developer
- * messages are left out: the bot's own system prompt applies), the last a user's.
- */
-function turnsOf(messages: ChatMessage[]): { history: Turn[]; text: string } {
-  const turns: Turn[] = [];
-  messages.forEach((message, index) => {
-    if (message.role === 'system' || message.role === 'developer') return;
-    if (message.role !== 'user' && message.role !== 'assistant')
-      throw invalidRequest(
-        `Unsupported role '${message.role}' in messages[${index}]: use system, user or assistant.`,
-        `messages.${index}.role`,
-      );
-    const text = textOf(message.content, index);
-    if (text.trim()) turns.push({ role: message.role === 'user' ? 'user' : 'bot', text });
-  });
-  const last = turns.pop();
-  if (last?.role !== 'user')
-    throw invalidRequest('The last message must be a user message with some text.', 'messages');
-  return { history: turns, text: last.text };
-}
-
 /**
  * Parley's OpenAI-compatible API: `GET /v1/models` and `POST /v1/chat/completions` with a personal key
- * as the bearer. Every answer that is not a success is OpenAI's error JSON. A completion is reserved,
- * settled and limited like a chat reply; it is stored as a topic only with `store: true`. Registered
+ * as the bearer. Every answer that is not a success is OpenAI's error JSON. A completion is reserved
+ * here, then runs through the reply pipeline as a chat reply does (`answerCompletion`): settled,
+ * released and limited alike; it is stored as a topic only with `store: true`. Registered
  * under the prefix `/v1`: its not-found handler answers OpenAI's JSON there only.
  */
-export const openaiApiPlugin: FastifyPluginAsync = async (app) => {
+export const openaiApiPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const perMinute = app.config.rateLimits.apiKeyPerMinute;
-  const running = new Set<{ controller: AbortController; finished: Promise<unknown> }>();
+  const running: RunningCalls = new Set();
 
   // Calls cut off by a crash: on the embedded database every running call lost its node at start-up;
   // on PostgreSQL, those whose lease ran out.
@@ -291,275 +325,60 @@ export const openaiApiPlugin: FastifyPluginAsync = async (app) => {
     return named[0];
   }
 
-  app.get('/models', { config: openRoute }, async (request, reply) => {
-    const holder = await holderOf(request, reply);
-    const bots = await listedBots({ tenant: holder.tenant, userId: holder.userId });
-    return {
-      object: 'list',
-      data: bots.map((bot) => ({
-        id: bot.id,
-        object: 'model',
-        created: Number(bot.created),
-        owned_by: holder.tenant,
-        name: bot.name,
-      })),
-    };
-  });
+  app.get(
+    '/models',
+    { config: openRoute, schema: { response: { 200: modelsSchema } } },
+    async (request, reply) => {
+      const holder = await holderOf(request, reply);
+      const bots = await listedBots({ tenant: holder.tenant, userId: holder.userId });
+      return {
+        object: 'list',
+        data: bots.map((bot) => ({
+          id: bot.id,
+          object: 'model',
+          created: Number(bot.created),
+          owned_by: holder.tenant,
+          name: bot.name,
+        })),
+      };
+    },
+  );
 
-  app.post<{ Body: CompletionBody }>(
+  app.post(
     '/chat/completions',
     {
       config: openRoute,
       bodyLimit: 1024 * 1024,
-      schema: {
-        body: {
-          type: 'object',
-          required: ['model', 'messages'],
-          // OpenAI's other parameters (temperature, max_tokens, user, …) are accepted and ignored.
-          additionalProperties: true,
-          properties: {
-            model: { type: 'string', minLength: 1, maxLength: 200 },
-            messages: {
-              type: 'array',
-              minItems: 1,
-              maxItems: 1000,
-              items: {
-                type: 'object',
-                required: ['role'],
-                properties: { role: { type: 'string', maxLength: 32 } },
-              },
-            },
-            stream: { type: ['boolean', 'null'] },
-            store: { type: ['boolean', 'null'] },
-            stream_options: {
-              type: ['object', 'null'],
-              properties: { include_usage: { type: ['boolean', 'null'] } },
-            },
-          },
-        },
-      },
+      schema: { body: completionBody, response: { 200: completionSchema } },
     },
     async (request, reply) => {
       const holder = await holderOf(request, reply);
       const owner: Owner = { tenant: holder.tenant, userId: holder.userId };
       const body = request.body;
       const bot = await botNamed(owner, body.model);
-      if (!bot.may_use)
-        throw new OpenAiError(
-          403,
-          `${bot.name} is only for some groups of this organization, and you are in none of them.`,
-          'permission_error',
-          'model_not_allowed',
-          'model',
-        );
-      const provider = app.botProviders[bot.platform];
-      if (!provider || !canRun(app.config, bot))
-        throw new OpenAiError(
-          503,
-          `${bot.name} is not available right now.`,
-          'server_error',
-          'model_not_available',
-          'model',
-        );
-      if (!app.liveReplies.accepting)
-        throw new OpenAiError(
-          503,
-          'This server is restarting. Try again in a moment.',
-          'server_error',
-          'shutting_down',
-        );
+      const run = runnable(app, bot);
+      if (run.refused) throw modelRefused(bot.name, run.refused);
       const { history, text } = turnsOf(body.messages);
       const promptText = body.messages.map((message, index) => textOf(message.content, index)).join('\n');
-
       // Reserved before the first token, as a chat reply: a call that cannot be paid never starts.
       const callId = await reserveCall(app.db, owner, {
         keyId: holder.keyId,
         botId: bot.id,
         price: Number(bot.price),
       });
-      const controller = new AbortController();
-      let settleRunning: (value?: unknown) => void = () => {};
-      const entry = { controller, finished: new Promise((resolve) => (settleRunning = resolve)) };
-      running.add(entry);
-      const renewal = setInterval(() => {
-        renewCall(app.db, callId).then(
-          (mine) => {
-            if (!mine) controller.abort();
-          },
-          (error) => request.log.warn({ err: error }, 'renewing an API call failed'),
-        );
-      }, renewMs);
-      // The client leaving stops the bot: a stopped call costs nothing.
-      const left = () => {
-        if (!reply.raw.writableFinished) controller.abort();
+      const completion = {
+        owner,
+        callId,
+        bot,
+        provider: run.provider,
+        history,
+        text,
+        promptText,
+        stream: body.stream === true,
+        store: body.store === true,
+        includeUsage: body.stream_options?.include_usage === true,
       };
-      reply.raw.on('close', left);
-      const finish = () => {
-        clearInterval(renewal);
-        reply.raw.off('close', left);
-        running.delete(entry);
-        settleRunning();
-      };
-
-      const id = `chatcmpl-${callId.replaceAll('-', '')}`;
-      const created = Math.floor(Date.now() / 1000);
-      const chunk = (delta: object, finishReason: string | null, extra: object = {}) => ({
-        id,
-        object: 'chat.completion.chunk',
-        created,
-        model: bot.id,
-        choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-        ...extra,
-      });
-      const streaming = body.stream === true;
-      let raw: FastifyReply['raw'] | null = null;
-      const write = (data: unknown) => {
-        if (raw && !raw.writableEnded && !raw.destroyed)
-          raw.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
-      };
-
-      let answer = '';
-      let free = false;
-      try {
-        const knowledge = await knowledgeFor(owner, bot, text);
-        // The bot's tools apply; those that ask first are denied (nobody can approve them here).
-        const tools = replyTools({
-          db: app.db,
-          owner: { tenant: holder.tenant, apiCallId: callId },
-          bot: await toolsForBot(app, owner, bot),
-          signal: controller.signal,
-          approvals: false,
-          log: request.log,
-        });
-        if (streaming) {
-          reply.hijack();
-          raw = reply.raw;
-          raw.writeHead(200, {
-            ...(reply.getHeaders() as Record<string, string>),
-            'content-type': 'text/event-stream; charset=utf-8',
-            'cache-control': 'no-cache, no-transform',
-            connection: 'keep-alive',
-            'x-accel-buffering': 'no',
-            'x-parley-usage': 'estimated',
-          });
-          write(chunk({ role: 'assistant', content: '' }, null));
-        }
-        for await (const piece of provider({
-          history,
-          text,
-          attachments: [],
-          knowledge,
-          config: bot.config,
-          tenant: holder.tenant,
-          signal: controller.signal,
-          waive: () => {
-            free = true;
-          },
-          tools,
-        })) {
-          answer += piece;
-          if (streaming) write(chunk({ content: piece }, null));
-        }
-        if (controller.signal.aborted) {
-          await releaseCall(app.db, owner, { callId, status: 'stopped' });
-          if (streaming) raw?.end();
-          throw new OpenAiError(499, 'The request was cancelled.', 'invalid_request_error', 'cancelled');
-        }
-        const usage = {
-          prompt_tokens: estimateTokens(promptText),
-          completion_tokens: estimateTokens(answer),
-          total_tokens: 0,
-        };
-        usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
-        const charged = await settleCall(app.db, owner, {
-          callId,
-          description: `Reply from ${bot.name} (API)`,
-          free,
-          promptTokens: usage.prompt_tokens,
-          completionTokens: usage.completion_tokens,
-        });
-        if (!charged)
-          throw new OpenAiError(
-            500,
-            'The reply was interrupted. Please try again.',
-            'server_error',
-            'interrupted',
-          );
-        if (body.store === true) {
-          await storeConversation(app.db, owner, {
-            callId,
-            botId: bot.id,
-            turns: [...history, { role: 'user', text }],
-            answer,
-            cost: charged.cost,
-          });
-        }
-        if (streaming) {
-          write(chunk({}, 'stop'));
-          if (body.stream_options?.include_usage) {
-            write({ id, object: 'chat.completion.chunk', created, model: bot.id, choices: [], usage });
-          }
-          write('[DONE]');
-          raw?.end();
-          return;
-        }
-        reply.header('x-parley-usage', 'estimated');
-        return {
-          id,
-          object: 'chat.completion',
-          created,
-          model: bot.id,
-          choices: [
-            {
-              index: 0,
-              message: { role: 'assistant', content: answer, refusal: null },
-              logprobs: null,
-              finish_reason: 'stop',
-            },
-          ],
-          usage,
-        };
-      } catch (error) {
-        await releaseCall(app.db, owner, {
-          callId,
-          status: controller.signal.aborted ? 'stopped' : 'failed',
-        }).catch((failure) => request.log.error({ err: failure }, 'releasing an API call failed'));
-        const failure =
-          error instanceof ProviderError
-            ? new OpenAiError(502, error.message, 'server_error', error.code.toLowerCase())
-            : error instanceof OpenAiError || error instanceof ApiError
-              ? toOpenAiError(error)
-              : serverError();
-        if (
-          !(error instanceof ProviderError) &&
-          !(error instanceof OpenAiError) &&
-          !(error instanceof ApiError)
-        )
-          request.log.error({ err: error }, 'API completion failed');
-        if (!raw) throw failure;
-        // Headers already went: OpenAI's clients read an error event in the stream.
-        write(failure.body);
-        raw.end();
-        return;
-      } finally {
-        finish();
-      }
+      return answerCompletion(app, request, reply, completion, running);
     },
   );
-
-  /** The passages of the bot's knowledge bases that answer the question, as a chat reply gets them. */
-  async function knowledgeFor(owner: Owner, bot: ApiBot, question: string): Promise<Knowledge | undefined> {
-    const bases = knowledgeOf(bot.config);
-    const librarian = bot.platform === 'builtin' && bot.config.engine === 'librarian';
-    if (librarian) return retrieve(app, owner, { question, bases, documents: [], limit: librarianPassages });
-    if (bot.platform === 'openai' && bases.length)
-      return retrieve(app, owner, {
-        question,
-        bases,
-        documents: [],
-        limit: 5,
-        room: passageRoom(bot.config),
-      });
-    return undefined;
-  }
 };

@@ -1,8 +1,16 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mayUseBot } from '../access/groups';
-import { hold, lease, leaseSeconds, lowBalance, lowBalanceNotice, refund, refusal } from '../chat/replyStore';
+import {
+  callReservations,
+  hold,
+  refusal,
+  releaseOrphans,
+  release as releaseReservation,
+  settle as settleReservation,
+} from '../billing/reservations';
 import type { Db } from '../db/database';
 import type { Owner } from '../owner';
+import { lease, leaseSeconds } from '../replies/lease';
 
 /** What every key starts with, so a leaked one is recognisable (secret scanners, logs). */
 export const keyPrefix = 'pk-parley-';
@@ -230,11 +238,10 @@ export async function renewCall(db: Db, callId: string): Promise<boolean> {
 }
 
 /**
- * The completion is done: its reservation becomes a charge with its transaction (and a low-balance
- * notice when it crosses the line), as a chat reply's; a `free` one gives its reservation back. Null
- * when the call had already been ended (cut off): nothing charged.
+ * The completion is done: its reservation becomes a charge, as a chat reply's (`billing/reservations`
+ * `settle`), with its token counts; null when the call had already been ended (cut off).
  */
-export async function settleCall(
+export const settleCall = (
   db: Db,
   owner: Owner,
   call: {
@@ -244,89 +251,20 @@ export async function settleCall(
     promptTokens: number;
     completionTokens: number;
   },
-): Promise<{ cost: number; balance: number } | null> {
-  const { rows } = await db.query<{ cost: string | null; balance: string | null }>(
-    `with held as (select id, reserved, created_at from api_calls where id = $1 and status = 'streaming' for update),
-     done as (
-       update api_calls c set status = 'complete', reserved = 0, lease_until = null,
-              cost = case when $8 then 0 else held.reserved end, prompt_tokens = $9, completion_tokens = $10
-       from held where c.id = held.id returning c.cost, held.reserved, held.created_at),
-     paid as (
-       update users set balance = balance - (select cost from done), reserved = reserved - (select reserved from done),
-              ${refund('(select reserved - cost from done)', '(select created_at from done)')}
-       where id = $2 and tenant = $3 and exists (select 1 from done) returning balance),
-     recorded as (
-       insert into transactions (tenant, user_id, amount, description)
-       select $3, $2, -cost, $4 from done where cost > 0),
-     noticed as (
-       insert into notifications (tenant, user_id, title, body)
-       select $3, $2, $5, $6 from paid, done
-       where done.cost > 0 and paid.balance < $7 and paid.balance + done.cost >= $7)
-     select (select cost from done) as cost, (select balance from paid) as balance`,
-    [
-      call.callId,
-      owner.userId,
-      owner.tenant,
-      call.description,
-      lowBalanceNotice.title,
-      lowBalanceNotice.body,
-      lowBalance,
-      call.free,
-      call.promptTokens,
-      call.completionTokens,
-    ],
-  );
-  const { cost, balance } = rows[0];
-  return cost === null || balance === null ? null : { cost: Number(cost), balance: Number(balance) };
-}
+) =>
+  settleReservation(db, owner, callReservations, {
+    id: call.callId,
+    description: call.description,
+    free: call.free,
+    set: { prompt_tokens: call.promptTokens, completion_tokens: call.completionTokens },
+  });
 
 /** The call ended without completing (the client left, the bot failed): its reservation is given back. */
-export async function releaseCall(
-  db: Db,
-  owner: Owner,
-  call: { callId: string; status: 'stopped' | 'failed' },
-): Promise<void> {
-  await db.query(
-    `with held as (select id, reserved, created_at from api_calls where id = $1 and status = 'streaming' for update),
-     ended as (
-       update api_calls c set status = $2, reserved = 0, lease_until = null
-       from held where c.id = held.id returning held.reserved, held.created_at)
-     update users set reserved = reserved - (select reserved from ended),
-            ${refund('(select reserved from ended)', '(select created_at from ended)')}
-     where id = $3 and tenant = $4 and exists (select 1 from ended)`,
-    [call.callId, call.status, owner.userId, owner.tenant],
-  );
-}
+export const releaseCall = (db: Db, owner: Owner, call: { callId: string; status: 'stopped' | 'failed' }) =>
+  releaseReservation(db, owner, callReservations, { id: call.callId, status: call.status, set: {} });
 
-/**
- * Calls whose node is gone (lease run out), or every running call when `all` (the embedded database's
- * one process just started): marked interrupted, their reservations given back. Answers how many.
- */
-export async function interruptCalls(db: Db, all = false): Promise<number> {
-  const { rows } = await db.query<{ count: string }>(
-    `with orphans as (
-       select id, user_id, reserved, created_at from api_calls
-       where status = 'streaming' and ($1 or lease_until < now())
-       for update skip locked),
-     ended as (
-       update api_calls c set status = 'interrupted', reserved = 0, lease_until = null
-       from orphans where c.id = orphans.id returning c.id, orphans.user_id, orphans.reserved, orphans.created_at),
-     cut as (
-       update tool_steps s set status = 'error', error = 'The reply was interrupted before this call ended.'
-       from ended where s.api_call_id = ended.id and s.status in ('awaiting_approval', 'running')),
-     freed as (
-       update users u set reserved = u.reserved - held.total,
-              month_spent = greatest(u.month_spent - held.this_month, 0)
-       from (select ended.user_id, sum(ended.reserved) as total,
-                    sum(case when (date_trunc('month', ended.created_at at time zone 'utc'))::date = users.spent_month
-                        then ended.reserved else 0 end) as this_month
-             from ended join users on users.id = ended.user_id group by ended.user_id) held
-       where u.id = held.user_id)
-     select count(*) from ended`,
-    [all],
-  );
-  return Number(rows[0].count);
-}
+/** Calls whose node is gone, marked interrupted (`billing/reservations` `releaseOrphans`). */
+export const interruptCalls = (db: Db, all = false) => releaseOrphans(db, callReservations, all);
 
 /** How often a running call renews its lease: well within `leaseSeconds`. */
 export const renewMs = (leaseSeconds * 1000) / 3;

@@ -448,6 +448,16 @@ describe('API keys on two nodes of one PostgreSQL', () => {
     const user = await signUp(a);
     const { key, _id } = await newKey(a, user);
     expect((await client(b, key).models.list()).object).toBe('list');
+    // On PostgreSQL too, a completion is reserved, then settled with its usage in one statement.
+    const before = await balanceOf(a, user);
+    const answered = await client(b, key).chat.completions.create({
+      model: await botId(b, user, 'ELIZA'),
+      messages: [{ role: 'user', content: 'I feel sad about my mother' }],
+    });
+    expect(answered.usage?.completion_tokens).toBeGreaterThan(0);
+    const after = await balanceOf(a, user);
+    expect(after.balance).toBeCloseTo(before.balance - 0.01, 6);
+    expect(after.reserved).toBe(0);
     const revoked = await call(a, `/api/v1/user/me/key/${_id}`, {
       method: 'DELETE',
       token: user.token,

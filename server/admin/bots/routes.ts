@@ -1,12 +1,9 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { audit } from '../../audit/store';
-import { replyContext } from '../../chat/reply';
-import { openEventStream } from '../../chat/sse';
 import { ApiError } from '../../errors';
-import { citationOf } from '../../knowledge/retrieval';
-import { ProviderError } from '../../providers/types';
+import { prepareReply, shownFailure, unkept } from '../../replies/pipeline';
+import { openEventStream } from '../../replies/sse';
 import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
-import { replyTools } from '../../tools/run';
 import type { Step } from '../../tools/steps';
 import { checkGroups } from '../groups/store';
 import {
@@ -272,69 +269,51 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
         throw new ApiError(400, 'The last message must be yours.', 'INVALID_INPUT', 'messages');
       const provider = app.botProviders[row.platform];
       if (!provider) throw new ApiError(409, 'This bot is not set up correctly.', 'BOT_MISCONFIGURED');
-      // What a chat gives the bot — its knowledge bases' passages, its tools — as the admin trying it.
-      const context = await replyContext(app, { tenant: request.tenant, userId: request.auth.userId }, row, {
-        history: turns.slice(0, -1),
-        text: last.text,
+      // What a chat gives the bot — its knowledge bases' passages, its tools — as the admin trying it,
+      // through the reply pipeline with nothing kept and nothing charged.
+      const prepared = await prepareReply(app, {
+        owner: { tenant: request.tenant, userId: request.auth.userId },
+        bot: row,
+        provider,
+        conversation: { history: turns.slice(0, -1), text: last.text },
+        steps: null,
+        approvals: false,
+        refusal: 'This tool asks the user first: try it in a chat, where you can allow it.',
+        record: unkept,
+        log: request.log,
       });
 
-      // The same events as a chat reply, with nothing stored and nothing charged.
+      // The same events as a chat reply.
       const stream = openEventStream(reply);
       const stop = new AbortController();
       stream.raw.on('close', () => stop.abort());
       const steps = new Map<string, Step>();
-      const tools = replyTools({
-        db: app.db,
-        owner: null,
-        bot: context.tools,
-        signal: stop.signal,
-        approvals: false,
-        refusal: 'This tool asks the user first: try it in a chat, where you can allow it.',
-        log: request.log,
-        show: (step) => {
+      let text = '';
+      const sink = {
+        token: (piece: string) => {
+          text += piece;
+          stream.send({ event: 'token', id: text.length, data: { text: piece } });
+        },
+        step: (step: Step) => {
           steps.set(step.callId, step);
           stream.send({ event: 'step', data: { step } });
         },
-      });
-      let text = '';
-      try {
-        for await (const piece of provider({
-          history: context.history,
-          text: context.text,
-          attachments: context.attachments,
-          knowledge: context.knowledge,
-          config: row.config,
-          tenant: request.tenant,
-          signal: stop.signal,
-          waive: () => {},
-          tools,
-        })) {
-          text += piece;
-          stream.send({ event: 'token', id: text.length, data: { text: piece } });
-        }
-        const citations = context.knowledge?.passages.map(citationOf) ?? [];
-        if (stop.signal.aborted)
-          stream.send({ event: 'error', data: { error: 'The reply was stopped.', code: 'STOPPED' } });
-        else
-          stream.send({
-            event: 'done',
-            data: {
-              cost: 0,
-              price: Number(row.price),
-              ...(citations.length ? { citations } : {}),
-              ...(steps.size ? { steps: [...steps.values()] } : {}),
-            },
-          });
-      } catch (error) {
-        const known = error instanceof ProviderError;
-        if (!known) request.log.error({ err: error }, 'trying a bot failed');
+      };
+      const outcome = await prepared.run(sink, stop.signal);
+      if (outcome.end === 'complete')
         stream.send({
-          event: 'error',
-          data: known
-            ? { error: error.message, code: error.code }
-            : { error: 'The reply failed on our side. Please try again.', code: 'INTERNAL' },
+          event: 'done',
+          data: {
+            cost: 0,
+            price: Number(row.price),
+            ...(outcome.citations.length ? { citations: outcome.citations } : {}),
+            ...(steps.size ? { steps: [...steps.values()] } : {}),
+          },
         });
-      }
+      else if (outcome.end === 'failed') {
+        const failure = shownFailure(outcome.error);
+        stream.send({ event: 'error', data: { error: failure.message, code: failure.code } });
+      } else stream.send({ event: 'error', data: { error: 'The reply was stopped.', code: 'STOPPED' } });
       stream.end();
     },
   );

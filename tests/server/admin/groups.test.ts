@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncIdpGroups } from '../../../server/access/groups';
-import { budgetResetDate, interruptOrphans, release, startReply } from '../../../server/chat/replyStore';
+import { budgetResetDate } from '../../../server/billing/reservations';
+import { interruptOrphans, release, startReply } from '../../../server/chat/replyStore';
 import { call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import { type RunningPostgres, startPostgres } from '../../support/postgres';
 import { readEvents } from '../../support/sse';

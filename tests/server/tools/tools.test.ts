@@ -453,4 +453,38 @@ describe('tools of model bots', () => {
     const other = await admin(server, await loginOwner(server, 'app'), '/usage?days=7');
     expect(other.body.perTool.find((tool: Json) => tool.tool === 'calculator').calls).toBeGreaterThan(2);
   });
+
+  it('a completion whose model fails answers 502, one its client leaves mid-stream stops: neither is charged', async () => {
+    model.script((request) =>
+      textOf(request.messages.at(-1)?.content) === 'Fail'
+        ? { chunks: [], status: 500 }
+        : { chunks: ['One ', 'two ', 'three ', 'four'], delayMs: 400 },
+    );
+    const user = await signUp(server);
+    const key = await newKey(server, user, 'ends');
+    const before = await billing(server, user);
+    const complete = (content: string, stream: boolean, signal?: AbortSignal) =>
+      fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key.key}` },
+        body: JSON.stringify({ model: bots.Assistant, stream, messages: [{ role: 'user', content }] }),
+        signal,
+      });
+    const failed = await complete('Fail', false);
+    expect(failed.status).toBe(502);
+    expect(((await failed.json()) as Json).error).toMatchObject({ type: 'server_error' });
+    expect(await billing(server, user)).toMatchObject({ balance: before.balance, reserved: 0 });
+
+    const leaving = new AbortController();
+    const streamed = await complete('Count', true, leaving.signal);
+    const reader = (streamed.body as ReadableStream<Uint8Array>).getReader();
+    let read = '';
+    while (!read.includes('"content":"One "')) read += new TextDecoder().decode((await reader.read()).value);
+    leaving.abort();
+    // Stopped at the next token at the latest, its reservation given back.
+    await expect
+      .poll(() => billing(server, user), { timeout: 5000 })
+      .toMatchObject({ balance: before.balance, reserved: 0 });
+    expect((await billing(server, user)).transactions).toHaveLength(before.transactions.length);
+  });
 });

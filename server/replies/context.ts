@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import { knowledgeOf } from '../bots/config';
+import { passageRoom, withAttachments } from '../files/prompt';
+import { documentsCarried, retrieve } from '../knowledge/retrieval';
+import type { Owner } from '../owner';
+import type { Attachment, Knowledge, Turn } from '../providers/types';
+import { type BotTools, toolsForBot } from '../tools/registry';
+import { librarianPassages } from './engines/librarian';
+
+/** What a bot is given to answer: the conversation with its files, the passages found, its tools. */
+export interface ReplyContext {
+  history: Turn[];
+  attachments: Attachment[];
+  text: string;
+  knowledge?: Knowledge;
+  tools: BotTools;
+}
+
+/**
+ * The conversation as the bot is given it: with its files (when it carries any: the stored message
+ * `messageId` and those before it), and with the passages that answer the question for a bot that
+ * searches (the Librarian: the conversation's documents and its knowledge bases; a model bot: its
+ * knowledge bases, and documents too long for its context, with half of that context kept for
+ * passages), and the bot's tools. A chat reply, an API call and the admin's "Try it" alike: the place where what else a
+ * bot is given (projects, memory) joins.
+ */
+export async function replyContext(
+  app: FastifyInstance,
+  who: Owner,
+  bot: { platform: string; config: Record<string, unknown> },
+  conversation: { history: Turn[]; text: string; messageId?: string },
+  carriesFiles = false,
+): Promise<ReplyContext> {
+  const bases = knowledgeOf(bot.config);
+  const model = bot.platform === 'openai';
+  const librarian = bot.platform === 'builtin' && bot.config.engine === 'librarian';
+  const room = passageRoom(bot.config);
+  const { messageId } = conversation;
+  const files = carriesFiles && messageId !== undefined;
+  let context: { history: Turn[]; attachments: Attachment[]; unfit: string[] } = {
+    history: conversation.history,
+    attachments: [],
+    unfit: [],
+  };
+  if (files) {
+    const read = (reserve: number) =>
+      withAttachments(app.db, who, { ...conversation, messageId }, bot.config, reserve);
+    context = await read(model && bases.length ? room : 0);
+    if (model && !bases.length && context.unfit.length) context = await read(room);
+  }
+  let knowledge: Knowledge | undefined;
+  if (librarian) {
+    const ids = [
+      ...conversation.history.flatMap((turn) => (turn.id ? [turn.id] : [])),
+      ...(messageId ? [messageId] : []),
+    ];
+    const documents = files ? await documentsCarried(app, who, ids) : [];
+    knowledge = await retrieve(app, who, {
+      question: conversation.text,
+      bases,
+      documents,
+      limit: librarianPassages,
+    });
+  } else if (model && (bases.length || context.unfit.length)) {
+    knowledge = await retrieve(app, who, {
+      question: conversation.text,
+      bases,
+      documents: context.unfit,
+      limit: 5,
+      room,
+    });
+  }
+  return {
+    history: context.history,
+    attachments: context.attachments,
+    text: conversation.text,
+    knowledge,
+    tools: await toolsForBot(app, who, bot),
+  };
+}
