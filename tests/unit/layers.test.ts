@@ -66,3 +66,22 @@ describe('layers', () => {
     expect(both).toEqual([]);
   });
 });
+
+describe('routes', () => {
+  // A routes file registers routes: app.get('/…'), app.post<…>('/…'), app.route({ … }).
+  const registration = /\.(?:(?:get|post|put|patch|delete)\s*(?:<[^(]*>)?\(\s*['`]\/|route\s*\(\s*\{)/;
+  const routeFiles = sourcesUnder('server').filter((file) => registration.test(readFileSync(file, 'utf8')));
+
+  it('hold no SQL: their statements live in their area’s store', () => {
+    // The codebase writes SQL in lower case; a UI sentence starts with a capital.
+    const statement = /[`'"]\s*(select|insert\s+into|update\s+\w+\s+set|delete\s+from|with\s+\w+\s+as)\s/;
+    const holding = routeFiles.filter((file) => statement.test(readFileSync(file, 'utf8')));
+    expect(routeFiles.length).toBeGreaterThan(20);
+    expect(holding).toEqual([]);
+  });
+
+  it('declare each route once: types come from the schemas, never a hand-written generic', () => {
+    const generic = /\.(get|post|put|patch|delete|route)\s*<\s*\{/;
+    expect(routeFiles.filter((file) => generic.test(readFileSync(file, 'utf8')))).toEqual([]);
+  });
+});
