@@ -104,6 +104,21 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
   const shown = (bot: AdminBot): AdminBot =>
     bot.platform === 'openai' && !bot.model ? { ...bot, model: app.config.openai.model } : bot;
 
+  /** The columns a create or an update writes, from the form and its checked settings. */
+  const written = <Position extends number | null>(
+    input: BotInput,
+    config: Record<string, unknown>,
+    position: Position,
+  ) => ({
+    name: input.name,
+    description: input.description.trim(),
+    active: input.active,
+    platform: input.platform,
+    price: input.price,
+    config,
+    position,
+  });
+
   app.get('/bot', { schema: { response: { 200: { type: 'array', items: botSchema } } } }, async (request) =>
     (await listBots(app.db, request.tenant)).map(shown),
   );
@@ -124,15 +139,7 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
       const groups = await checkGroups(app.db, tenant, input.groups ?? []);
       const id = await app.db
         .transaction(async (tx) => {
-          const id = await insertBot(tx, tenant, {
-            name: input.name,
-            description: input.description.trim(),
-            active: input.active,
-            platform: input.platform,
-            price: input.price,
-            config,
-            position: input.position ?? null,
-          });
+          const id = await insertBot(tx, tenant, written(input, config, input.position ?? null));
           await setBotCategories(tx, id, categories);
           await setBotGroups(tx, id, groups);
           const { bot } = await readBot(tx, tenant, id);
@@ -193,15 +200,7 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
       const groups = changes.groups === undefined ? null : await checkGroups(app.db, tenant, changes.groups);
       await app.db
         .transaction(async (tx) => {
-          await updateBot(tx, tenant, before._id, {
-            name: input.name,
-            description: input.description.trim(),
-            active: input.active,
-            platform: input.platform,
-            price: input.price,
-            config,
-            position: input.position ?? before.position,
-          });
+          await updateBot(tx, tenant, before._id, written(input, config, input.position ?? before.position));
           if (categories) await setBotCategories(tx, before._id, categories);
           if (groups) await setBotGroups(tx, before._id, groups);
           const { bot: after } = await readBot(tx, tenant, before._id);

@@ -224,6 +224,17 @@ export interface BotWrite {
   position: number;
 }
 
+/** A bot's written columns, in the order both statements list them. */
+const botValues = (bot: Omit<BotWrite, 'position'> & { position: number | null }) => [
+  bot.name,
+  bot.description,
+  bot.active,
+  bot.platform,
+  bot.price,
+  JSON.stringify(bot.config),
+  bot.position,
+];
+
 /** Adds a bot, last in the list unless given a position (a taken name is the unique violation it throws). */
 export async function insertBot(
   db: Db,
@@ -235,16 +246,7 @@ export async function insertBot(
      values ($1, $2, $3, $4, $5, $6, $7,
              coalesce($8, (select coalesce(max(position), -1) + 1 from bots where tenant = $1)))
      returning id`,
-    [
-      tenant,
-      bot.name,
-      bot.description,
-      bot.active,
-      bot.platform,
-      bot.price,
-      JSON.stringify(bot.config),
-      bot.position,
-    ],
+    [tenant, ...botValues(bot)],
   );
   return rows[0].id;
 }
@@ -253,17 +255,7 @@ export async function updateBot(db: Db, tenant: string, id: string, bot: BotWrit
   await db.query(
     `update bots set name = $3, description = $4, active = $5, platform = $6, price = $7, config = $8,
        position = $9 where id = $1 and tenant = $2`,
-    [
-      id,
-      tenant,
-      bot.name,
-      bot.description,
-      bot.active,
-      bot.platform,
-      bot.price,
-      JSON.stringify(bot.config),
-      bot.position,
-    ],
+    [id, tenant, ...botValues(bot)],
   );
 }
 
