@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Loading } from '../components/Loading';
 import { LandingScreen } from '../screens/LandingScreen';
@@ -11,8 +11,10 @@ import { OrganizationCheck } from './OrganizationCheck';
 
 // The logged-in product loads on demand, so the landing page stays small (seed-spec §2: list is lazy).
 const Workspace = lazy(() => import('../workspace/Workspace'));
-const HomeArea = lazy(() => import('../home/HomeArea'));
-const ChatArea = lazy(() => import('../chat/ChatArea'));
+const loadHome = () => import('../home/HomeArea');
+const loadChat = () => import('../chat/ChatArea');
+const HomeArea = lazy(loadHome);
+const ChatArea = lazy(loadChat);
 const AdminArea = lazy(() => import('../admin/AdminArea'));
 const SharedConversationScreen = lazy(() => import('../share/SharedConversationScreen'));
 // Few visitors need it: the landing page does not carry it.
@@ -20,14 +22,22 @@ const ForgotPasswordScreen = lazy(() =>
   import('../screens/ForgotPasswordScreen').then((module) => ({ default: module.ForgotPasswordScreen })),
 );
 
+/** The screen's code, asked for alongside the workspace's rather than once the workspace has rendered. */
+function LoadScreen({ screen }: { screen: () => Promise<unknown> }) {
+  // A failed chunk shows where the screen renders (its lazy component), not here.
+  useEffect(() => void screen().catch(() => undefined), [screen]);
+  return null;
+}
+
 /**
  * A logged-in screen, behind both checks, inside the workspace: the same element for home and chat,
  * so the sidebar stays put (its scroll, its search) while the user moves between them.
  */
-function LoggedIn({ children }: { children: ReactNode }) {
+function LoggedIn({ screen, children }: { screen: () => Promise<unknown>; children: ReactNode }) {
   return (
     <OrganizationCheck>
       <LoginCheck>
+        <LoadScreen screen={screen} />
         <Suspense fallback={<Loading />}>
           <Workspace>{children}</Workspace>
         </Suspense>
@@ -44,13 +54,13 @@ export function AppRoutes() {
         <Redirect to="/list" replace />
       </Route>
       <Route path="/list">
-        <LoggedIn>
+        <LoggedIn screen={loadHome}>
           <HomeArea />
         </LoggedIn>
       </Route>
       <Route path="/topics/:id">
         {(params) => (
-          <LoggedIn>
+          <LoggedIn screen={loadChat}>
             <ChatArea topicId={params.id} />
           </LoggedIn>
         )}

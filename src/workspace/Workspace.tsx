@@ -1,5 +1,7 @@
 import { type ReactNode, Suspense, useEffect } from 'react';
 import { isMobileWidth } from '../../machines/sidePanel';
+// Static, so its chunk loads alongside this one rather than once this one has rendered.
+import '../app/createWorkspaceActors';
 import { useWorkspace } from '../app/useWorkspace';
 import { AppHeader } from '../components/AppHeader';
 import { Loading } from '../components/Loading';

@@ -285,6 +285,50 @@ describe('the conversation workspace in Chromium against npm start', () => {
     await page.context().close();
   });
 
+  it('asks for the workspace, its actors and the screen at once, not each once the one before has rendered', async () => {
+    // No service worker: it would answer the chunks before the route below sees them.
+    const { account, page } = await loggedIn({ serviceWorkers: 'block' });
+    const eliza = (
+      (await fetch(`${server.url}/api/v1/bot`, {
+        headers: { authorization: `Bearer ${account.token}` },
+      }).then((answer) => answer.json())) as { _id: string; name: string }[]
+    ).find((bot) => bot.name === 'ELIZA')?._id;
+    const screens = [
+      ['/list', /\/HomeArea-/, page.getByRole('link', { name: 'Chat ELIZA' })],
+      [
+        `/topics/new?bot=${eliza}`,
+        /\/ChatArea-/,
+        page.getByRole('button', { name: 'I am unhappy at work.' }),
+      ],
+    ] as const;
+    for (const [path, screenChunk, shown] of screens) {
+      // The workspace's own chunk is held back: the others must be asked for meanwhile.
+      const asked: string[] = [];
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/assets\/.+\.js$/, async (route) => {
+        asked.push(route.request().url());
+        if (/\/Workspace-/.test(route.request().url())) await held;
+        await route.continue();
+      });
+      await page.goto(`${server.url}${path}`, { waitUntil: 'commit' });
+      // Time for the page to start and pass the login check; the held chunk keeps the screen waiting.
+      await expect
+        .poll(
+          () =>
+            [screenChunk, /\/createWorkspaceActors-/].map((chunk) => asked.some((url) => chunk.test(url))),
+          { timeout: 10_000 },
+        )
+        .toEqual([true, true]);
+      release();
+      await shown.waitFor();
+      await page.unrouteAll();
+    }
+    await page.context().close();
+  });
+
   it('exports a conversation as Markdown with both sides of it', async () => {
     const { page } = await loggedIn({ acceptDownloads: true });
     await chat(page, 'ELIZA', 'Men are all alike.', 'In what way?');
