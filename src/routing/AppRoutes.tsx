@@ -4,7 +4,6 @@ import { Loading } from '../components/Loading';
 import { LandingScreen } from '../screens/LandingScreen';
 import { LoginScreen } from '../screens/LoginScreen';
 import { NotFoundScreen } from '../screens/NotFoundScreen';
-import { RegisterScreen } from '../screens/RegisterScreen';
 import { WelcomeScreen } from '../screens/WelcomeScreen';
 import { LoginCheck } from './LoginCheck';
 import { OrganizationCheck } from './OrganizationCheck';
@@ -17,9 +16,12 @@ const HomeArea = lazy(loadHome);
 const ChatArea = lazy(loadChat);
 const AdminArea = lazy(() => import('../admin/AdminArea'));
 const SharedConversationScreen = lazy(() => import('../share/SharedConversationScreen'));
-// Few visitors need it: the landing page does not carry it.
+// Each visitor needs them once at most: the landing page does not carry them.
 const ForgotPasswordScreen = lazy(() =>
   import('../screens/ForgotPasswordScreen').then((module) => ({ default: module.ForgotPasswordScreen })),
+);
+const RegisterScreen = lazy(() =>
+  import('../screens/RegisterScreen').then((module) => ({ default: module.RegisterScreen })),
 );
 
 /** The screen's code, asked for alongside the workspace's rather than once the workspace has rendered. */
@@ -90,7 +92,9 @@ export function AppRoutes() {
       </Route>
       <Route path="/register">
         <OrganizationCheck>
-          <RegisterScreen />
+          <Suspense fallback={<Loading />}>
+            <RegisterScreen />
+          </Suspense>
         </OrganizationCheck>
       </Route>
       <Route path="/login">
