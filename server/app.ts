@@ -22,6 +22,7 @@ import { filesPlugin } from './files/routes';
 import { createUploads } from './files/upload';
 import { startIndexer } from './knowledge/indexer';
 import { createMailer } from './mail/mailer';
+import { memoriesPlugin } from './memories/routes';
 import { notificationsPlugin } from './notifications/routes';
 import { apiKeysPlugin, openaiApiPlugin } from './openai/routes';
 import { organizationsPlugin } from './organizations/routes';
@@ -147,6 +148,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(usersPlugin);
   await app.register(billingPlugin);
   await app.register(notificationsPlugin);
+  await app.register(memoriesPlugin);
   await app.register(translatePlugin);
   await app.register(filesPlugin);
   await app.register(chatPlugin);

@@ -96,7 +96,7 @@ export async function startLiveReply(
     owner: request.owner,
     bot: topic,
     provider: topic.provider,
-    conversation: reply.conversation,
+    conversation: { ...reply.conversation, project: topic.project, personal: true },
     carriesFiles: reply.carriesFiles,
     steps: { tenant: request.owner.tenant, messageId },
     approvals: true,

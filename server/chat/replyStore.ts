@@ -31,6 +31,8 @@ export interface TopicForReply {
   platform: string;
   config: Record<string, unknown>;
   head: string | null;
+  /** The project the topic is in, or null. */
+  project: string | null;
   /** The user's balance, less what replies in flight hold, covers the bot's price. */
   can_pay: boolean;
   /** A reply is being written in the topic. */
@@ -42,7 +44,7 @@ export interface TopicForReply {
 /** The user's topic, its bot and whether a reply can start: one query; null for anyone else's topic. */
 export async function topicForReply(db: Db, owner: Owner, topicId: string): Promise<TopicForReply | null> {
   const { rows } = await db.query<TopicForReply>(
-    `select b.id as bot_id, b.name, b.price, b.active, b.platform, b.config, t.head,
+    `select b.id as bot_id, b.name, b.price, b.active, b.platform, b.config, t.head, t.project_id as project,
             u.balance - u.reserved >= b.price as can_pay,
             exists (select 1 from messages m where m.topic_id = t.id and m.status = 'streaming') as busy,
             ${mayUseBot('b.id', 'u.id')} as may_use

@@ -27,7 +27,7 @@ export function queryTerms(question: string): string[] {
 }
 
 /** The text search query: any of the terms, words of six letters or more by their stem as a prefix. */
-function tsQuery(terms: string[]): string {
+export function tsQuery(terms: string[]): string {
   return terms.map((term) => (term.length >= 6 ? `'${term.slice(0, -2)}':*` : `'${term}'`)).join(' | ');
 }
 
@@ -71,7 +71,7 @@ const fusionK = 60;
 /** Candidates taken from each ranking before fusing. */
 const candidates = 20;
 /** Below this a vector neighbour is not a match: something is always nearest, even for nonsense. */
-const minSimilarity = 0.35;
+export const minSimilarity = 0.35;
 
 interface Row {
   file_id: string;
@@ -117,7 +117,7 @@ export async function searchPassages(
       : [],
     request.embed && request.bases.length ? nearest(db, tenant, request) : [],
   ]);
-  return fuse([byText, byVector].filter((ranking) => ranking.length)).slice(0, request.limit);
+  return fuse([byText, byVector], key).slice(0, request.limit);
 }
 
 /**
@@ -166,7 +166,7 @@ const vectorCache = new Map<string, { stamp: string; vectors: Vectors }>();
 const cachedBases = 32;
 
 /** The vector scaled to length 1; null for a vector of length 0, which is near nothing. */
-function unit(vector: ArrayLike<number>): Float32Array | null {
+export function unit(vector: ArrayLike<number>): Float32Array | null {
   let norm = 0;
   for (let index = 0; index < vector.length; index += 1) norm += vector[index] * vector[index];
   if (!norm) return null;
@@ -260,14 +260,14 @@ async function nearest(
   return best.flatMap((row) => byKey.get(`${row.file_id}:${row.position}`) ?? []);
 }
 
-/** Reciprocal rank fusion of the rankings: each passage scores 1/(k + rank) in each it appears in. */
-function fuse(rankings: Found[][]): Found[] {
-  const scores = new Map<string, { found: Found; score: number }>();
+/** Reciprocal rank fusion of the rankings: each item scores 1/(k + rank) in each it appears in. */
+export function fuse<T>(rankings: T[][], keyOf: (item: T) => string): T[] {
+  const scores = new Map<string, { item: T; score: number }>();
   for (const ranking of rankings)
-    for (const [rank, found] of ranking.entries()) {
-      const entry = scores.get(key(found)) ?? { found, score: 0 };
+    for (const [rank, item] of ranking.entries()) {
+      const entry = scores.get(keyOf(item)) ?? { item, score: 0 };
       entry.score += 1 / (fusionK + rank + 1);
-      scores.set(key(found), entry);
+      scores.set(keyOf(item), entry);
     }
-  return [...scores.values()].sort((a, b) => b.score - a.score).map((entry) => entry.found);
+  return [...scores.values()].sort((a, b) => b.score - a.score).map((entry) => entry.item);
 }

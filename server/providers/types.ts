@@ -71,6 +71,8 @@ export interface ReplyRequest {
   attachments?: Attachment[];
   /** The passages of the bot's knowledge bases and of long attached documents that answer the question. */
   knowledge?: Knowledge;
+  /** Sections of the system prompt after the bot's own (project, custom instructions, memories). */
+  instructions?: string[];
   /** The bot's own settings (`bots.config`). */
   config: Record<string, unknown>;
   tenant: string;

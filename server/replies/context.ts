@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { knowledgeOf } from '../bots/config';
 import { passageRoom, withAttachments } from '../files/prompt';
 import { documentsCarried, retrieve } from '../knowledge/retrieval';
+import { type Personal, personalization } from '../memories/recall';
 import type { Owner } from '../owner';
 import type { Attachment, Knowledge, Turn } from '../providers/types';
 import { type BotTools, toolsForBot } from '../tools/registry';
@@ -14,7 +15,14 @@ export interface ReplyContext {
   text: string;
   knowledge?: Knowledge;
   tools: BotTools;
+  /**
+   * Sections a model bot is given after its own prompt, in this order: the project's instructions,
+   * the member's custom instructions, the memories that apply.
+   */
+  instructions: string[];
 }
+
+const impersonal: Personal = { sections: [], memoryOn: false };
 
 /**
  * The conversation as the bot is given it: with its files (when it carries any: the stored message
@@ -22,17 +30,34 @@ export interface ReplyContext {
  * searches (the Librarian: the conversation's documents and its knowledge bases; a model bot: its
  * knowledge bases, and documents too long for its context, with half of that context kept for
  * passages), and the bot's tools. A chat reply, an API call and the admin's "Try it" alike: the place where what else a
- * bot is given (projects, memory) joins.
+ * bot is given (projects, memory) joins. In the member's own conversation in the app (`personal`), a
+ * model bot is also given their custom instructions and memories, and `remember` while memory is on;
+ * never through the API (the caller writes the whole prompt) nor in the admin's "Try it".
  */
 export async function replyContext(
   app: FastifyInstance,
   who: Owner,
   bot: { platform: string; config: Record<string, unknown> },
-  conversation: { history: Turn[]; text: string; messageId?: string },
+  conversation: {
+    history: Turn[];
+    text: string;
+    messageId?: string;
+    /** The topic's project, when it is in one. */
+    project?: string | null;
+    /** The member's own conversation in the app. */
+    personal?: boolean;
+  },
   carriesFiles = false,
 ): Promise<ReplyContext> {
   const bases = knowledgeOf(bot.config);
   const model = bot.platform === 'openai';
+  const project = conversation.project ?? null;
+  // Read while the files and passages are: one query for the member's part, ahead of the rest.
+  const personal =
+    model && conversation.personal
+      ? personalization(app, who, { text: conversation.text, project })
+      : Promise.resolve(impersonal);
+  personal.catch(() => {});
   const librarian = bot.platform === 'builtin' && bot.config.engine === 'librarian';
   const room = passageRoom(bot.config);
   const { messageId } = conversation;
@@ -70,11 +95,13 @@ export async function replyContext(
       room,
     });
   }
+  const { sections, memoryOn } = await personal;
   return {
     history: context.history,
     attachments: context.attachments,
     text: conversation.text,
     knowledge,
-    tools: await toolsForBot(app, who, bot),
+    tools: await toolsForBot(app, who, bot, memoryOn ? { project } : null),
+    instructions: sections,
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { citationOf } from '../knowledge/retrieval';
 import type { Owner } from '../owner';
-import { type Citation, type Provider, ProviderError, type Turn } from '../providers/types';
+import { type Citation, type Provider, ProviderError } from '../providers/types';
 import { replyTools } from '../tools/run';
 import type { Step, StepOwner } from '../tools/steps';
 import { type ReplyContext, replyContext } from './context';
@@ -54,8 +54,11 @@ export interface ReplyJob {
   owner: Owner;
   bot: { platform: string; config: Record<string, unknown> };
   provider: Provider;
-  /** The branch before the message answered, oldest first, and that message (stored: `messageId`). */
-  conversation: { history: Turn[]; text: string; messageId?: string };
+  /**
+   * The branch before the message answered, oldest first, and that message (stored: `messageId`);
+   * its topic's project, and whether it is the member's own conversation in the app (`personal`).
+   */
+  conversation: Parameters<typeof replyContext>[3];
   /** Whether the conversation carries files (read for the bot when it does). */
   carriesFiles?: boolean;
   /** Where the tool steps are kept; null: nowhere (Try it). */
@@ -126,6 +129,7 @@ async function runReply(
       text: context.text,
       attachments: context.attachments,
       knowledge: context.knowledge,
+      instructions: context.instructions,
       config: job.bot.config,
       tenant: job.owner.tenant,
       signal: stop,

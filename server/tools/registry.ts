@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import type { Owner } from '../owner';
 import { builtinRunners, builtinToolInfos } from './builtin';
+import { rememberTool, rememberToolInfo } from './builtin/remember';
 import { callMcpTool, listMcpToolsForOrg } from './mcp/index';
 import type { ToolInfo } from './types';
 
@@ -63,17 +64,20 @@ export interface BotTools {
 /**
  * The tools a reply of this bot may call, resolved by name to a built-in or an MCP server's tool of
  * its organization. Names no longer resolvable (an MCP server removed since) are left out, and so is
- * `search_knowledge` for a bot without knowledge bases. Model bots only.
+ * `search_knowledge` for a bot without knowledge bases. With `remember` (memory on for the member, in
+ * the app), `remember` too, saving into that project (or everywhere: null), whatever the bot's tools.
+ * Model bots only.
  */
 export async function toolsForBot(
   app: FastifyInstance,
   owner: Owner,
   bot: { platform: string; config: Record<string, unknown> },
+  remember: { project: string | null } | null = null,
 ): Promise<BotTools> {
-  const names = bot.platform === 'openai' ? toolsOf(bot.config) : [];
+  const model = bot.platform === 'openai';
+  const names = model ? toolsOf(bot.config) : [];
   const tools = new Map<string, Tool>();
-  if (!names.length) return { tools, askFirst: new Set() };
-  const builtins = builtinRunners(app, owner, knowledgeOf(bot.config));
+  const builtins = names.length ? builtinRunners(app, owner, knowledgeOf(bot.config)) : {};
   const wantsMcp = names.some((name) => !builtinToolInfos.some((tool) => tool.name === name));
   const mcp = wantsMcp ? await listMcpToolsForOrg(app.db, owner.tenant) : [];
   for (const name of names) {
@@ -89,5 +93,11 @@ export async function toolsForBot(
         run: (args, signal) => callMcpTool(app.db, owner.tenant, name, args, signal),
       });
   }
+  // MCP tools are named `<server>__<tool>`: none is called `remember`.
+  if (model && remember)
+    tools.set(rememberToolInfo.name, {
+      info: rememberToolInfo,
+      run: rememberTool(app, owner, remember.project),
+    });
   return { tools, askFirst: new Set(askFirstOf(bot.config).filter((name) => tools.has(name))) };
 }

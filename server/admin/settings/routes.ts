@@ -32,6 +32,7 @@ const settingsSchema = objectOf(
     storageQuotaMb: { type: 'integer' },
     apiAccess: { type: 'boolean' },
     publicSharing: { type: 'boolean' },
+    memory: { type: 'boolean' },
     storageBytes: { type: 'integer', description: 'what the organization’s files take now' },
   },
   [
@@ -46,6 +47,7 @@ const settingsSchema = objectOf(
     'storageQuotaMb',
     'apiAccess',
     'publicSharing',
+    'memory',
     'storageBytes',
   ],
 );
@@ -62,6 +64,7 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
   storageQuotaMb: row.storage_quota_mb,
   apiAccess: row.api_access,
   publicSharing: row.public_sharing,
+  memory: row.memory,
 });
 
 /**
@@ -125,6 +128,8 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
             apiAccess: { type: 'boolean' },
             // Off: conversations cannot be shared with anyone, and existing public links answer 404.
             publicSharing: { type: 'boolean' },
+            // Off: members' memories are neither saved nor given to replies (those kept stay theirs).
+            memory: { type: 'boolean' },
           },
           [],
           1,
@@ -169,6 +174,7 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
           storageQuotaMb: body.storageQuotaMb ?? null,
           apiAccess: body.apiAccess ?? null,
           publicSharing: body.publicSharing ?? null,
+          memory: body.memory ?? null,
         });
         const after = await readOrganization(tx, request.tenant);
         const fallback = app.config.startingBalance;

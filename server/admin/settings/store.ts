@@ -20,6 +20,7 @@ export interface SettingsChange {
   storageQuotaMb: number | null;
   apiAccess: boolean | null;
   publicSharing: boolean | null;
+  memory: boolean | null;
 }
 
 /** Writes the organization's settings in one statement. */
@@ -37,7 +38,8 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
        signup = $13, allowed_domains = $14::text[],
        storage_quota_mb = coalesce($15, storage_quota_mb),
        api_access = coalesce($16, api_access),
-       public_sharing = coalesce($17, public_sharing)
+       public_sharing = coalesce($17, public_sharing),
+       memory = coalesce($18, memory)
      where subdomain = $1`,
     [
       tenant,
@@ -57,6 +59,7 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
       change.storageQuotaMb,
       change.apiAccess,
       change.publicSharing,
+      change.memory,
     ],
   );
 }

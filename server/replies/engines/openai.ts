@@ -227,6 +227,7 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
     text,
     attachments,
     knowledge,
+    instructions = [],
     config,
     signal,
     tenant,
@@ -236,8 +237,13 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
     if (signal.aborted) return;
     const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
     const temperature = typeof config.temperature === 'number' ? { temperature: config.temperature } : {};
-    const system =
-      typeof config.systemPrompt === 'string' ? [{ role: 'system', content: config.systemPrompt }] : [];
+    // One system message: the bot's prompt, then the sections of the conversation (some servers'
+    // chat templates take a single system message, first).
+    const prompt = [
+      ...(typeof config.systemPrompt === 'string' && config.systemPrompt ? [config.systemPrompt] : []),
+      ...instructions,
+    ].join('\n\n');
+    const system = prompt ? [{ role: 'system', content: prompt }] : [];
     const messages: Record<string, unknown>[] = [
       ...system,
       ...history.map((turn) =>
