@@ -1,0 +1,374 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { botIds, call, type Json, signUp, startApp, type TestServer } from '../support/app';
+import {
+  type ChatRequest,
+  type OpenAiDouble,
+  startOpenAiDouble,
+  textOf,
+  toolSteps,
+} from '../support/openai-double';
+import { admin, loginOwner } from './admin/support';
+import { giveTools, newTopic, say, stepEvents, type User } from './tools/support';
+
+/** Custom instructions and memory: the member's routes, what a model bot's reply is given, `remember`. */
+describe('custom instructions and memory', () => {
+  let model: OpenAiDouble;
+  let server: TestServer;
+  let bots: Record<string, string>;
+  const botPrompt = 'You are Parley Assistant, a helpful, concise assistant. Answer in markdown.';
+
+  beforeAll(async () => {
+    model = await startOpenAiDouble();
+    server = await startApp({ OPENAI_BASE_URL: model.url });
+    bots = await botIds(server);
+    // The seeded Assistant has no tools of its own: `remember` is the member's, not the bot's.
+    await giveTools(server, 'app', bots.Assistant, []);
+  }, 240_000);
+  afterAll(async () => {
+    await server?.close();
+    await model?.close();
+  });
+
+  const as = (user: User, path: string, options: { method?: string; body?: Json } = {}) =>
+    call(server, path, { ...options, token: user.token, tenant: user.tenant });
+  const remember = (user: User, text: string, project?: string | null) =>
+    as(user, '/api/v1/memory', { body: { text, ...(project === undefined ? {} : { project }) } });
+  const memories = async (user: User, query = '') =>
+    (await as(user, `/api/v1/memory${query}`)).body as Json[];
+  const setMemory = async (on: boolean) => {
+    const owner = await loginOwner(server, 'app');
+    const answer = await admin(server, owner, '/settings', { method: 'PATCH', body: { memory: on } });
+    expect(answer.status).toBe(200);
+    expect(answer.body.memory).toBe(on);
+  };
+
+  /** Sends a message; the first request the model got for it, its system prompt and the tools offered. */
+  async function reply(user: User, topic: string, text: string) {
+    const asked = model.requests.length;
+    const events = await say(server, user, topic, text);
+    expect(events.at(-1)?.event, JSON.stringify(events.at(-1))).toBe('done');
+    const sent = model.requests[asked] as ChatRequest;
+    const system = sent.messages[0].role === 'system' ? textOf(sent.messages[0].content) : '';
+    return { events, system, tools: (sent.tools ?? []).map((tool) => tool.function.name) };
+  }
+
+  /** A project of `owner`'s and one of its topics (the projects' own routes are another area's). */
+  async function projectOf(user: User) {
+    const { rows } = await server.app.db.query<{ id: string }>(
+      `insert into projects (tenant, owner_id, name) values ($1, $2, 'Garden') returning id`,
+      [user.tenant, user.id],
+    );
+    const topic = await newTopic(server, user, bots.Assistant);
+    await server.app.db.query('update topics set project_id = $1 where id = $2', [rows[0].id, topic]);
+    return { project: rows[0].id, topic };
+  }
+
+  it('gives a reply the bot’s prompt, then the custom instructions, then the memories; remember saves one, Undo deletes it', async () => {
+    const user = await signUp(server);
+    expect((await as(user, '/api/v1/user/me/instructions')).body).toEqual({ text: '', useMemory: true });
+    const put = await as(user, '/api/v1/user/me/instructions', {
+      method: 'PUT',
+      body: { text: '  I am a botanist. Answer briefly.  ' },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ text: 'I am a botanist. Answer briefly.', useMemory: true });
+    expect((await as(user, '/api/v1/user/me/instructions')).body).toEqual(put.body);
+    const added = await remember(user, '  My cat is called Miso.  ');
+    expect(added.status).toBe(201);
+    expect(added.body).toEqual({
+      _id: expect.any(String),
+      text: 'My cat is called Miso.',
+      project: null,
+      createdAt: expect.any(String),
+      source: 'member',
+    });
+
+    model.script(
+      toolSteps([
+        { call: { name: 'remember', arguments: { text: 'Prefers metric units.' } } },
+        { answer: () => 'Noted.' },
+      ]),
+    );
+    const topic = await newTopic(server, user, bots.Assistant);
+    const { events, system, tools } = await reply(user, topic, 'Remember that I prefer metric units');
+    // One system message, in the issue's order.
+    const at = (text: string) => system.indexOf(text);
+    expect(at(botPrompt)).toBe(0);
+    expect(at(botPrompt)).toBeLessThan(at('I am a botanist. Answer briefly.'));
+    expect(at('I am a botanist. Answer briefly.')).toBeLessThan(at('- My cat is called Miso.'));
+    expect(tools).toEqual(['remember']);
+
+    const [running, done] = stepEvents(events);
+    expect(running).toMatchObject({
+      tool: 'remember',
+      status: 'running',
+      arguments: { text: 'Prefers metric units.' },
+    });
+    expect(done.status).toBe('done');
+    const saved = JSON.parse(done.result);
+    expect(saved).toEqual({ _id: expect.any(String), text: 'Prefers metric units.' });
+    expect(await memories(user)).toEqual([
+      {
+        _id: saved._id,
+        text: 'Prefers metric units.',
+        project: null,
+        createdAt: expect.any(String),
+        source: 'model',
+      },
+      added.body,
+    ]);
+
+    // Undo: the step's memory is deleted; once.
+    expect((await as(user, `/api/v1/memory/${saved._id}`, { method: 'DELETE' })).body).toEqual({
+      success: true,
+    });
+    expect((await as(user, `/api/v1/memory/${saved._id}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await memories(user)).map((memory) => memory.text)).toEqual(['My cat is called Miso.']);
+
+    // A memory the member changes is given as changed; ELIZA (no model) is given nothing and offered nothing.
+    const changed = await as(user, `/api/v1/memory/${added.body._id}`, {
+      method: 'PATCH',
+      body: { text: 'My cat is called Mochi.' },
+    });
+    expect(changed.body).toMatchObject({
+      _id: added.body._id,
+      text: 'My cat is called Mochi.',
+      source: 'member',
+    });
+    model.script(() => ({ chunks: ['Hello.'] }));
+    expect((await reply(user, topic, 'Hello')).system).toContain('- My cat is called Mochi.');
+  });
+
+  it('with memory off for the organization: nothing given or saved, no remember; what is kept stays listable, editable, deletable', async () => {
+    const user = await signUp(server);
+    await as(user, '/api/v1/user/me/instructions', { method: 'PUT', body: { text: 'Call me Sam.' } });
+    const kept = (await remember(user, 'Lives in Lyon.')).body;
+    await setMemory(false);
+    try {
+      const { rows } = await server.app.db.query<{ after: Json }>(
+        `select after from audit_log where tenant = 'app' and action = 'settings.update' order by seq desc limit 1`,
+      );
+      expect(rows[0].after.memory).toBe(false);
+
+      // The model asks to remember anyway: no such tool was offered, nothing is saved.
+      model.script(
+        toolSteps([
+          { call: { name: 'remember', arguments: { text: 'Likes tea.' } } },
+          { answer: () => 'Ok.' },
+        ]),
+      );
+      const topic = await newTopic(server, user, bots.Assistant);
+      const { events, system, tools } = await reply(user, topic, 'Remember I like tea');
+      expect(tools).toEqual([]);
+      expect(system).toContain('Call me Sam.');
+      expect(system).not.toContain('Lyon');
+      // Not offered, the call is not run: no step, no memory.
+      expect(stepEvents(events)).toEqual([]);
+
+      const refused = await remember(user, 'Likes coffee.');
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({
+        error: 'Memory is turned off for your organization: nothing new is saved.',
+        code: 'MEMORY_OFF',
+      });
+      expect((await memories(user)).map((memory) => memory.text)).toEqual(['Lives in Lyon.']);
+      const edited = await as(user, `/api/v1/memory/${kept._id}`, {
+        method: 'PATCH',
+        body: { text: 'Lives in Nice.' },
+      });
+      expect(edited.status).toBe(200);
+      expect((await as(user, `/api/v1/memory/${kept._id}`, { method: 'DELETE' })).status).toBe(200);
+      expect(await memories(user)).toEqual([]);
+    } finally {
+      await setMemory(true);
+    }
+  });
+
+  it('with the member’s Use memory off: nothing given or saved for them, kept ones stay; others keep theirs', async () => {
+    const user = await signUp(server);
+    const other = await signUp(server);
+    await remember(user, 'Plays the cello.');
+    await remember(other, 'Plays the oboe.');
+    const off = await as(user, '/api/v1/user/me/instructions', { method: 'PUT', body: { useMemory: false } });
+    expect(off.body).toEqual({ text: '', useMemory: false });
+    model.script(() => ({ chunks: ['Hello.'] }));
+    const mine = await reply(user, await newTopic(server, user, bots.Assistant), 'Which instrument?');
+    expect(mine.system).toBe(botPrompt);
+    expect(mine.tools).toEqual([]);
+    const refused = await remember(user, 'Plays the flute.');
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('MEMORY_OFF');
+    expect((await memories(user)).map((memory) => memory.text)).toEqual(['Plays the cello.']);
+
+    const theirs = await reply(other, await newTopic(server, other, bots.Assistant), 'Which instrument?');
+    expect(theirs.system).toContain('- Plays the oboe.');
+    expect(theirs.system).not.toContain('cello');
+    expect(theirs.tools).toEqual(['remember']);
+  });
+
+  it('uses a project’s memories only in that project’s conversations; remember saves into the conversation’s project', async () => {
+    const user = await signUp(server);
+    const stranger = await signUp(server);
+    const { project, topic } = await projectOf(user);
+    const elsewhere = await newTopic(server, user, bots.Assistant);
+    expect((await remember(user, 'Prefers short answers.')).status).toBe(201);
+    const inProject = await remember(user, 'The garden faces north.', project);
+    expect(inProject.status).toBe(201);
+    expect(inProject.body.project).toBe(project);
+    // A project the member may not read is 404, as if it did not exist.
+    const theirs = await projectOf(stranger);
+    for (const id of [theirs.project, 'no-such-project'])
+      expect((await remember(user, 'Sneaking in.', id)).status).toBe(404);
+
+    model.script(
+      toolSteps([
+        { call: { name: 'remember', arguments: { text: 'Grows tomatoes.' } } },
+        { answer: () => 'Ok.' },
+      ]),
+    );
+    const there = await reply(user, topic, 'What should I plant?');
+    expect(there.system).toContain('- Prefers short answers.');
+    expect(there.system).toContain('- The garden faces north.');
+    const saved = JSON.parse(stepEvents(there.events)[1].result);
+    expect(
+      (await memories(user, `?project=${project}`)).map((memory) => [memory.text, memory.project]),
+    ).toEqual([
+      ['Grows tomatoes.', project],
+      ['The garden faces north.', project],
+    ]);
+    expect(saved.text).toBe('Grows tomatoes.');
+
+    model.script(() => ({ chunks: ['Hello.'] }));
+    const outside = await reply(user, elsewhere, 'What should I plant?');
+    expect(outside.system).toContain('- Prefers short answers.');
+    expect(outside.system).not.toContain('north');
+    expect(outside.system).not.toContain('tomatoes');
+  });
+
+  it('with more than 20 memories gives the 20 most relevant to the message, by words and vectors', async () => {
+    const user = await signUp(server);
+    // The relevant ones are the oldest: the newest 20 alone would leave them out.
+    for (const text of ['I am allergic to peanuts.', 'My daughter Zoé plays the violin.'])
+      expect((await remember(user, text)).status).toBe(201);
+    for (let n = 1; n <= 23; n += 1)
+      expect((await remember(user, `Filler fact ${n}: the blue lamp number ${n}.`)).status).toBe(201);
+    // Each memory's vector is computed apart from its save.
+    const vectors = async () =>
+      Number(
+        (
+          await server.app.db.query<{ n: string }>(
+            'select count(*) as n from memories where user_id = $1 and embedding is not null',
+            [user.id],
+          )
+        ).rows[0].n,
+      );
+    await expect.poll(vectors, { timeout: 10_000 }).toBe(25);
+
+    model.script(() => ({ chunks: ['Hello.'] }));
+    const question = 'Suggest a snack for my daughter, without peanuts';
+    const { system } = await reply(user, await newTopic(server, user, bots.Assistant), question);
+    const given = system.split('\n').filter((line) => line.startsWith('- '));
+    expect(given).toHaveLength(20);
+    expect(given).toContain('- I am allergic to peanuts.');
+    expect(given).toContain('- My daughter Zoé plays the violin.');
+    // The question was embedded to rank the memories' vectors.
+    expect(model.embeddings.some((request) => [request.input].flat().includes(question))).toBe(true);
+  });
+
+  it('refuses bad input with a 4xx naming the field, and saves nothing twice or past the limit', async () => {
+    const user = await signUp(server);
+    const expectBad = async (answer: { status: number; body: Json }, field?: string) => {
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe('INVALID_INPUT');
+      if (field) expect(answer.body.field).toBe(field);
+    };
+    const put = (body: Json) => as(user, '/api/v1/user/me/instructions', { method: 'PUT', body });
+    await expectBad(await put({ text: 'x'.repeat(3001) }), 'text');
+    await expectBad(await put({}));
+    await expectBad(await put({ useMemory: 'yes' }), 'useMemory');
+    await expectBad(await put({ text: 'ok', other: 1 }));
+    expect((await put({ text: 'x'.repeat(3000) })).status).toBe(200);
+
+    await expectBad(await remember(user, ''), 'text');
+    await expectBad(await remember(user, '   '), 'text');
+    await expectBad(await remember(user, 'x'.repeat(1001)), 'text');
+    await expectBad(await as(user, '/api/v1/memory', { body: {} }), 'text');
+    expect((await remember(user, 'Likes jazz.')).status).toBe(201);
+    const twice = await remember(user, '  LIKES JAZZ.');
+    expect(twice.status).toBe(409);
+    expect(twice.body).toMatchObject({ code: 'MEMORY_EXISTS', field: 'text' });
+    const other = (await remember(user, 'Likes blues.')).body;
+    const patch = (id: string, body: Json) => as(user, `/api/v1/memory/${id}`, { method: 'PATCH', body });
+    await expectBad(await patch(other._id, { text: ' ' }), 'text');
+    expect((await patch(other._id, { text: 'likes jazz.' })).status).toBe(409);
+    expect((await memories(user)).map((memory) => memory.text)).toEqual(['Likes blues.', 'Likes jazz.']);
+
+    // The model is told why nothing was saved, and goes on.
+    model.script(
+      toolSteps([
+        {
+          call: [
+            { name: 'remember', arguments: { text: 'Likes jazz.' } },
+            { name: 'remember', arguments: {} },
+          ],
+        },
+        { answer: () => 'Ok.' },
+      ]),
+    );
+    const { events } = await reply(user, await newTopic(server, user, bots.Assistant), 'Remember jazz');
+    expect(
+      stepEvents(events)
+        .filter((step) => step.status !== 'running')
+        .map((step) => step.error),
+    ).toEqual(['This is already in your memory.', 'remember needs the argument "text": a non-empty string.']);
+
+    // At most 200 memories a member.
+    await server.app.db.query(
+      `insert into memories (tenant, user_id, text, source) select 'app', $1, 'Fact ' || n, 'member'
+       from generate_series(1, 198) as n`,
+      [user.id],
+    );
+    const full = await remember(user, 'One too many.');
+    expect(full.status).toBe(409);
+    expect(full.body.code).toBe('MEMORY_FULL');
+    expect(await memories(user)).toHaveLength(200);
+  });
+
+  it('keeps memories their member’s own: another member or organization reads, changes and deletes none (0 crossings)', async () => {
+    const owner = await signUp(server);
+    const other = await signUp(server);
+    const outsider = await signUp(server, 'acme');
+    const mine = (await remember(owner, 'Owns a red bicycle.')).body;
+    await as(owner, '/api/v1/user/me/instructions', {
+      method: 'PUT',
+      body: { text: 'Secret instructions.' },
+    });
+    let crossings = 0;
+    for (const intruder of [other, outsider]) {
+      const attempts = [
+        await as(intruder, `/api/v1/memory/${mine._id}`, { method: 'PATCH', body: { text: 'Taken over.' } }),
+        await as(intruder, `/api/v1/memory/${mine._id}`, { method: 'DELETE' }),
+      ];
+      for (const answer of attempts) {
+        expect(answer.status).toBe(404);
+        if (answer.status < 300) crossings += 1;
+      }
+      const seen = JSON.stringify([
+        await memories(intruder),
+        (await as(intruder, '/api/v1/user/me/instructions')).body,
+        (await as(intruder, `/api/v1/memory?project=${mine._id}`)).body,
+      ]);
+      if (seen.includes('bicycle') || seen.includes('Secret')) crossings += 1;
+      // Forgetting everything forgets only their own.
+      expect((await as(intruder, '/api/v1/memory', { method: 'DELETE' })).body).toEqual({ deleted: 0 });
+    }
+    // Another organization's token without its header is nobody here.
+    expect(
+      (await call(server, `/api/v1/memory/${mine._id}`, { method: 'DELETE', token: outsider.token })).status,
+    ).toBe(401);
+    expect(crossings).toBe(0);
+    expect(await memories(owner)).toEqual([mine]);
+    expect((await as(owner, '/api/v1/memory', { method: 'DELETE' })).body).toEqual({ deleted: 1 });
+    expect(await memories(owner)).toEqual([]);
+  });
+});
