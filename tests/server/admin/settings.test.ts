@@ -44,6 +44,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       storageQuotaMb: 1024,
       apiAccess: true,
       publicSharing: true,
+      memory: true,
       // Parley's guide, the knowledge base every organization starts with.
       storageBytes: readdirSync(guide).reduce((sum, name) => sum + statSync(join(guide, name)).size, 0),
     });
@@ -79,6 +80,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       [{ signup: 'domains', allowedDomains: [] }, 'allowedDomains'],
       [{ allowedDomains: ['not a domain'] }, 'allowedDomains'],
       [{ logo: { type: 'image/gif', data: 'R0lGOD' } }, 'logo'],
+      [{ memory: 'off' }, 'memory'],
     ] as const) {
       const answer = await admin(server, owner, '/settings', { method: 'PATCH', body });
       expect(answer.status).toBe(400);

@@ -83,7 +83,8 @@ describe('MCP tools in replies', () => {
     expect(events.at(-1)?.event).toBe('done');
     expect(replyText(events)).toBe('The server said: Echo: Hello through MCP');
 
-    // The model was offered the tool with the server's own schema, and read back what the server answered.
+    // The model was offered the tool with the server's own schema (and the member's `remember`), and
+    // read back what the server answered.
     const sent = model.requests.slice(asked);
     expect(sent).toHaveLength(2);
     expect(sent[0].tools).toEqual([
@@ -98,6 +99,7 @@ describe('MCP tools in replies', () => {
           }),
         },
       },
+      expect.objectContaining({ function: expect.objectContaining({ name: 'remember' }) }),
     ]);
     const toolMessage = sent[1].messages.at(-1);
     expect(toolMessage?.role).toBe('tool');

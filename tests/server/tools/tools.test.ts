@@ -64,10 +64,15 @@ describe('tools of model bots', () => {
     const text = replyText(events);
     expect(text).toMatch(/^Let me work it out\.\n\nThe sum: 2\+3 = 5\. The time: \d{4}-/);
 
-    // OpenAI's wire format both ways: the tools offered, the calls and their results sent back.
+    // OpenAI's wire format both ways: the tools offered (the bot's, then the member's `remember`), the
+    // calls and their results sent back.
     const sent = model.requests.slice(asked);
     expect(sent).toHaveLength(3);
-    expect(sent[0].tools?.map((tool) => tool.function.name)).toEqual(['calculator', 'current_time']);
+    expect(sent[0].tools?.map((tool) => tool.function.name)).toEqual([
+      'calculator',
+      'current_time',
+      'remember',
+    ]);
     expect(sent[0].tools?.[0]).toMatchObject({
       type: 'function',
       function: { parameters: { type: 'object', required: ['expression'] } },
@@ -165,7 +170,10 @@ describe('tools of model bots', () => {
     const topic = await newTopic(server, user, bots.Assistant);
     const asked = model.requests.length;
     const events = await say(server, user, topic, 'Divide by zero');
-    expect(model.requests[asked].tools?.map((tool) => tool.function.name)).toEqual(['calculator']);
+    expect(model.requests[asked].tools?.map((tool) => tool.function.name)).toEqual([
+      'calculator',
+      'remember',
+    ]);
     const done = events.at(-1) as Json;
     expect(done.event).toBe('done');
     expect(done.data.steps.map((step: Json) => [step.status, step.error])).toEqual([
