@@ -64,6 +64,18 @@ describe('bad input, tenancy and persistence', () => {
         token: true,
       },
       { method: 'DELETE', path: (text) => `/api/v1/topic/${encodeURIComponent(text)}`, token: true },
+      {
+        method: 'PUT',
+        path: () => '/api/v1/user/me/instructions',
+        body: (text) => ({ text }),
+        token: true,
+      },
+      {
+        method: 'POST',
+        path: () => '/api/v1/memory',
+        body: (text) => ({ text, project: text }),
+        token: true,
+      },
     ];
     const statuses = new Map<number, number>();
     const samples = [
@@ -116,6 +128,8 @@ describe('bad input, tenancy and persistence', () => {
       ['DELETE', `/api/v1/topic/${topic}`],
       ['POST', `/api/v1/topic/${topic}/message`, { text: 'hello' }],
       ['GET', '/api/v1/notification'],
+      ['GET', '/api/v1/memory'],
+      ['GET', '/api/v1/user/me/instructions'],
     ] as const;
     let crossings = 0;
     for (const [method, path, body] of routes) {
