@@ -1,6 +1,7 @@
 import type { Db } from '../db/database';
 import { notFound } from '../errors';
 import { listFiles } from '../files/store';
+import { listMemories, readPersonalization } from '../memories/store';
 import type { Owner } from '../owner';
 import { uniqueViolation } from '../schemas';
 import { listShares } from '../shares/store';
@@ -108,7 +109,11 @@ export async function exportUser(db: Db, owner: Owner) {
     ),
     listFiles(db, owner),
   ]);
-  const shares = await listShares(db, owner);
+  const [shares, personalization, memories] = await Promise.all([
+    listShares(db, owner),
+    readPersonalization(db, owner),
+    listMemories(db, owner),
+  ]);
   return {
     exportedAt: new Date().toISOString(),
     account: {
@@ -139,6 +144,9 @@ export async function exportUser(db: Db, owner: Owner) {
     files,
     /** The conversations the user shared: their links and who may open them. */
     shares,
+    /** Custom instructions and the "Use memory" switch, and what Parley remembers about the user. */
+    personalization,
+    memories,
     transactions: transactions.rows.map((row) => ({
       _id: row.id,
       amount: Number(row.amount),

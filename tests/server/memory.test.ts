@@ -137,6 +137,10 @@ describe('custom instructions and memory', () => {
     });
     model.script(() => ({ chunks: ['Hello.'] }));
     expect((await reply(user, topic, 'Hello')).system).toContain('- My cat is called Mochi.');
+    // "Download my data" holds them.
+    const exported = (await as(user, '/api/v1/user/me/export')).body;
+    expect(exported.personalization).toEqual(put.body);
+    expect(exported.memories).toEqual([changed.body]);
   });
 
   it('with memory off for the organization: nothing given or saved, no remember; what is kept stays listable, editable, deletable', async () => {
