@@ -8,7 +8,7 @@ import {
   toolSteps,
 } from '../support/openai-double';
 import { admin, loginOwner } from './admin/support';
-import { giveTools, newTopic, say, stepEvents, type User } from './tools/support';
+import { giveTools, newKey, newTopic, say, stepEvents, type User } from './tools/support';
 
 /** Custom instructions and memory: the member's routes, what a model bot's reply is given, `remember`. */
 describe('custom instructions and memory', () => {
@@ -141,6 +141,16 @@ describe('custom instructions and memory', () => {
     const exported = (await as(user, '/api/v1/user/me/export')).body;
     expect(exported.personalization).toEqual(put.body);
     expect(exported.memories).toEqual([changed.body]);
+
+    // Through the API the caller writes the whole prompt: no instructions, no memories, no remember.
+    const asked = model.requests.length;
+    const completion = await call(server, '/v1/chat/completions', {
+      token: (await newKey(server, user)).key,
+      body: { model: bots.Assistant, messages: [{ role: 'user', content: 'Hello' }] },
+    });
+    expect(completion.status).toBe(200);
+    expect(model.requests[asked].messages[0]).toEqual({ role: 'system', content: botPrompt });
+    expect(model.requests[asked].tools).toBeUndefined();
   });
 
   it('with memory off for the organization: nothing given or saved, no remember; what is kept stays listable, editable, deletable', async () => {
