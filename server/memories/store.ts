@@ -203,22 +203,35 @@ export async function personalFor(
 
 /**
  * Every memory that applies (more than a reply is given), with its full-text rank for `query` (0:
- * no match) and, when `vectors`, its vector: what the reply's choice ranks them by.
+ * no match; '' matches nothing) and whether it has a vector: what the reply's choice ranks them by.
  */
 export async function memoriesToRank(
   db: Db,
   owner: Owner,
   project: string | null,
   query: string,
-  vectors: boolean,
-): Promise<(Recalled & { rank: number; embedding: number[] | null; createdAt: Date })[]> {
-  const { rows } = await db.query<Recalled & { rank: number; embedding: number[] | null; created_at: Date }>(
-    `select m.id, m.text, m.created_at,
-            case when $4 = '' then 0 else ts_rank_cd(m.search, to_tsquery('simple', parley_fold($4))) end as rank,
-            case when $5 then m.embedding end as embedding
-     from memories m
+): Promise<(Recalled & { rank: number; vector: boolean; createdAt: Date })[]> {
+  const { rows } = await db.query<Recalled & { rank: number; vector: boolean; created_at: Date }>(
+    `with q as materialized (select case when $4 = '' then null else to_tsquery('simple', parley_fold($4)) end as query)
+     select m.id, m.text, m.created_at, coalesce(ts_rank_cd(m.search, q.query), 0) as rank,
+            m.embedding is not null as vector
+     from memories m, q
      where m.user_id = $1 and m.tenant = $2 and (m.project_id is null or m.project_id = $3)`,
-    [owner.userId, owner.tenant, project, query, vectors],
+    [owner.userId, owner.tenant, project, query],
   );
   return rows.map(({ created_at, ...row }) => ({ ...row, createdAt: created_at }));
+}
+
+/** The vectors of the member's memories `ids` (those that have one), with the text each was computed for. */
+export async function memoryVectors(
+  db: Db,
+  owner: Owner,
+  ids: string[],
+): Promise<{ id: string; text: string; embedding: number[] }[]> {
+  const { rows } = await db.query<{ id: string; text: string; embedding: number[] }>(
+    `select id, text, embedding from memories
+     where user_id = $1 and tenant = $2 and id = any($3::text[]) and embedding is not null`,
+    [owner.userId, owner.tenant, ids],
+  );
+  return rows;
 }
