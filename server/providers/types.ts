@@ -61,6 +61,8 @@ export interface ReplyTools {
   call: (call: ToolCall) => Promise<string>;
   /** How many calls one reply may make; then the model is asked to answer without tools. */
   maxSteps: number;
+  /** The reply can do without them: a server that refuses a request with tools is asked without. */
+  optional?: boolean;
 }
 
 export interface ReplyRequest {

@@ -59,6 +59,11 @@ export async function checkTools(
 export interface BotTools {
   tools: Map<string, Tool>;
   askFirst: Set<string>;
+  /**
+   * Only the member's own tools (`remember`), none the admin gave the bot: a model server that takes
+   * no tools is asked again without them, rather than failing a bot that never needed tools.
+   */
+  optional: boolean;
 }
 
 /**
@@ -93,11 +98,16 @@ export async function toolsForBot(
         run: (args, signal) => callMcpTool(app.db, owner.tenant, name, args, signal),
       });
   }
+  const optional = tools.size === 0;
   // MCP tools are named `<server>__<tool>`: none is called `remember`.
   if (model && remember)
     tools.set(rememberToolInfo.name, {
       info: rememberToolInfo,
       run: rememberTool(app, owner, remember.project),
     });
-  return { tools, askFirst: new Set(askFirstOf(bot.config).filter((name) => tools.has(name))) };
+  return {
+    tools,
+    askFirst: new Set(askFirstOf(bot.config).filter((name) => tools.has(name))),
+    optional,
+  };
 }

@@ -124,6 +124,7 @@ export function replyTools(options: {
   let position = options.after ?? 0;
   return {
     maxSteps,
+    optional: bot.optional,
     definitions: [...bot.tools.values()].map(({ info }) => ({
       type: 'function',
       function: { name: info.name, description: info.description, parameters: info.parameters },

@@ -296,6 +296,40 @@ describe('custom instructions and memory', () => {
     expect(vague.system).toContain('- All about them: my twin sons Leo and Max.');
   });
 
+  it('asks a model server that takes no tools again without remember; a bot given tools by its admin still fails there', async () => {
+    const user = await signUp(server);
+    // As Ollama answers for a model without function calling.
+    model.script((request) =>
+      request.tools
+        ? { status: 400, chunks: ['registry.ollama.ai/library/tiny:latest does not support tools'] }
+        : { chunks: ['Hello without tools.'] },
+    );
+    const topic = await newTopic(server, user, bots.Assistant);
+    const asked = model.requests.length;
+    const events = await say(server, user, topic, 'Hello');
+    expect(events.at(-1)?.event).toBe('done');
+    expect(
+      events
+        .filter((event) => event.event === 'token')
+        .map((event) => event.data.text)
+        .join(''),
+    ).toBe('Hello without tools.');
+    expect(
+      model.requests.slice(asked).map((request) => request.tools?.map((tool) => tool.function.name)),
+    ).toEqual([['remember'], undefined]);
+
+    await giveTools(server, 'app', bots.Assistant, ['calculator']);
+    try {
+      const failed = await say(server, user, topic, 'Add 2 and 2');
+      expect(failed.at(-1)).toMatchObject({
+        event: 'error',
+        data: { error: expect.stringContaining('does not support tools') },
+      });
+    } finally {
+      await giveTools(server, 'app', bots.Assistant, []);
+    }
+  });
+
   it('refuses bad input with a 4xx naming the field, and saves nothing twice or past the limit', async () => {
     const user = await signUp(server);
     const expectBad = async (answer: { status: number; body: Json }, field?: string) => {

@@ -261,13 +261,14 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
           ]),
     ];
     const model = setting(config, 'model') ?? settings.model;
+    let offering = tools;
     let calls = 0;
     let written = '';
     try {
       for (;;) {
-        const limited = tools && calls >= tools.maxSteps;
-        const offered = tools
-          ? { tools: tools.definitions, ...(limited ? { tool_choice: 'none' } : {}) }
+        const limited = offering && calls >= offering.maxSteps;
+        const offered = offering
+          ? { tools: offering.definitions, ...(limited ? { tool_choice: 'none' } : {}) }
           : {};
         const rounds = streamRound(
           send,
@@ -278,7 +279,17 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
           settings.idleTimeoutMs,
         );
         let first = true;
-        let next = await rounds.next();
+        let next: IteratorResult<string, Round>;
+        try {
+          next = await rounds.next();
+        } catch (error) {
+          // Many servers refuse `tools` for a model without function calling (Ollama, vLLM or
+          // llama.cpp as started): tools the reply can do without are then left out, and it goes on.
+          if (!(offering?.optional && !calls && !written && error instanceof ProviderError)) throw error;
+          if (error.code !== 'PROVIDER_ERROR') throw error;
+          offering = undefined;
+          continue;
+        }
         while (!next.done) {
           // The text after a tool call starts a paragraph of its own.
           if (first && written && !written.endsWith('\n')) yield '\n\n';
@@ -288,7 +299,7 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
           next = await rounds.next();
         }
         const round = next.value;
-        if (signal.aborted || !tools || limited || !round.calls.length) return;
+        if (signal.aborted || !offering || limited || !round.calls.length) return;
         messages.push({
           role: 'assistant',
           content: round.text || null,
@@ -301,9 +312,9 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
         for (const call of round.calls) {
           // Every call asked for is answered (OpenAI requires it); those beyond the limit are not run.
           const content =
-            calls < tools.maxSteps
-              ? await tools.call(call)
-              : `Error: no more than ${tools.maxSteps} tool calls in one reply. Answer with what you have.`;
+            calls < offering.maxSteps
+              ? await offering.call(call)
+              : `Error: no more than ${offering.maxSteps} tool calls in one reply. Answer with what you have.`;
           calls += 1;
           messages.push({ role: 'tool', tool_call_id: call.id, content });
         }
