@@ -92,11 +92,11 @@ export async function personalization(
   const sections: string[] = [];
   if (found.instructions.trim())
     sections.push(
-      `The member's custom instructions (what they want you to know about them, and how to answer):\n${found.instructions.trim()}`,
+      `The user's custom instructions (what they want you to know about them, and how to answer):\n${found.instructions.trim()}`,
     );
   if (memories.length)
     sections.push(
-      `What you remember about the member from earlier conversations (use it where it helps):\n${memories
+      `What you remember about the user from earlier conversations (use it where it helps):\n${memories
         .map((memory) => `- ${memory.text}`)
         .join('\n')}`,
     );
