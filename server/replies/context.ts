@@ -52,12 +52,10 @@ export async function replyContext(
   const bases = knowledgeOf(bot.config);
   const model = bot.platform === 'openai';
   const project = conversation.project ?? null;
-  // Read while the files and passages are: one query for the member's part, ahead of the rest.
-  const personal =
+  const { sections, memoryOn } =
     model && conversation.personal
-      ? personalization(app, who, { text: conversation.text, project })
-      : Promise.resolve(impersonal);
-  personal.catch(() => {});
+      ? await personalization(app, who, { text: conversation.text, project })
+      : impersonal;
   const librarian = bot.platform === 'builtin' && bot.config.engine === 'librarian';
   const room = passageRoom(bot.config);
   const { messageId } = conversation;
@@ -68,8 +66,10 @@ export async function replyContext(
     unfit: [],
   };
   if (files) {
+    // The sections take room in the bot's context too.
+    const told = sections.reduce((sum, section) => sum + section.length, 0);
     const read = (reserve: number) =>
-      withAttachments(app.db, who, { ...conversation, messageId }, bot.config, reserve);
+      withAttachments(app.db, who, { ...conversation, messageId }, bot.config, reserve + told);
     context = await read(model && bases.length ? room : 0);
     if (model && !bases.length && context.unfit.length) context = await read(room);
   }
@@ -95,7 +95,6 @@ export async function replyContext(
       room,
     });
   }
-  const { sections, memoryOn } = await personal;
   return {
     history: context.history,
     attachments: context.attachments,

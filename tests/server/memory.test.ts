@@ -7,7 +7,9 @@ import {
   textOf,
   toolSteps,
 } from '../support/openai-double';
+import { readEvents } from '../support/sse';
 import { admin, loginOwner } from './admin/support';
+import { upload } from './files/support';
 import { giveTools, newKey, newTopic, say, stepEvents, type User } from './tools/support';
 
 /** Custom instructions and memory: the member's routes, what a model bot's reply is given, `remember`. */
@@ -328,6 +330,43 @@ describe('custom instructions and memory', () => {
     } finally {
       await giveTools(server, 'app', bots.Assistant, []);
     }
+  });
+
+  it('leaves the instructions and memories room in the bot’s context: an attached document gives way', async () => {
+    const user = await signUp(server);
+    const owner = await loginOwner(server, 'app');
+    // 2,000 tokens: about 8,000 characters.
+    const small = await admin(server, owner, `/bot/${bots['Code Helper']}`, {
+      method: 'PATCH',
+      body: { contextTokens: 2000 },
+    });
+    expect(small.status).toBe(200);
+    const document = 'Tomatoes need sun. '.repeat(316);
+    const file = await upload(server, user, new TextEncoder().encode(document), 'notes.txt', 'text/plain');
+    expect(file.status).toBe(201);
+    const instructions = 'I grow vegetables on a small balcony. '.repeat(78);
+    await as(user, '/api/v1/user/me/instructions', { method: 'PUT', body: { text: instructions } });
+    model.script(() => ({ chunks: ['Read.'] }));
+    const asked = model.requests.length;
+    const response = await fetch(
+      `${server.url}/api/v1/topic/${await newTopic(server, user, bots['Code Helper'])}/message`,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${user.token}`,
+          organization: 'app',
+        },
+        body: JSON.stringify({ text: 'Read my notes', files: [file.body._id] }),
+      },
+    );
+    expect((await readEvents(response)).at(-1)?.event).toBe('done');
+    const sent = model.requests[asked];
+    expect(textOf(sent.messages[0].content)).toContain(instructions.trim());
+    // 5,700 characters fit alone; with the instructions' 3,000 they do not.
+    expect(textOf(sent.messages.at(-1)?.content)).toMatch(
+      new RegExp(`truncated="only the first \\d+ of ${document.length} characters fit"`),
+    );
   });
 
   it('refuses bad input with a 4xx naming the field, and saves nothing twice or past the limit', async () => {
