@@ -69,10 +69,14 @@ export async function saveMemory(
 export const alreadyKept = () =>
   new ApiError(409, 'This is already in your memory.', 'MEMORY_EXISTS', 'text');
 
-/** What a model bot's reply is given of the member: sections of its system prompt, and whether memory is on. */
+/**
+ * What a model bot's reply is given of the member: sections of its system prompt, whether memory is
+ * on, and the project `remember` saves into (the conversation's while the member may read it).
+ */
 export interface Personal {
   sections: string[];
   memoryOn: boolean;
+  project: string | null;
 }
 
 /**
@@ -87,8 +91,7 @@ export async function personalization(
   conversation: { text: string; project: string | null },
 ): Promise<Personal> {
   const found = await personalFor(app.db, owner, conversation.project, memoriesGiven);
-  const memories =
-    found.memories ?? (await mostRelevant(app, owner, conversation.text, conversation.project));
+  const memories = found.memories ?? (await mostRelevant(app, owner, conversation.text, found.project));
   const sections: string[] = [];
   if (found.instructions.trim())
     sections.push(
@@ -100,7 +103,7 @@ export async function personalization(
         .map((memory) => `- ${memory.text}`)
         .join('\n')}`,
     );
-  return { sections, memoryOn: found.memoryOn };
+  return { sections, memoryOn: found.memoryOn, project: found.project };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { mayReadProject } from '../access/projects';
 import type { Db } from '../db/database';
 import type { Owner } from '../owner';
 import { uniqueViolation } from '../schemas';
@@ -161,30 +162,39 @@ export interface Recalled {
 
 /**
  * In one query, what a reply of the member is given: their custom instructions, whether memory is on
- * (their organization's and their own switch), how many memories apply (theirs, everywhere or in the
- * conversation's `project`) and, when there are no more than `all`, those memories, oldest first.
+ * (their organization's and their own switch), the conversation's `project` while they may read it
+ * (else null: a project they left is no longer theirs to use), how many memories apply (theirs,
+ * everywhere or in that project) and, when there are no more than `all`, those memories, oldest first.
  */
 export async function personalFor(
   db: Db,
   owner: Owner,
   project: string | null,
   all: number,
-): Promise<{ instructions: string; memoryOn: boolean; total: number; memories: Recalled[] | null }> {
+): Promise<{
+  instructions: string;
+  memoryOn: boolean;
+  project: string | null;
+  total: number;
+  memories: Recalled[] | null;
+}> {
   const { rows } = await db.query<{
     instructions: string;
     memory_on: boolean;
+    project: string | null;
     total: string;
     memories: Recalled[] | null;
   }>(
     `with member as (
        select u.instructions, o.memory and u.use_memory as memory_on
        from users u join organizations o on o.subdomain = u.tenant where u.id = $1 and u.tenant = $2),
+     readable as (select p.id from projects p where p.id = $3 and p.tenant = $2 and ${mayReadProject('p', '$1')}),
      applying as (
        select m.id, m.text, m.created_at from memories m
-       where m.user_id = $1 and m.tenant = $2 and (m.project_id is null or m.project_id = $3)
+       where m.user_id = $1 and m.tenant = $2 and (m.project_id is null or m.project_id = (select id from readable))
          and (select memory_on from member)),
      counted as (select count(*) as n from applying)
-     select member.instructions, member.memory_on, counted.n as total,
+     select member.instructions, member.memory_on, (select id from readable) as project, counted.n as total,
             case when counted.n <= $4 then
               (select json_agg(json_build_object('id', a.id, 'text', a.text) order by a.created_at, a.id)
                from applying a) end as memories
@@ -192,10 +202,11 @@ export async function personalFor(
     [owner.userId, owner.tenant, project, all],
   );
   const row = rows[0];
-  if (!row) return { instructions: '', memoryOn: false, total: 0, memories: [] };
+  if (!row) return { instructions: '', memoryOn: false, project: null, total: 0, memories: [] };
   return {
     instructions: row.instructions,
     memoryOn: row.memory_on,
+    project: row.project,
     total: Number(row.total),
     memories: row.memories ?? (Number(row.total) > all ? null : []),
   };

@@ -22,7 +22,7 @@ export interface ReplyContext {
   instructions: string[];
 }
 
-const impersonal: Personal = { sections: [], memoryOn: false };
+const impersonal: Personal = { sections: [], memoryOn: false, project: null };
 
 /**
  * The conversation as the bot is given it: with its files (when it carries any: the stored message
@@ -51,11 +51,11 @@ export async function replyContext(
 ): Promise<ReplyContext> {
   const bases = knowledgeOf(bot.config);
   const model = bot.platform === 'openai';
-  const project = conversation.project ?? null;
-  const { sections, memoryOn } =
+  const personal =
     model && conversation.personal
-      ? await personalization(app, who, { text: conversation.text, project })
+      ? await personalization(app, who, { text: conversation.text, project: conversation.project ?? null })
       : impersonal;
+  const { sections } = personal;
   const librarian = bot.platform === 'builtin' && bot.config.engine === 'librarian';
   const room = passageRoom(bot.config);
   const { messageId } = conversation;
@@ -100,7 +100,7 @@ export async function replyContext(
     attachments: context.attachments,
     text: conversation.text,
     knowledge,
-    tools: await toolsForBot(app, who, bot, memoryOn ? { project } : null),
+    tools: await toolsForBot(app, who, bot, personal.memoryOn ? { project: personal.project } : null),
     instructions: sections,
   };
 }

@@ -259,6 +259,23 @@ describe('custom instructions and memory', () => {
     expect(outside.system).toContain('- Prefers short answers.');
     expect(outside.system).not.toContain('north');
     expect(outside.system).not.toContain('tomatoes');
+
+    // A conversation in a project the member may no longer read (they left its group) is outside it.
+    await server.app.db.query('update topics set project_id = $1 where id = $2', [theirs.project, elsewhere]);
+    await server.app.db.query(
+      `insert into memories (tenant, user_id, project_id, text, source) values ('app', $1, $2, 'Waters at dawn.', 'member')`,
+      [user.id, theirs.project],
+    );
+    model.script(
+      toolSteps([
+        { call: { name: 'remember', arguments: { text: 'Likes basil.' } } },
+        { answer: () => 'Ok.' },
+      ]),
+    );
+    const left = await reply(user, elsewhere, 'What should I plant?');
+    expect(left.system).toContain('- Prefers short answers.');
+    expect(left.system).not.toContain('dawn');
+    expect((await memories(user)).find((memory) => memory.text === 'Likes basil.')?.project).toBeNull();
   });
 
   it('with more than 20 memories gives the 20 most relevant to the message, by words and vectors', async () => {
