@@ -218,6 +218,11 @@ describe('projects: own and shared through groups, in the reply context, with pi
     expect((await newTopic(bob, 'Assistant', project._id)).status).toBe(404);
     const kept = (await as(bob, `/api/v1/topic/${topic._id}`)).body;
     expect(kept).toMatchObject({ project: null, messages: expect.any(Array) });
+    // Out of the group's budget too; a reply in it now gets nothing of the project.
+    const outside = await ask(server, bob, topic._id, { text: 'How many days of paid leave a year?' });
+    expect(outside.done).not.toBeNull();
+    expect(textOf(model.requests.at(-1)?.messages[0].content)).not.toContain('Sign every answer');
+    expect(outside.done).not.toHaveProperty('citations');
     expect((await as(alice, `/api/v1/project/${project._id}`)).body.instructions).toBe(
       'Sign every answer with Team.',
     );
