@@ -90,6 +90,15 @@ describe('projects: own and shared through groups, in the reply context, with pi
     });
     expect((await as(alice, `/api/v1/project/${made.body._id}`)).body).toEqual(made.body);
     expect((await as(alice, '/api/v1/project')).body).toContainEqual(made.body);
+    // A change replaces what it names, and only that.
+    const changed = await as(alice, `/api/v1/project/${made.body._id}`, {
+      method: 'PATCH',
+      body: { name: alice.encrypt('Onboarding 2'), bot: null, files: [] },
+    });
+    expect(changed.body).toEqual({ ...made.body, name: 'Onboarding 2', bot: null, files: [] });
+    expect((await as(alice, `/api/v1/project/${made.body._id}`, { method: 'PATCH', body: {} })).status).toBe(
+      400,
+    );
 
     const refused = async (body: Json) => {
       const answer = await create(alice, { name: 'Refused', ...body });
@@ -112,7 +121,7 @@ describe('projects: own and shared through groups, in the reply context, with pi
     const clear = await as(alice, '/api/v1/project', { body: { name: 'In clear' } });
     expect(clear.status).toBe(400);
     expect((await as(alice, '/api/v1/project')).body.map((project: Json) => project.name)).toEqual([
-      'Onboarding',
+      'Onboarding 2',
     ]);
   });
 
