@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Json, signUp, startApp, type TestServer } from '../support/app';
 import { type OpenAiDouble, startOpenAiDouble, textOf } from '../support/openai-double';
-import { type Actor, admin, loginOwner } from './admin/support';
+import { type Actor, admin, loginOwner, stream } from './admin/support';
 import { download, upload } from './files/support';
 import { ask, filler, makePages } from './knowledge/support';
 
@@ -155,6 +155,19 @@ describe('projects: own and shared through groups, in the reply context, with pi
       snippet: expect.stringContaining('twenty-eight days'),
     });
 
+    // Regenerated (as continued) through the same path: the same context.
+    const requests = model.requests.length;
+    const again = await stream(
+      server,
+      `/api/v1/topic/${topic.body._id}/message/${reply.done.botMessageId}/regenerate`,
+      alice.token,
+      'app',
+      {},
+    );
+    expect(again.events.at(-1)?.event).toBe('done');
+    expect(model.requests).toHaveLength(requests + 1);
+    expect(textOf(model.requests.at(-1)?.messages[0].content)).toContain('Always answer like a pirate.');
+
     // Out of the project: no instructions, no passages.
     await as(alice, `/api/v1/topic/${topic.body._id}`, { method: 'PATCH', body: { project: null } });
     await ask(server, alice, topic.body._id, { text: 'How many days of paid leave a year?' });
@@ -163,12 +176,12 @@ describe('projects: own and shared through groups, in the reply context, with pi
     expect(textOf(after.at(-1)?.content)).not.toContain('<passage');
 
     // The Librarian answers from the project's file with no model at all.
-    const requests = model.requests.length;
+    const asked = model.requests.length;
     const librarian = await newTopic(alice, 'Librarian', project._id);
     const found = await ask(server, alice, librarian.body._id, { text: 'How many days of paid leave?' });
     expect(found.text).toContain('> Holidays: every employee has twenty-eight days of paid leave a year.');
     expect(found.text).toContain('[1] *handbook.pdf*, page 2');
-    expect(model.requests.length).toBe(requests);
+    expect(model.requests.length).toBe(asked);
   });
 
   it('shares through a group: members read it and its files and talk in it on their own account, until they leave', async () => {
