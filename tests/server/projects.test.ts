@@ -3,7 +3,7 @@ import { call, type Json, signUp, startApp, type TestServer } from '../support/a
 import { type OpenAiDouble, startOpenAiDouble, textOf } from '../support/openai-double';
 import { type Actor, admin, loginOwner, stream } from './admin/support';
 import { download, upload } from './files/support';
-import { ask, filler, makePages } from './knowledge/support';
+import { ask, createBase, filler, makePages, settled, uploadDocument } from './knowledge/support';
 
 type User = Awaited<ReturnType<typeof signUp>>;
 
@@ -248,6 +248,51 @@ describe('projects: own and shared through groups, in the reply context, with pi
     expect((await as(alice, `/api/v1/project/${project._id}`)).body.instructions).toBe(
       'Sign every answer with Team.',
     );
+  });
+
+  it('gives each reader only the knowledge bases they may use: a base of a bot for other groups stays out', async () => {
+    const researchers = (
+      await admin(server, owner, '/group', { body: { name: owner.encrypt('Researchers') } })
+    ).body._id;
+    await admin(server, owner, `/group/${researchers}/members`, {
+      method: 'PUT',
+      body: { members: [alice.id] },
+    });
+    const base = await createBase(server, owner, 'Lab notes');
+    await uploadDocument(server, owner, base._id, Buffer.from('The lab door code is 4471.'), 'lab.txt');
+    expect((await settled(server, owner, base._id)).documents[0].status).toBe('ready');
+    const labBot = await admin(server, owner, '/bot', {
+      body: {
+        name: owner.encrypt('Lab helper'),
+        description: 'For researchers.',
+        platform: 'builtin',
+        engine: 'librarian',
+        price: 0,
+        categories: [],
+        groups: [researchers],
+        knowledge: [base._id],
+        active: true,
+      },
+    });
+    expect(labBot.status).toBe(201);
+    const names = async (user: User) =>
+      (await as(user, '/api/v1/project/choices')).body.knowledgeBases.map((one: Json) => one.name);
+    expect(await names(alice)).toContain('Lab notes');
+    expect(await names(bob)).not.toContain('Lab notes');
+    expect((await create(bob, { name: 'Sneaky', knowledgeBases: [base._id] })).body.field).toBe(
+      'knowledgeBases',
+    );
+
+    const project = (await create(alice, { name: 'Lab', knowledgeBases: [base._id], groups: [group] })).body
+      ._id;
+    await setMembers([bob.id]);
+    const question = { text: 'What is the lab door code?' };
+    const hers = await ask(server, alice, (await newTopic(alice, 'Librarian', project)).body._id, question);
+    expect(hers.text).toContain('The lab door code is 4471.');
+    const his = await ask(server, bob, (await newTopic(bob, 'Librarian', project)).body._id, question);
+    expect(his.done).not.toBeNull();
+    expect(his.text).not.toContain('4471');
+    await setMembers([]);
   });
 
   it('pins lead the list and its pages, archived ones leave it but are found by a search and come back', async () => {
