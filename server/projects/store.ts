@@ -249,16 +249,17 @@ export async function projectChoices(db: Db, who: Owner) {
 
 /**
  * What a project gives a reply of the member's, or null when they may not read it (any more): its
- * name and instructions, and those of its knowledge bases the member may use. Its files are searched
- * through the same rule (server/knowledge/retrieval.ts).
+ * name and instructions, those of its knowledge bases the member may use, and how many files it has
+ * (searched through the same rule: server/knowledge/retrieval.ts).
  */
 export async function projectContext(
   db: Db,
   who: Owner,
   id: string,
-): Promise<{ name: string; instructions: string; bases: string[] } | null> {
-  const { rows } = await db.query<{ name: string; instructions: string; bases: string[] }>(
+): Promise<{ name: string; instructions: string; bases: string[]; files: number } | null> {
+  const { rows } = await db.query<{ name: string; instructions: string; bases: string[]; files: number }>(
     `select p.name, p.instructions,
+            (select count(*) from project_files pf where pf.project_id = p.id)::int as files,
             array(select k.id from project_knowledge pk join knowledge_bases k on k.id = pk.base_id
                   where pk.project_id = p.id and ${mayUseBase('k', '$3')} order by k.id) as bases
      from projects p where p.id = $1 and p.tenant = $2 and ${mayReadProject('p', '$3')}`,

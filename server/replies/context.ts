@@ -48,7 +48,8 @@ export async function replyContext(
   const model = bot.platform === 'openai';
   const instructions = model && project?.instructions ? [projectSection(project)] : [];
   // The project's files are searched for every message (those of text: an image has none).
-  const searched = project ? { project: conversation.project as string } : {};
+  const projectFiles = Boolean(project?.files);
+  const searched = projectFiles ? { project: conversation.project as string } : {};
   const librarian = bot.platform === 'builtin' && bot.config.engine === 'librarian';
   const room = passageRoom(bot.config);
   const { messageId } = conversation;
@@ -63,8 +64,8 @@ export async function replyContext(
     const told = instructions.reduce((sum, section) => sum + section.length, 0);
     const read = (reserve: number) =>
       withAttachments(app.db, who, { ...conversation, messageId }, bot.config, reserve + told);
-    context = await read(model && (bases.length || project) ? room : 0);
-    if (model && !bases.length && !project && context.unfit.length) context = await read(room);
+    context = await read(model && (bases.length || projectFiles) ? room : 0);
+    if (model && !bases.length && !projectFiles && context.unfit.length) context = await read(room);
   }
   let knowledge: Knowledge | undefined;
   if (librarian) {
@@ -80,7 +81,7 @@ export async function replyContext(
       ...searched,
       limit: librarianPassages,
     });
-  } else if (model && (bases.length || context.unfit.length || project)) {
+  } else if (model && (bases.length || context.unfit.length || projectFiles)) {
     knowledge = await retrieve(app, who, {
       question: conversation.text,
       bases,
