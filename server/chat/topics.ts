@@ -1,5 +1,5 @@
 import { botNotForYou, mayUseBot } from '../access/groups';
-import { mayReadProject, readableProject } from '../access/projects';
+import { inReadableProject, mayReadProject, readableProject } from '../access/projects';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { deleteTopicFiles } from '../files/store';
@@ -306,9 +306,11 @@ export async function createTopic(
   if (!bots[0].may_use) throw botNotForYou(bots[0].name);
   if (!canRun(bots[0])) throw new ApiError(409, 'This bot is not available right now.', 'BOT_INACTIVE');
   if (start.project !== undefined) await readableProject(db, owner, start.project);
-  const { rows } = await db.query<{ id: string }>(
-    'insert into topics (tenant, user_id, bot_id, project_id) values ($1, $2, $3, $4) returning id',
-    [owner.tenant, owner.userId, botId, start.project ?? null],
+  const { rows } = await inReadableProject(
+    db.query<{ id: string }>(
+      'insert into topics (tenant, user_id, bot_id, project_id) values ($1, $2, $3, $4) returning id',
+      [owner.tenant, owner.userId, botId, start.project ?? null],
+    ),
   );
   return readTopic(db, owner, rows[0].id);
 }
@@ -333,19 +335,21 @@ export async function arrangeTopic(
   change: { project?: string | null; pinned?: boolean; archived?: boolean },
 ) {
   if (change.project) await readableProject(db, owner, change.project);
-  const { rows } = await db.query(
-    `update topics set project_id = case when $4 then $5 else project_id end,
+  const { rows } = await inReadableProject(
+    db.query(
+      `update topics set project_id = case when $4 then $5 else project_id end,
        pinned = coalesce($6, pinned), archived = coalesce($7, archived)
      where id = $1 and tenant = $2 and user_id = $3 returning id`,
-    [
-      id,
-      owner.tenant,
-      owner.userId,
-      change.project !== undefined,
-      change.project ?? null,
-      change.pinned ?? null,
-      change.archived ?? null,
-    ],
+      [
+        id,
+        owner.tenant,
+        owner.userId,
+        change.project !== undefined,
+        change.project ?? null,
+        change.pinned ?? null,
+        change.archived ?? null,
+      ],
+    ),
   );
   if (!rows[0]) throw topicNotFound();
 }
