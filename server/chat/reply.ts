@@ -96,6 +96,8 @@ export async function startLiveReply(
     owner: request.owner,
     bot: topic,
     provider: topic.provider,
+    // A message, a regeneration and a continuation alike: in the topic's project, if it has one; the
+    // member's own conversation in the app (their instructions and memories join it).
     conversation: { ...reply.conversation, project: topic.project, personal: true },
     carriesFiles: reply.carriesFiles,
     steps: { tenant: request.owner.tenant, messageId },

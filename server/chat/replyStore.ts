@@ -31,14 +31,14 @@ export interface TopicForReply {
   platform: string;
   config: Record<string, unknown>;
   head: string | null;
-  /** The project the topic is in, or null. */
-  project: string | null;
   /** The user's balance, less what replies in flight hold, covers the bot's price. */
   can_pay: boolean;
   /** A reply is being written in the topic. */
   busy: boolean;
   /** The bot is for the user's groups. */
   may_use: boolean;
+  /** The topic's project (its context is given while the user may read it). */
+  project: string | null;
 }
 
 /** The user's topic, its bot and whether a reply can start: one query; null for anyone else's topic. */

@@ -4,6 +4,7 @@ import { passageRoom, withAttachments } from '../files/prompt';
 import { documentsCarried, retrieve } from '../knowledge/retrieval';
 import { type Personal, personalization } from '../memories/recall';
 import type { Owner } from '../owner';
+import { projectContext } from '../projects/store';
 import type { Attachment, Knowledge, Turn } from '../providers/types';
 import { type BotTools, toolsForBot } from '../tools/registry';
 import { librarianPassages } from './engines/librarian';
@@ -16,23 +17,30 @@ export interface ReplyContext {
   knowledge?: Knowledge;
   tools: BotTools;
   /**
-   * Sections a model bot is given after its own prompt, in this order: the project's instructions,
-   * the member's custom instructions, the memories that apply.
+   * System sections a model bot is given after its own prompt, in order: the project's instructions,
+   * then the member's custom instructions and the memories that apply.
    */
   instructions: string[];
 }
 
 const impersonal: Personal = { sections: [], memoryOn: false, project: null };
 
+/** The project's instructions as a model reads them after the bot's own prompt. */
+const projectSection = (project: { name: string; instructions: string }) =>
+  `This conversation belongs to the project "${project.name}". Its instructions:\n\n${project.instructions}`;
+
 /**
  * The conversation as the bot is given it: with its files (when it carries any: the stored message
  * `messageId` and those before it), and with the passages that answer the question for a bot that
  * searches (the Librarian: the conversation's documents and its knowledge bases; a model bot: its
  * knowledge bases, and documents too long for its context, with half of that context kept for
- * passages), and the bot's tools. A chat reply, an API call and the admin's "Try it" alike: the place where what else a
- * bot is given (projects, memory) joins. In the member's own conversation in the app (`personal`), a
- * model bot is also given their custom instructions and memories, and `remember` while memory is on;
- * never through the API (the caller writes the whole prompt) nor in the admin's "Try it".
+ * passages), and the bot's tools. In a project's conversation (`project`, while the member may read
+ * it), a model bot is given the project's instructions, and the project's files and the knowledge
+ * bases of it the member may use are searched like the bot's own. In the member's own conversation in
+ * the app (`personal`), a model bot is also given their custom instructions and memories, and
+ * `remember` while memory is on; never through the API (the caller writes the whole prompt) nor in
+ * the admin's "Try it". A chat reply, an API call and the admin's "Try it" alike: the place where what
+ * else a bot is given (projects, memory) joins.
  */
 export async function replyContext(
   app: FastifyInstance,
@@ -49,13 +57,22 @@ export async function replyContext(
   },
   carriesFiles = false,
 ): Promise<ReplyContext> {
-  const bases = knowledgeOf(bot.config);
   const model = bot.platform === 'openai';
-  const personal =
+  // The project's part and the member's: one query each, at once.
+  const [project, personal] = await Promise.all([
+    conversation.project ? projectContext(app.db, who, conversation.project) : null,
     model && conversation.personal
-      ? await personalization(app, who, { text: conversation.text, project: conversation.project ?? null })
-      : impersonal;
-  const { sections } = personal;
+      ? personalization(app, who, { text: conversation.text, project: conversation.project ?? null })
+      : impersonal,
+  ]);
+  const bases = [...new Set([...knowledgeOf(bot.config), ...(project?.bases ?? [])])];
+  const instructions = [
+    ...(model && project?.instructions ? [projectSection(project)] : []),
+    ...personal.sections,
+  ];
+  // The project's files are searched for every message (those of text: an image has none).
+  const projectFiles = Boolean(project?.files);
+  const searched = projectFiles ? { project: conversation.project as string } : {};
   const librarian = bot.platform === 'builtin' && bot.config.engine === 'librarian';
   const room = passageRoom(bot.config);
   const { messageId } = conversation;
@@ -66,12 +83,12 @@ export async function replyContext(
     unfit: [],
   };
   if (files) {
-    // The sections take room in the bot's context too.
-    const told = sections.reduce((sum, section) => sum + section.length, 0);
+    // The instructions take room in the context too.
+    const told = instructions.reduce((sum, section) => sum + section.length, 0);
     const read = (reserve: number) =>
       withAttachments(app.db, who, { ...conversation, messageId }, bot.config, reserve + told);
-    context = await read(model && bases.length ? room : 0);
-    if (model && !bases.length && context.unfit.length) context = await read(room);
+    context = await read(model && (bases.length || projectFiles) ? room : 0);
+    if (model && !bases.length && !projectFiles && context.unfit.length) context = await read(room);
   }
   let knowledge: Knowledge | undefined;
   if (librarian) {
@@ -84,13 +101,15 @@ export async function replyContext(
       question: conversation.text,
       bases,
       documents,
+      ...searched,
       limit: librarianPassages,
     });
-  } else if (model && (bases.length || context.unfit.length)) {
+  } else if (model && (bases.length || context.unfit.length || projectFiles)) {
     knowledge = await retrieve(app, who, {
       question: conversation.text,
       bases,
       documents: context.unfit,
+      ...searched,
       limit: 5,
       room,
     });
@@ -101,6 +120,6 @@ export async function replyContext(
     text: conversation.text,
     knowledge,
     tools: await toolsForBot(app, who, bot, personal.memoryOn ? { project: personal.project } : null),
-    instructions: sections,
+    instructions,
   };
 }

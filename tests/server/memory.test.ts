@@ -54,15 +54,15 @@ describe('custom instructions and memory', () => {
     return { events, system, tools: (sent.tools ?? []).map((tool) => tool.function.name) };
   }
 
-  /** A project of `owner`'s and one of its topics (the projects' own routes are another area's). */
+  /** A project of the member's and a conversation in it. */
   async function projectOf(user: User) {
-    const { rows } = await server.app.db.query<{ id: string }>(
-      `insert into projects (tenant, owner_id, name) values ($1, $2, 'Garden') returning id`,
-      [user.tenant, user.id],
-    );
-    const topic = await newTopic(server, user, bots.Assistant);
-    await server.app.db.query('update topics set project_id = $1 where id = $2', [rows[0].id, topic]);
-    return { project: rows[0].id, topic };
+    const made = await as(user, '/api/v1/project', {
+      body: { name: user.encrypt('Garden'), instructions: 'Answer as a gardener.' },
+    });
+    expect(made.status).toBe(201);
+    const topic = await as(user, '/api/v1/topic', { body: { bot: bots.Assistant, project: made.body._id } });
+    expect(topic.status).toBe(201);
+    return { project: made.body._id as string, topic: topic.body._id as string };
   }
 
   it('gives a reply the bot’s prompt, then the custom instructions, then the memories; remember saves one, Undo deletes it', async () => {
@@ -242,8 +242,12 @@ describe('custom instructions and memory', () => {
         { answer: () => 'Ok.' },
       ]),
     );
+    await as(user, '/api/v1/user/me/instructions', { method: 'PUT', body: { text: 'I live in Oslo.' } });
     const there = await reply(user, topic, 'What should I plant?');
-    expect(there.system).toContain('- Prefers short answers.');
+    // After the bot's prompt: the project's instructions, the member's, then the memories.
+    const order = [botPrompt, 'Answer as a gardener.', 'I live in Oslo.', '- Prefers short answers.'];
+    const places = order.map((text) => there.system.indexOf(text));
+    expect(places.every((place, at) => place >= 0 && (at === 0 || place > places[at - 1]))).toBe(true);
     expect(there.system).toContain('- The garden faces north.');
     const saved = JSON.parse(stepEvents(there.events)[1].result);
     expect(
@@ -260,7 +264,8 @@ describe('custom instructions and memory', () => {
     expect(outside.system).not.toContain('north');
     expect(outside.system).not.toContain('tomatoes');
 
-    // A conversation in a project the member may no longer read (they left its group) is outside it.
+    // A conversation in a project the member may no longer read (as after leaving the group it was
+    // shared with) is outside it.
     await server.app.db.query('update topics set project_id = $1 where id = $2', [theirs.project, elsewhere]);
     await server.app.db.query(
       `insert into memories (tenant, user_id, project_id, text, source) values ('app', $1, $2, 'Waters at dawn.', 'member')`,
