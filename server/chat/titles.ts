@@ -15,8 +15,9 @@ export function shortTitle(text: string): string {
   const characters = [...line.replace(/\s+/g, ' ')];
   if (characters.length <= titleLength) return characters.join('');
   const head = characters.slice(0, titleLength - 1).join('');
-  // Cut after the last whole word, unless that leaves too little (one very long word is cut inside).
-  const boundary = characters[titleLength - 1] === ' ' ? head.length : head.lastIndexOf(' ');
+  // Cut after the last whole word (the head may end with one), unless that leaves too little: one
+  // very long word is cut inside.
+  const boundary = /[\p{L}\p{N}]/u.test(characters[titleLength - 1]) ? head.lastIndexOf(' ') : head.length;
   const kept = boundary >= titleLength / 3 ? head.slice(0, boundary) : head;
   return `${kept.replace(/[\s,;:.!?\-–—]+$/u, '')}…`;
 }
