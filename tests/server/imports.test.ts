@@ -123,6 +123,26 @@ const claudeExport = [
       { uuid: 'd2', sender: 'assistant', text: 'Bread raised by wild yeast.' },
     ],
   },
+  {
+    // A newer export: each message names its parent; the answer was retried, the retry is on screen.
+    uuid: 'claude-3',
+    name: 'Rye',
+    created_at: '2024-03-03T10:00:00.000Z',
+    updated_at: '2024-03-03T10:09:00.000Z',
+    current_leaf_message_uuid: 'e5',
+    chat_messages: [
+      {
+        uuid: 'e1',
+        parent_message_uuid: '00000000-0000-4000-8000-000000000000',
+        sender: 'human',
+        text: 'Rye?',
+      },
+      { uuid: 'e2', parent_message_uuid: 'e1', sender: 'assistant', text: 'A grain.' },
+      { uuid: 'e3', parent_message_uuid: 'e1', sender: 'assistant', text: 'A grain for dark bread.' },
+      { uuid: 'e4', parent_message_uuid: 'e3', sender: 'human', text: 'Sourdough too?' },
+      { uuid: 'e5', parent_message_uuid: 'e4', sender: 'assistant', text: 'Always.' },
+    ],
+  },
 ];
 
 async function zipOf(entries: Record<string, string | Buffer>): Promise<Buffer> {
@@ -241,8 +261,8 @@ describe('bringing one’s history (ChatGPT, Claude) and titles worth reading', 
   it('imports Claude’s conversations.json, saying what was not brought; again, nothing twice', async () => {
     const file = JSON.stringify(claudeExport);
     const first = await upload(user, file);
-    expect(first.body).toMatchObject({ imported: 2, skipped: 0 });
-    const [bread, sourdough] = await Promise.all(first.body.topics.map((id: string) => read(user, id)));
+    expect(first.body).toMatchObject({ imported: 3, skipped: 0 });
+    const [bread, sourdough, rye] = await Promise.all(first.body.topics.map((id: string) => read(user, id)));
     expect(bread.title).toBe('Bread at home');
     expect(bread.createdAt).toBe('2024-03-01T10:00:00.000Z');
     expect(branch(bread)).toEqual([
@@ -251,7 +271,10 @@ describe('bringing one’s history (ChatGPT, Claude) and titles worth reading', 
     ]);
     // Untitled there: named after its first message, as Parley names a conversation.
     expect(sourdough.title).toBe('What is sourdough, and why does everyone talk about it…');
-    expect((await upload(user, file)).body).toEqual({ imported: 0, skipped: 2, topics: [] });
+    const [question, first1, retry] = rye.messages;
+    expect([first1.parent, retry.parent]).toEqual([question._id, question._id]);
+    expect(branch(rye)).toEqual(['Rye?', 'A grain for dark bread.', 'Sourdough too?', 'Always.']);
+    expect((await upload(user, file)).body).toEqual({ imported: 0, skipped: 3, topics: [] });
   });
 
   it('imports the .zip ChatGPT mails (only its conversations.json is read), with progress lines when asked', async () => {
@@ -318,16 +341,16 @@ describe('bringing one’s history (ChatGPT, Claude) and titles worth reading', 
       expect(answer.body.code).toBe('NOT_FOUND');
     }
     const mine = await upload(owner, file, { project });
-    expect(mine.body).toMatchObject({ imported: 2 });
+    expect(mine.body).toMatchObject({ imported: 3 });
     // The project's default bot continues them.
     const stored = await server.app.db.query<{ project_id: string; bot_id: string; title_set: boolean }>(
       'select project_id, bot_id, title_set from topics where id = any($1)',
       [mine.body.topics],
     );
-    expect(stored.rows).toEqual([
-      { project_id: project, bot_id: bots.Assistant, title_set: true },
-      { project_id: project, bot_id: bots.Assistant, title_set: true },
-    ]);
+    expect(stored.rows).toHaveLength(3);
+    expect(new Set(stored.rows.map((row) => JSON.stringify(row)))).toEqual(
+      new Set([JSON.stringify({ project_id: project, bot_id: bots.Assistant, title_set: true })]),
+    );
   });
 
   it('keeps imports to the importer: no one else sees them; another member imports the same file for themselves', async () => {
