@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
@@ -79,6 +79,11 @@ export const importsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   // Two imports at once on a node, one member's at a time: a member's big export never holds up all.
   const turns = createFairQueue(2);
   const spool = join(app.config.dataDir, 'imports');
+  // Uploads a crash left behind (a running import's is never this old when the node starts).
+  await mkdir(spool, { recursive: true });
+  for (const name of await readdir(spool))
+    if ((await stat(join(spool, name))).mtimeMs < Date.now() - 24 * 3_600_000)
+      await rm(join(spool, name), { force: true });
 
   app.addHook('preHandler', app.authenticate);
 
@@ -179,7 +184,6 @@ export const importsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
     },
     async (request, reply) => {
       const owner: Owner = { tenant: request.auth.tenant, userId: request.auth.userId };
-      await mkdir(spool, { recursive: true });
       const path = join(spool, `${randomUUID()}.upload`);
       try {
         const form = await receive(request, path);
