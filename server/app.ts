@@ -20,6 +20,7 @@ import { migrate } from './db/migrate';
 import { ApiError } from './errors';
 import { filesPlugin } from './files/routes';
 import { createUploads } from './files/upload';
+import { importsPlugin } from './imports/routes';
 import { startIndexer } from './knowledge/indexer';
 import { createMailer } from './mail/mailer';
 import { memoriesPlugin } from './memories/routes';
@@ -36,7 +37,7 @@ import { tenancyPlugin } from './plugins/tenancy';
 import { projectsPlugin } from './projects/routes';
 import { repeat } from './repeat';
 import { openaiTranslation } from './replies/engines/openai';
-import { botProviders } from './replies/engines/registry';
+import { botProviders, botTitlers } from './replies/engines/registry';
 import { loadSecrets } from './security/secrets';
 import { seed } from './seed/seed';
 import { sharesPlugin } from './shares/routes';
@@ -95,6 +96,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
     }),
   );
   app.decorate('botProviders', botProviders(app));
+  app.decorate('botTitlers', botTitlers(app));
   app.decorate('uploads', createUploads(app));
 
   await app.register(errorsPlugin);
@@ -154,6 +156,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(filesPlugin);
   await app.register(chatPlugin);
   await app.register(projectsPlugin);
+  await app.register(importsPlugin);
   await app.register(repliesPlugin);
   await app.register(toolCallsPlugin);
   await app.register(apiKeysPlugin);

@@ -91,6 +91,15 @@ export interface Config {
     /** Uploads read at once on one node, one member's at most half of them; more wait their turn. */
     extractConcurrency: number;
   };
+  /** Bringing one's history from another service (ChatGPT's or Claude's export). */
+  imports: {
+    /** One export at most, in bytes (413 beyond): other routes keep their own limits. */
+    maxBytes: number;
+    /** What the conversations of a `.zip` export may unpack to at most, in bytes (422 beyond: zip bombs). */
+    maxExpandedBytes: number;
+    /** Imports one member may start per hour (they are heavy). */
+    perUserPerHour: number;
+  };
   knowledge: {
     /** The model asked for vectors (`POST /embeddings`) when the organization's provider answers it. */
     embeddingModel: string;
@@ -174,6 +183,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       extractTimeoutMs: number(env.EXTRACT_TIMEOUT_SECONDS, 15) * 1000,
       extractMemoryMb: number(env.EXTRACT_MEMORY_MB, 256),
       extractConcurrency: number(env.EXTRACT_CONCURRENCY, 2),
+    },
+    imports: {
+      maxBytes: number(env.IMPORT_MAX_MB, 200) * 1024 * 1024,
+      maxExpandedBytes: number(env.IMPORT_MAX_EXPANDED_MB, 2048) * 1024 * 1024,
+      perUserPerHour: number(env.RATE_LIMIT_IMPORTS_PER_USER_PER_HOUR, 10),
     },
     knowledge: { embeddingModel: env.OPENAI_EMBEDDING_MODEL ?? 'text-embedding-3-small' },
   };

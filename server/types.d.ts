@@ -10,7 +10,7 @@ import type { Db } from './db/database';
 import type { Uploads } from './files/upload';
 import type { SendMail } from './mail/mailer';
 import type { Owner } from './owner';
-import type { Provider } from './providers/types';
+import type { Provider, TitleWriter } from './providers/types';
 import type { Counters } from './security/counters';
 import type { Secrets } from './security/secrets';
 import type { Translator } from './translation/translator';
@@ -47,6 +47,8 @@ declare module 'fastify' {
     botCatalogue: BotCatalogue;
     /** Runs bots: the platforms by name (builtin, openai), organizations' providers resolved at call time. */
     botProviders: Record<string, Provider>;
+    /** Names conversations with a model bot's own model, by platform (`openai`). */
+    botTitlers: Record<string, TitleWriter>;
     counters: Counters;
     /** Receives uploaded files for every route that takes them, with one extractor per node. */
     uploads: Uploads;

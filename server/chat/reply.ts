@@ -20,7 +20,8 @@ import {
   settle,
   topicForReply,
 } from './replyStore';
-import { topicNotFound } from './topics';
+import { modelTitle } from './titles';
+import { topicNotFound, writeTitle } from './topics';
 
 /** How often the text of a streaming reply is stored: a crash loses at most this much of it. */
 const checkpointMs = 500;
@@ -88,6 +89,8 @@ export async function startLiveReply(
     conversation: { history: Turn[]; text: string; messageId: string };
     carriesFiles: boolean;
     sofar?: { text: string; steps: Step[] };
+    /** The reply answers the topic's first message: once complete, a model bot names the topic. */
+    names?: boolean;
   },
 ) {
   const { topic, started, sofar } = reply;
@@ -114,7 +117,17 @@ export async function startLiveReply(
   };
   live.finished = prepared
     .run(sink, live.controller.signal)
-    .then(async (outcome) => live.emit(await lastEvent(app, started, outcome, live.steps())))
+    .then(async (outcome) => {
+      const title =
+        reply.names && outcome.end === 'complete'
+          ? await nameTopic(app, request, reply.topicId, topic, {
+              question: reply.conversation.text,
+              answer: outcome.text,
+              signal: live.controller.signal,
+            })
+          : null;
+      live.emit(await lastEvent(app, started, outcome, live.steps(), title));
+    })
     .finally(() => app.liveReplies.finish(live));
   return live;
 }
@@ -122,12 +135,42 @@ export async function startLiveReply(
 const stoppedCode = 'STOPPED';
 const stoppedEvent = (ids: object) => ({ error: 'The reply was stopped.', code: stoppedCode, ...ids });
 
-/** The reply's last event: done with its charge, or why it ended (the ids when it is kept). */
+/**
+ * The topic's title written by the bot's model after its first reply (a model bot's platform has a
+ * title writer; a built-in bot's topic keeps its first line): stored unless the member has set one
+ * meanwhile, and answered then. One small request of its own, never charged; any failure (logged)
+ * leaves the title as it was.
+ */
+async function nameTopic(
+  app: FastifyInstance,
+  request: { owner: Owner; log: FastifyBaseLogger },
+  topicId: string,
+  bot: ReplyableTopic,
+  exchange: { question: string; answer: string; signal: AbortSignal },
+): Promise<string | null> {
+  const writer = app.botTitlers[bot.platform];
+  if (!writer || !exchange.answer.trim()) return null;
+  try {
+    const answer = await writer({ config: bot.config, tenant: request.owner.tenant, ...exchange });
+    const title = answer ? modelTitle(answer) : '';
+    if (!title) return null;
+    return (await writeTitle(app.db, request.owner, topicId, title)) ? title : null;
+  } catch (error) {
+    if (!exchange.signal.aborted) request.log.warn({ err: error }, 'writing a conversation title failed');
+    return null;
+  }
+}
+
+/**
+ * The reply's last event: done with its charge (and the topic's new `title` when its model just
+ * wrote one), or why it ended (the ids when it is kept).
+ */
 async function lastEvent(
   app: FastifyInstance,
   started: StartedReply,
   outcome: Outcome,
   steps: Step[],
+  title: string | null = null,
 ): Promise<ReplyEvent> {
   const ids = {
     ...(started.userMessageId ? { userMessageId: started.userMessageId } : {}),
@@ -143,6 +186,7 @@ async function lastEvent(
         ...charge,
         ...(citations.length ? { citations } : {}),
         ...(steps.length ? { steps } : {}),
+        ...(title ? { title } : {}),
       },
     };
   }

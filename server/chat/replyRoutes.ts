@@ -97,7 +97,7 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
       refuseUnseen(topic, files);
       const parent = await parentFor(app.db, topicId, topic.head, request.body.parent);
       // Reserved before the first token: a reply that cannot be paid never starts.
-      const { history, historyCarriesFiles, ...started } = await startReply(app.db, owner, {
+      const { history, historyCarriesFiles, titled, ...started } = await startReply(app.db, owner, {
         topicId,
         parent,
         text,
@@ -110,6 +110,7 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
         started,
         conversation: { history, text, messageId: started.userMessageId },
         carriesFiles: files.length > 0 || historyCarriesFiles,
+        names: titled,
       });
     },
   );

@@ -15,6 +15,7 @@ import type { Owner } from '../owner';
 import type { Citation, Turn } from '../providers/types';
 import { lease } from '../replies/lease';
 import { type Step, stepsJson } from '../tools/steps';
+import { shortTitle } from './titles';
 
 export const replyInProgress = () =>
   new ApiError(
@@ -129,13 +130,16 @@ export async function startReply(
     price: number;
     files?: { _id: string; name: string; type: string; size: number }[];
   },
-): Promise<StartedReply & { userMessageId: string; history: Turn[]; historyCarriesFiles: boolean }> {
+): Promise<
+  StartedReply & { userMessageId: string; history: Turn[]; historyCarriesFiles: boolean; titled: boolean }
+> {
   try {
     const { rows } = await db.query<{
       user_message_id: string | null;
       bot_message_id: string | null;
       history: Turn[];
       history_carries_files: boolean;
+      titled: boolean;
     }>(
       `with recursive branch as (
          select id, parent, role, text, 0 as depth from messages where id = $7 and topic_id = $1
@@ -154,30 +158,33 @@ export async function startReply(
          select $1, asked.id, 'bot', '', 'streaming', $4, ${lease} from asked returning id),
        touched as (
          update topics set updated_at = now(), head = (select id from answer),
-                title = case when title = '' then left($6, 80) else title end
+                title = case when title = '' then $6 else title end
          where id = $1 and exists (select 1 from answer))
        select (select id from asked) as user_message_id, (select id from answer) as bot_message_id,
               (select coalesce(json_agg(json_build_object('id', id, 'role', role, 'text', text) order by depth desc), '[]')
                from branch where text <> '') as history,
-              exists (select 1 from message_files mf join branch on branch.id = mf.message_id) as history_carries_files`,
+              exists (select 1 from message_files mf join branch on branch.id = mf.message_id) as history_carries_files,
+              -- Read before the update (one snapshot): this message gives the topic its title.
+              (select t.title = '' from topics t where t.id = $1) as titled`,
       [
         reply.topicId,
         owner.userId,
         owner.tenant,
         reply.price,
         reply.text,
-        reply.text.replace(/\s+/g, ' ').trim(),
+        shortTitle(reply.text),
         reply.parent,
         JSON.stringify(reply.files ?? []),
       ],
     );
-    const { user_message_id, bot_message_id, history, history_carries_files } = rows[0];
+    const { user_message_id, bot_message_id, history, history_carries_files, titled } = rows[0];
     if (!user_message_id || !bot_message_id) throw await refusal(db, owner, reply.price);
     return {
       userMessageId: user_message_id,
       botMessageId: bot_message_id,
       history,
       historyCarriesFiles: history_carries_files,
+      titled,
     };
   } catch (error) {
     throw conflicts(error);

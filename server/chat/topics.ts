@@ -315,13 +315,26 @@ export async function createTopic(
   return readTopic(db, owner, rows[0].id);
 }
 
+/** The member's own title: from now on, no title written for them replaces it. */
 export async function renameTopic(db: Db, owner: Owner, id: string, title: string) {
   const { rows } = await db.query(
-    'update topics set title = $4 where id = $1 and tenant = $2 and user_id = $3 returning id',
+    'update topics set title = $4, title_set = true where id = $1 and tenant = $2 and user_id = $3 returning id',
     [id, owner.tenant, owner.userId, title],
   );
   if (!rows[0]) throw topicNotFound();
   return findTopic(db, owner, id);
+}
+
+/**
+ * A title written for the member (by the bot's model), unless they have set one themselves meanwhile:
+ * answers whether it was stored.
+ */
+export async function writeTitle(db: Db, owner: Owner, id: string, title: string): Promise<boolean> {
+  const { rows } = await db.query(
+    'update topics set title = $4 where id = $1 and tenant = $2 and user_id = $3 and not title_set returning id',
+    [id, owner.tenant, owner.userId, title],
+  );
+  return rows.length > 0;
 }
 
 /**

@@ -116,3 +116,17 @@ export interface ResolvedProvider {
   send: Send;
 }
 export type ProviderResolver = (tenant: string, providerId: string) => Promise<ResolvedProvider | null>;
+
+/**
+ * Names a conversation after its first reply, with the bot's own model (model bots only): the text
+ * the model answered, or null; fails with a ProviderError. Never charged to the member.
+ */
+export type TitleWriter = (request: {
+  /** The bot's own settings (`bots.config`). */
+  config: Record<string, unknown>;
+  tenant: string;
+  /** The conversation's first message and the reply to it. */
+  question: string;
+  answer: string;
+  signal: AbortSignal;
+}) => Promise<string | null>;

@@ -173,7 +173,7 @@ export interface StreamEvents {
   step: { botMessageId: string; step: ToolStep };
   /**
    * The reply is complete and stored; `cost` was charged to the balance; `citations`: the passages it cites;
-   * `steps`: the tools it called, when it called any.
+   * `steps`: the tools it called, when it called any; `title`: see below.
    */
   done: {
     userMessageId?: string;
@@ -182,6 +182,8 @@ export interface StreamEvents {
     balance: number;
     citations?: Citation[];
     steps?: ToolStep[];
+    /** The conversation's new title, when the bot's model just wrote it (after its first reply). */
+    title?: string;
   };
   /** The reply failed; anything generated so far is stored, marked failed (or interrupted). */
   error: { error: string; code: string; botMessageId?: string };

@@ -94,6 +94,13 @@ describe('bad input, tenancy and persistence', () => {
           `/api/v1/topic?project=${encodeURIComponent(text)}&archived=${encodeURIComponent(text)}`,
         token: true,
       },
+      // Not a form: 415 (then 429 once the member's imports of the hour are spent).
+      {
+        method: 'POST',
+        path: () => '/api/v1/import',
+        body: (text) => ({ file: text, project: text }),
+        token: true,
+      },
     ];
     const statuses = new Map<number, number>();
     const samples = [

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { titleInstruction } from '../../server/replies/engines/openai';
 
 /** A part of a message's content in OpenAI's wire format: text, or an image by URL (a data URL here). */
 export type ContentPart =
@@ -152,6 +153,13 @@ export interface OpenAiDouble {
   timings: Map<string, { received: number; firstChunk: number }>;
   /** Overrides what the next requests answer; by default the reply echoes the last user message. */
   script: (next: (request: ChatRequest) => Script) => void;
+  /**
+   * Parley's requests for a conversation's title (system message `titleInstruction`, not streamed),
+   * kept apart from `requests` so that a test of replies sees the replies' requests only.
+   */
+  titleRequests: ChatRequest[];
+  /** Overrides what title requests answer; by default the first line of their first user message. */
+  scriptTitles: (next: (request: ChatRequest) => Script) => void;
   close: () => Promise<void>;
 }
 
@@ -243,6 +251,10 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
   let scriptFor = (request: ChatRequest): Script => ({
     chunks: ['You said: ', ...textOf(request.messages.at(-1)?.content).split(/(?<= )/)],
   });
+  const titleRequests: ChatRequest[] = [];
+  let titleFor = (request: ChatRequest): Script => ({
+    chunks: [textOf(request.messages.find((message) => message.role === 'user')?.content).split('\n')[0]],
+  });
   const open = new Set<ServerResponse>();
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
@@ -280,15 +292,19 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
       return;
     }
     const chat = JSON.parse(body) as ChatRequest;
-    requests.push(chat);
-    authorizations.push(request.headers.authorization);
+    const titling = chat.messages[0]?.role === 'system' && chat.messages[0].content === titleInstruction;
+    if (titling) titleRequests.push(chat);
+    else {
+      requests.push(chat);
+      authorizations.push(request.headers.authorization);
+    }
     // As OpenAI does: a malformed content part, tool or tool message is a 400, never silently read.
     const invalid = invalidTools(chat);
     if (invalid) {
       sendJson(response, 400, { error: { message: invalid, type: 'invalid_request_error' } });
       return;
     }
-    const script = scriptFor(chat);
+    const script = titling ? titleFor(chat) : scriptFor(chat);
     if (script.status && script.status >= 400) {
       sendJson(response, script.status, {
         error: { message: script.chunks[0] ?? 'error', type: 'server_error', code: null },
@@ -302,6 +318,8 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     }));
     const finishReason = calls.length ? 'tool_calls' : 'stop';
     if (!chat.stream) {
+      // Not streamed, the answer comes whole, after the time its pieces would take.
+      if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
       const content = script.chunks.join('');
       const message = {
         role: 'assistant',
@@ -376,6 +394,10 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     timings,
     script: (next) => {
       scriptFor = next;
+    },
+    titleRequests,
+    scriptTitles: (next) => {
+      titleFor = next;
     },
     close: async () => {
       for (const response of open) response.destroy();

@@ -8,6 +8,7 @@ import {
   ProviderError,
   type ProviderResolver,
   type Send,
+  type TitleWriter,
   type ToolCall,
 } from '../../providers/types';
 import { RefusedAddress } from '../../security/outbound';
@@ -323,6 +324,50 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
       if (signal.aborted) return;
       throw error;
     }
+  };
+}
+
+/** What a model bot is asked, after the first reply of a conversation, to name the conversation. */
+export const titleInstruction =
+  'Write a title for this conversation: at most six words, in the language of its first message, naming its subject. Answer with the title alone, without quotes or a full stop.';
+
+/** How much of the first message and of its reply a title is written from. */
+const titleExcerpt = 2000;
+
+/**
+ * A conversation's title written by the bot's own model (its provider, model and key, as its replies
+ * go), in one small request that is not streamed: the first message and the start of its reply.
+ * Answers the model's text as it is (null when empty); fails with a ProviderError.
+ */
+export function openaiTitle(settings: Settings, resolve?: ProviderResolver): TitleWriter {
+  return async ({ config, tenant, question, answer, signal }) => {
+    const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
+    let response: Response;
+    try {
+      response = await send(endpoint(baseUrl), {
+        method: 'POST',
+        headers: { ...headers(apiKey), accept: 'application/json' },
+        body: JSON.stringify({
+          model: setting(config, 'model') ?? settings.model,
+          stream: false,
+          messages: [
+            { role: 'system', content: titleInstruction },
+            { role: 'user', content: question.slice(0, titleExcerpt) },
+            { role: 'assistant', content: answer.slice(0, titleExcerpt) },
+            { role: 'user', content: 'Write the title now.' },
+          ],
+        }),
+        signal: AbortSignal.any([signal, AbortSignal.timeout(settings.idleTimeoutMs)]),
+      });
+    } catch {
+      throw new ProviderError('The model server cannot be reached.', 'PROVIDER_UNREACHABLE');
+    }
+    if (!response.ok) throw await refusal(response);
+    const body = (await response.json().catch(() => null)) as {
+      choices?: { message?: { content?: unknown } }[];
+    } | null;
+    const content = body?.choices?.[0]?.message?.content;
+    return typeof content === 'string' && content.trim() ? content : null;
   };
 }
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { resolveProvider } from '../../providers/store';
-import type { Provider } from '../../providers/types';
+import type { Provider, TitleWriter } from '../../providers/types';
 import { builtinProvider } from './builtin';
-import { openaiProvider } from './openai';
+import { openaiProvider, openaiTitle } from './openai';
 
 /** The bot platforms by name: chat replies and the admin area's "Try it" run bots through these. */
 export function botProviders(app: FastifyInstance): Record<string, Provider> {
@@ -10,4 +10,9 @@ export function botProviders(app: FastifyInstance): Record<string, Provider> {
     builtin: builtinProvider(app.translator, app.config.builtinTokenDelayMs),
     openai: openaiProvider(app.config.openai, resolveProvider(app)),
   };
+}
+
+/** The platforms whose bots can name a conversation with their model (the others keep its first line). */
+export function botTitlers(app: FastifyInstance): Record<string, TitleWriter> {
+  return { openai: openaiTitle(app.config.openai, resolveProvider(app)) };
 }
