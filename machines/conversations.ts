@@ -323,7 +323,10 @@ export const conversationsMachine = setup({
               target: 'idle',
               actions: { type: 'applyChange', params: ({ event }) => ({ conversation: event.output }) },
             },
-            onError: { target: 'idle', actions: { type: 'assignEditError', params: errorParams } },
+            onError: {
+              target: 'idle',
+              actions: ['clearTarget', { type: 'assignEditError', params: errorParams }],
+            },
           },
         },
         confirmingDelete: {
