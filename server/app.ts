@@ -32,6 +32,7 @@ import { healthPlugin } from './plugins/health';
 import { inputGuardPlugin } from './plugins/inputGuard';
 import { isApiPath, staticPlugin } from './plugins/static';
 import { tenancyPlugin } from './plugins/tenancy';
+import { projectsPlugin } from './projects/routes';
 import { repeat } from './repeat';
 import { openaiTranslation } from './replies/engines/openai';
 import { botProviders } from './replies/engines/registry';
@@ -150,6 +151,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(translatePlugin);
   await app.register(filesPlugin);
   await app.register(chatPlugin);
+  await app.register(projectsPlugin);
   await app.register(repliesPlugin);
   await app.register(toolCallsPlugin);
   await app.register(apiKeysPlugin);

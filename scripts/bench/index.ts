@@ -5,6 +5,7 @@ import { printFileFigures } from './files';
 import { printKnowledgeFigures } from './knowledge';
 import { printLighthouseFigures } from './lighthouse';
 import { printLongTopicFigures } from './longTopic';
+import { printProjectFigures } from './projects';
 import { printRenderFigures } from './render';
 import { printSearchFigures } from './search';
 import { printServerCostFigures } from './serverCost';
@@ -30,6 +31,7 @@ const sections: [string, () => unknown][] = [
   ['ttft', () => printTtftFigures({ name: 'PGlite (embedded, in a worker thread)' })],
   ['search', () => printSearchFigures({ name: 'PGlite' })],
   ['knowledge', printKnowledgeFigures],
+  ['projects', printProjectFigures],
   ['files', printFileFigures],
   ['postgres', postgresFigures],
   ['api', printApiFigures],

@@ -25,6 +25,15 @@ export const mayUseBot = (bot: string, user: string) =>
     or exists (select 1 from bot_groups bg join group_members gm on gm.group_id = bg.group_id
                where bg.bot_id = ${bot} and gm.user_id = ${user}))`;
 
+/**
+ * SQL: whether the member `user` may use the knowledge base `base` (an SQL alias of knowledge_bases)
+ * in a project of theirs: a bot of its organization they may use searches it. Admins bind bases to
+ * bots, and limit bots to groups: a base is for whoever may ask a bot that searches it, no one else.
+ */
+export const mayUseBase = (base: string, user: string) =>
+  `exists (select 1 from bots kb where kb.tenant = ${base}.tenant
+             and kb.config->'knowledge' @> jsonb_build_array(${base}.id) and ${mayUseBot('kb.id', user)})`;
+
 export const botNotForYou = (botName: string) =>
   new ApiError(
     403,

@@ -14,6 +14,16 @@ export const mayReadProject = (project: string, user: string) =>
 
 export const projectNotFound = () => new ApiError(404, 'This project does not exist.', 'NOT_FOUND');
 
+/** A write naming a project that was deleted since it was checked (23503: its foreign key) is a 404. */
+export async function inReadableProject<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if ((error as { code?: string }).code === '23503') throw projectNotFound();
+    throw error;
+  }
+}
+
 /** The project `id` if the member may read it (its owner id with it), or a 404 as if it did not exist. */
 export async function readableProject(
   db: Db,

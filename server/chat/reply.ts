@@ -96,7 +96,8 @@ export async function startLiveReply(
     owner: request.owner,
     bot: topic,
     provider: topic.provider,
-    conversation: reply.conversation,
+    // A message, a regeneration and a continuation alike: in the topic's project, if it has one.
+    conversation: { ...reply.conversation, project: topic.project },
     carriesFiles: reply.carriesFiles,
     steps: { tenant: request.owner.tenant, messageId },
     approvals: true,

@@ -37,12 +37,14 @@ export interface TopicForReply {
   busy: boolean;
   /** The bot is for the user's groups. */
   may_use: boolean;
+  /** The topic's project (its context is given while the user may read it). */
+  project: string | null;
 }
 
 /** The user's topic, its bot and whether a reply can start: one query; null for anyone else's topic. */
 export async function topicForReply(db: Db, owner: Owner, topicId: string): Promise<TopicForReply | null> {
   const { rows } = await db.query<TopicForReply>(
-    `select b.id as bot_id, b.name, b.price, b.active, b.platform, b.config, t.head,
+    `select b.id as bot_id, b.name, b.price, b.active, b.platform, b.config, t.head, t.project_id as project,
             u.balance - u.reserved >= b.price as can_pay,
             exists (select 1 from messages m where m.topic_id = t.id and m.status = 'streaming') as busy,
             ${mayUseBot('b.id', 'u.id')} as may_use

@@ -5,6 +5,7 @@ import { successResponse } from '../schemas';
 import { exportFileName, topicMarkdown } from './export';
 import { changedTopicSchema, topicListSchema, topicSchema } from './schemas';
 import {
+  arrangeTopic,
   createTopic,
   deleteTopic,
   listTopics,
@@ -22,7 +23,10 @@ const idParams = {
   properties: { id: { type: 'string', maxLength: 64 } },
 } as const;
 
-/** Topics: list, search, create, read with their message tree, rename, switch branch, export, delete. */
+/**
+ * Topics: list, search, create, read with their message tree, rename, switch branch, move into or out
+ * of a project, pin, archive, export, delete.
+ */
 export const chatPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const owner = (request: { auth: { userId: string; tenant: string } }) => ({
     tenant: request.auth.tenant,
@@ -32,6 +36,8 @@ export const chatPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   app.addHook('preHandler', app.authenticate);
 
   // The original call answers an array; with `cursor` or `q` (even empty) it answers `{ items, next }`.
+  // `project` narrows any of them to one project's; lists leave archived topics out (`archived=true`:
+  // only those), a search finds them too.
   app.get(
     '/api/v1/topic',
     {
@@ -44,18 +50,28 @@ export const chatPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
             cursor: { type: 'string', maxLength: 200 },
             // 1 to 100; query values are strings (types are not coerced).
             limit: { type: 'string', pattern: '^([1-9][0-9]?|100)$' },
+            project: { type: 'string', maxLength: 64 },
+            archived: { type: 'string', enum: ['true', 'false'] },
           },
         },
         response: { 200: topicListSchema },
       },
     },
     async (request) => {
-      const { q, cursor } = request.query;
+      const { q, cursor, project, archived } = request.query;
       const limit = Number(request.query.limit ?? 30);
-      if (q?.trim()) return searchTopics(app.db, owner(request), { q, cursor: cursor ?? '', limit });
+      const given = archived === undefined ? undefined : archived === 'true';
+      const filter = { ...(project === undefined ? {} : { project }), archived: given ?? false };
+      if (q?.trim())
+        return searchTopics(app.db, owner(request), {
+          q,
+          cursor: cursor ?? '',
+          limit,
+          filter: { ...filter, archived: given },
+        });
       if (q !== undefined || cursor !== undefined)
-        return pageTopics(app.db, owner(request), { cursor: cursor ?? '', limit });
-      return listTopics(app.db, owner(request));
+        return pageTopics(app.db, owner(request), { cursor: cursor ?? '', limit, filter });
+      return listTopics(app.db, owner(request), filter);
     },
   );
 
@@ -67,7 +83,10 @@ export const chatPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
           type: 'object',
           required: ['bot'],
           additionalProperties: false,
-          properties: { bot: { type: 'string', minLength: 1, maxLength: 64 } },
+          properties: {
+            bot: { type: 'string', minLength: 1, maxLength: 64 },
+            project: { type: 'string', minLength: 1, maxLength: 64 },
+          },
         },
         response: { 201: topicSchema },
       },
@@ -75,7 +94,7 @@ export const chatPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
     async (request, reply) =>
       reply
         .code(201)
-        .send(await createTopic(app.db, owner(request), request.body.bot, (bot) => canRun(app.config, bot))),
+        .send(await createTopic(app.db, owner(request), request.body, (bot) => canRun(app.config, bot))),
   );
 
   app.get(
@@ -119,17 +138,23 @@ export const chatPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
           properties: {
             title: { type: 'string', minLength: 1, maxLength: 200 },
             head: { type: 'string', minLength: 1, maxLength: 64 },
+            project: { type: ['string', 'null'], minLength: 1, maxLength: 64 },
+            pinned: { type: 'boolean' },
+            archived: { type: 'boolean' },
           },
         },
         response: { 200: changedTopicSchema },
       },
     },
     async (request) => {
-      const { head, title } = request.body;
+      const { head, title, project, pinned, archived } = request.body;
+      // Checked before anything changes: a bad title leaves the topic as it was.
+      const cleaned = title?.replace(/\s+/g, ' ').trim();
+      if (cleaned === '') throw new ApiError(400, 'Please fill in title.', 'INVALID_INPUT', 'title');
+      if (project !== undefined || pinned !== undefined || archived !== undefined)
+        await arrangeTopic(app.db, owner(request), request.params.id, { project, pinned, archived });
       if (head !== undefined) await switchBranch(app.db, owner(request), request.params.id, head);
-      if (title === undefined) return readTopic(app.db, owner(request), request.params.id);
-      const cleaned = title.replace(/\s+/g, ' ').trim();
-      if (!cleaned) throw new ApiError(400, 'Please fill in title.', 'INVALID_INPUT', 'title');
+      if (cleaned === undefined) return readTopic(app.db, owner(request), request.params.id);
       return renameTopic(app.db, owner(request), request.params.id, cleaned);
     },
   );

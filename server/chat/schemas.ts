@@ -26,6 +26,9 @@ const summaryProperties = {
   lastMessage: { type: ['string', 'null'] },
   preview: { type: ['string', 'null'], description: 'the newest message as plain text, shortened' },
   streaming: { type: 'boolean', description: 'a reply is being written' },
+  project: { type: ['string', 'null'], description: 'its project, while its member may read it' },
+  pinned: { type: 'boolean', description: 'leads the list' },
+  archived: { type: 'boolean', description: 'left out of the lists (not of a search)' },
   createdAt: { type: 'string' },
   updatedAt: { type: 'string' },
 } as const;
@@ -36,6 +39,9 @@ const summaryRequired = [
   'lastMessage',
   'preview',
   'streaming',
+  'project',
+  'pinned',
+  'archived',
   'createdAt',
   'updatedAt',
 ] as const;

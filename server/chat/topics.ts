@@ -1,4 +1,5 @@
 import { botNotForYou, mayUseBot } from '../access/groups';
+import { inReadableProject, mayReadProject, readableProject } from '../access/projects';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { deleteTopicFiles } from '../files/store';
@@ -18,6 +19,9 @@ interface TopicRow {
   platform: string;
   last_message: string | null;
   streaming: boolean;
+  project: string | null;
+  pinned: boolean;
+  archived: boolean;
   created_at: Date;
   updated_at: Date;
   /** The exact position of the row in the list, for the next page's cursor. */
@@ -35,14 +39,21 @@ const summary = (row: TopicRow) => {
     lastMessage: preview,
     preview,
     streaming: row.streaming,
+    project: row.project,
+    pinned: row.pinned,
+    archived: row.archived,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
 };
 export type TopicSummary = ReturnType<typeof summary>;
 
+// A conversation's project shows while its member may read the project: leaving the project's group
+// takes the project out of their conversations at once (they stay theirs, out of any project).
 const topicColumns = `
-  t.id, t.title, t.created_at, t.updated_at, t.updated_at::text || '|' || t.id as position,
+  t.id, t.title, t.created_at, t.updated_at, t.pinned, t.archived,
+  case when t.pinned then '1' else '0' end || '|' || t.updated_at::text || '|' || t.id as position,
+  (select p.id from projects p where p.id = t.project_id and ${mayReadProject('p', 't.user_id')}) as project,
   b.id as bot_id, b.name as bot_name, b.platform,
   (select left(m.text, 2000) from messages m where m.topic_id = t.id and m.text <> '' order by m.seq desc limit 1) as last_message,
   exists (select 1 from messages m where m.topic_id = t.id and m.status = 'streaming') as streaming`;
@@ -52,11 +63,41 @@ export const topicNotFound = () => new ApiError(404, 'This conversation does not
 const badCursor = () =>
   new ApiError(400, 'This list cannot be continued. Load it again.', 'INVALID_CURSOR', 'cursor');
 
-/** The user's topics in their organization, most recently active first (the original list call). */
-export async function listTopics(db: Db, owner: Owner) {
-  const { rows } = await db.query<TopicRow>(`${topicQuery} order by t.updated_at desc, t.id desc limit 200`, [
+/**
+ * Which of the user's topics a list holds: those of one project (one they may read, else 404), and
+ * the archived ones or the others. A search finds archived ones too (`archived` undefined).
+ */
+export interface TopicFilter {
+  project?: string;
+  archived?: boolean;
+}
+
+/** The SQL of a filter, its parameters numbered from `first`. */
+async function filtered(db: Db, owner: Owner, filter: TopicFilter, first: number) {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (filter.project !== undefined) {
+    await readableProject(db, owner, filter.project);
+    params.push(filter.project);
+    clauses.push(`and t.project_id = $${first + params.length - 1}`);
+  }
+  if (filter.archived !== undefined) {
+    params.push(filter.archived);
+    clauses.push(`and t.archived = $${first + params.length - 1}`);
+  }
+  return { sql: clauses.join(' '), params };
+}
+
+// Pinned ones lead, then the most recently active.
+const listOrder = 'order by t.pinned desc, t.updated_at desc, t.id desc';
+
+/** The user's topics in their organization, pinned first, then most recently active (the original list call). */
+export async function listTopics(db: Db, owner: Owner, filter: TopicFilter = { archived: false }) {
+  const where = await filtered(db, owner, filter, 3);
+  const { rows } = await db.query<TopicRow>(`${topicQuery} ${where.sql} ${listOrder} limit 200`, [
     owner.tenant,
     owner.userId,
+    ...where.params,
   ]);
   return rows.map(summary);
 }
@@ -68,23 +109,29 @@ function decodeCursor(cursor: string): string {
   return value;
 }
 
-/** One page of the user's topics, most recently active first; `next` continues after the last. */
-export async function pageTopics(db: Db, owner: Owner, options: { cursor: string; limit: number }) {
-  let after: [string, string] | null = null;
+/** One page of the user's topics, pinned first, then most recently active; `next` continues after the last. */
+export async function pageTopics(
+  db: Db,
+  owner: Owner,
+  options: { cursor: string; limit: number; filter?: TopicFilter },
+) {
+  let after: [boolean, string, string] | null = null;
   if (options.cursor) {
-    const [at, id] = decodeCursor(options.cursor).split('|');
-    // What `position` wrote: PostgreSQL's text of a timestamptz, then the id.
+    const [pinned, at, id] = decodeCursor(options.cursor).split('|');
+    // What `position` wrote: pinned or not, PostgreSQL's text of a timestamptz, then the id.
     if (
-      !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?[+-]\d\d(:\d\d)?$/.test(at) ||
+      !/^[01]$/.test(pinned) ||
+      !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?[+-]\d\d(:\d\d)?$/.test(at ?? '') ||
       !/^[\w-]{1,64}$/.test(id ?? '')
     )
       throw badCursor();
-    after = [at, id];
+    after = [pinned === '1', at, id];
   }
+  const where = await filtered(db, owner, options.filter ?? { archived: false }, after ? 7 : 4);
   const { rows } = await db.query<TopicRow>(
-    `${topicQuery} ${after ? 'and (t.updated_at, t.id) < ($4::timestamptz, $5)' : ''}
-     order by t.updated_at desc, t.id desc limit $3`,
-    [owner.tenant, owner.userId, options.limit + 1, ...(after ?? [])],
+    `${topicQuery} ${after ? 'and (t.pinned, t.updated_at, t.id) < ($4::boolean, $5::timestamptz, $6)' : ''}
+     ${where.sql} ${listOrder} limit $3`,
+    [owner.tenant, owner.userId, options.limit + 1, ...(after ?? []), ...where.params],
   );
   const more = rows.length > options.limit;
   const page = rows.slice(0, options.limit);
@@ -101,9 +148,10 @@ const searchWords = (q: string) => (q.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 1
 export async function searchTopics(
   db: Db,
   owner: Owner,
-  options: { q: string; cursor: string; limit: number },
+  options: { q: string; cursor: string; limit: number; filter?: TopicFilter },
 ) {
   const words = searchWords(options.q);
+  const where = await filtered(db, owner, options.filter ?? {}, 6);
   if (!words.length) return { items: [], next: null };
   const offset = options.cursor ? Number(decodeCursor(options.cursor)) : 0;
   if (!Number.isInteger(offset) || offset < 0) throw badCursor();
@@ -124,13 +172,14 @@ export async function searchTopics(
        select t.id, coalesce(h.rank, 0) + coalesce(ti.rank, 0) as score
        from hits h full join titled ti on ti.topic_id = h.topic_id
        join topics t on t.id = coalesce(h.topic_id, ti.topic_id)
+       where true ${where.sql}
        order by score desc, t.updated_at desc, t.id desc limit $4 offset $5)
      select ${topicColumns},
             (select m.text from messages m, q where m.topic_id = t.id and m.search @@ q.query
              order by ts_rank(m.search, q.query) desc, m.seq desc limit 1) as match_text
      from ranked r join topics t on t.id = r.id join bots b on b.id = t.bot_id
      order by r.score desc, t.updated_at desc, t.id desc`,
-    [owner.tenant, owner.userId, words, options.limit + 1, offset],
+    [owner.tenant, owner.userId, words, options.limit + 1, offset, ...where.params],
   );
   const more = rows.length > options.limit;
   return {
@@ -240,12 +289,14 @@ export async function switchBranch(db: Db, owner: Owner, topicId: string, messag
 
 type RunnableBot = { active: boolean; platform: string; config: Record<string, unknown> };
 
+/** A new topic of the user's with `botId`, in `project` when given (one they may read, else 404). */
 export async function createTopic(
   db: Db,
   owner: Owner,
-  botId: string,
+  start: { bot: string; project?: string },
   canRun: (bot: RunnableBot) => boolean,
 ) {
+  const botId = start.bot;
   const { rows: bots } = await db.query<RunnableBot & { name: string; may_use: boolean }>(
     `select b.name, b.active, b.platform, b.config, ${mayUseBot('b.id', '$3')} as may_use
      from bots b where b.id = $1 and b.tenant = $2`,
@@ -254,9 +305,12 @@ export async function createTopic(
   if (!bots[0]) throw new ApiError(404, 'This bot does not exist.', 'BOT_NOT_FOUND');
   if (!bots[0].may_use) throw botNotForYou(bots[0].name);
   if (!canRun(bots[0])) throw new ApiError(409, 'This bot is not available right now.', 'BOT_INACTIVE');
-  const { rows } = await db.query<{ id: string }>(
-    'insert into topics (tenant, user_id, bot_id) values ($1, $2, $3) returning id',
-    [owner.tenant, owner.userId, botId],
+  if (start.project !== undefined) await readableProject(db, owner, start.project);
+  const { rows } = await inReadableProject(
+    db.query<{ id: string }>(
+      'insert into topics (tenant, user_id, bot_id, project_id) values ($1, $2, $3, $4) returning id',
+      [owner.tenant, owner.userId, botId, start.project ?? null],
+    ),
   );
   return readTopic(db, owner, rows[0].id);
 }
@@ -268,6 +322,36 @@ export async function renameTopic(db: Db, owner: Owner, id: string, title: strin
   );
   if (!rows[0]) throw topicNotFound();
   return findTopic(db, owner, id);
+}
+
+/**
+ * Moves the user's topic into a project they may read (else 404) or out of any (`null`), pins or
+ * unpins it, archives or brings it back: what is given changes, nothing else.
+ */
+export async function arrangeTopic(
+  db: Db,
+  owner: Owner,
+  id: string,
+  change: { project?: string | null; pinned?: boolean; archived?: boolean },
+) {
+  if (change.project) await readableProject(db, owner, change.project);
+  const { rows } = await inReadableProject(
+    db.query(
+      `update topics set project_id = case when $4 then $5 else project_id end,
+       pinned = coalesce($6, pinned), archived = coalesce($7, archived)
+     where id = $1 and tenant = $2 and user_id = $3 returning id`,
+      [
+        id,
+        owner.tenant,
+        owner.userId,
+        change.project !== undefined,
+        change.project ?? null,
+        change.pinned ?? null,
+        change.archived ?? null,
+      ],
+    ),
+  );
+  if (!rows[0]) throw topicNotFound();
 }
 
 /** Deletes the topic, its messages and the files they carried (unless another topic carries them too). */

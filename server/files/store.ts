@@ -1,3 +1,4 @@
+import { mayReadProject } from '../access/projects';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import type { Owner } from '../owner';
@@ -46,6 +47,11 @@ export type FileRecord = ReturnType<typeof fileRecord>;
 const fileColumns = 'f.id, f.name, b.type, b.size, b.pages, f.created_at';
 const ownFiles = `files f join file_blobs b on b.tenant = f.tenant and b.sha256 = f.sha256
   where f.tenant = $1 and f.user_id = $2`;
+// To read, also a file of a project the user may read (its owner shared it through a group).
+const readableFiles = `files f join file_blobs b on b.tenant = f.tenant and b.sha256 = f.sha256
+  where f.tenant = $1 and (f.user_id = $2 or exists (
+    select 1 from project_files pf join projects p on p.id = pf.project_id
+    where pf.file_id = f.id and ${mayReadProject('p', '$2')}))`;
 
 /** What the organization's files take, in bytes (each blob once). */
 export async function storageBytes(db: Db, tenant: string): Promise<number> {
@@ -141,9 +147,12 @@ export function saveFile(
   });
 }
 
-/** The owner's file, or 404: another user's or organization's file is not found either. */
+/**
+ * The owner's file (or one of a project they may read), or 404: another user's or organization's file
+ * is not found either.
+ */
 export async function readFile(db: Db, owner: Owner, id: string): Promise<FileRecord> {
-  const { rows } = await db.query<FileRow>(`select ${fileColumns} from ${ownFiles} and f.id = $3`, [
+  const { rows } = await db.query<FileRow>(`select ${fileColumns} from ${readableFiles} and f.id = $3`, [
     owner.tenant,
     owner.userId,
     id,
@@ -161,11 +170,14 @@ export async function listFiles(db: Db, owner: Owner): Promise<FileRecord[]> {
   return rows.map(fileRecord);
 }
 
-/** The bytes of the owner's file (or of its thumbnail: null when it has none), with its name and type. */
+/**
+ * The bytes of the owner's file or of one of a project they may read (or of its thumbnail: null when
+ * it has none), with its name and type.
+ */
 export async function readContent(db: Db, owner: Owner, id: string, thumbnail: boolean) {
   const { rows } = await db.query<{ name: string; type: string; content: string | null }>(
     `select f.name, b.type, encode(${thumbnail ? 'b.thumbnail' : 'b.bytes'}, 'base64') as content
-     from ${ownFiles} and f.id = $3`,
+     from ${readableFiles} and f.id = $3`,
     [owner.tenant, owner.userId, id],
   );
   if (!rows[0]) throw fileNotFound();
@@ -182,14 +194,18 @@ export async function deleteFile(db: Db, owner: Owner, id: string): Promise<void
   if (!rows[0]) throw fileNotFound();
 }
 
-/** Deletes the files the topic's messages carried, but those another of the owner's topics carries too. */
+/**
+ * Deletes the files the topic's messages carried, but those another of the owner's topics carries
+ * too, and those of a project (its files stay until the project's owner takes them out).
+ */
 export async function deleteTopicFiles(db: Db, owner: Owner, topicId: string): Promise<void> {
   await db.query(
     `delete from files f where f.tenant = $2 and f.user_id = $3 and f.id in (
        select mf.file_id from message_files mf join messages m on m.id = mf.message_id where m.topic_id = $1)
      and not exists (
        select 1 from message_files mf join messages m on m.id = mf.message_id
-       where mf.file_id = f.id and m.topic_id <> $1)`,
+       where mf.file_id = f.id and m.topic_id <> $1)
+     and not exists (select 1 from project_files pf where pf.file_id = f.id)`,
     [topicId, owner.tenant, owner.userId],
   );
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { mayReadProject } from '../access/projects';
 import { isImage } from '../files/kinds';
 import type { Owner } from '../owner';
 import type { Citation, Knowledge, Passage } from '../providers/types';
@@ -7,15 +8,23 @@ import { splitPassages } from './passages';
 import { queryTerms, searchPassages, snippetOf } from './search';
 
 /**
- * Searches for the question: the organization's `bases` (their indexed passages) and the owner's
- * `documents` (files attached to the conversation, split on the fly), at most `limit` passages,
+ * Searches for the question: the organization's `bases` (their indexed passages), the owner's
+ * `documents` (files attached to the conversation, split on the fly) and the files of `project` (one
+ * the owner may read: else none), at most `limit` passages,
  * numbered from 1 as the reply cites them; with `room`, as many as fit in that many characters
  * (at least the best, the last cut around its matching words).
  */
 export async function retrieve(
   app: FastifyInstance,
   owner: Owner,
-  request: { question: string; bases: string[]; documents: string[]; limit: number; room?: number },
+  request: {
+    question: string;
+    bases: string[];
+    documents: string[];
+    project?: string;
+    limit: number;
+    room?: number;
+  },
 ): Promise<Knowledge> {
   // Three lookups at once: a question waits for the slowest, not for their sum.
   const [{ rows: bases }, { rows: documents }, embed] = await Promise.all([
@@ -26,8 +35,11 @@ export async function retrieve(
     app.db.query<{ id: string; name: string; text: string; page_starts: number[] | null }>(
       `select f.id, f.name, b.text, b.page_starts
        from files f join file_blobs b on b.tenant = f.tenant and b.sha256 = f.sha256
-       where f.tenant = $1 and f.user_id = $2 and f.id = any($3::text[]) and b.text is not null`,
-      [owner.tenant, owner.userId, request.documents],
+       where f.tenant = $1 and b.text is not null
+         and (f.user_id = $2 and f.id = any($3::text[])
+              or f.id in (select pf.file_id from project_files pf join projects p on p.id = pf.project_id
+                          where p.id = $4 and p.tenant = $1 and ${mayReadProject('p', '$2')}))`,
+      [owner.tenant, owner.userId, request.documents, request.project ?? null],
     ),
     request.bases.length ? embedderFor(app, owner.tenant) : null,
   ]);

@@ -71,6 +71,8 @@ export interface ReplyRequest {
   attachments?: Attachment[];
   /** The passages of the bot's knowledge bases and of long attached documents that answer the question. */
   knowledge?: Knowledge;
+  /** System sections after the bot's own prompt (a project's instructions, the member's, memories). */
+  instructions?: string[];
   /** The bot's own settings (`bots.config`). */
   config: Record<string, unknown>;
   tenant: string;

@@ -3,6 +3,7 @@ import { knowledgeOf } from '../bots/config';
 import { passageRoom, withAttachments } from '../files/prompt';
 import { documentsCarried, retrieve } from '../knowledge/retrieval';
 import type { Owner } from '../owner';
+import { projectContext } from '../projects/store';
 import type { Attachment, Knowledge, Turn } from '../providers/types';
 import { type BotTools, toolsForBot } from '../tools/registry';
 import { librarianPassages } from './engines/librarian';
@@ -14,25 +15,41 @@ export interface ReplyContext {
   text: string;
   knowledge?: Knowledge;
   tools: BotTools;
+  /**
+   * System sections a model bot is given after its own prompt, in order: the project's instructions,
+   * then the member's custom instructions and the memories that apply.
+   */
+  instructions: string[];
 }
+
+/** The project's instructions as a model reads them after the bot's own prompt. */
+const projectSection = (project: { name: string; instructions: string }) =>
+  `This conversation belongs to the project "${project.name}". Its instructions:\n\n${project.instructions}`;
 
 /**
  * The conversation as the bot is given it: with its files (when it carries any: the stored message
  * `messageId` and those before it), and with the passages that answer the question for a bot that
  * searches (the Librarian: the conversation's documents and its knowledge bases; a model bot: its
  * knowledge bases, and documents too long for its context, with half of that context kept for
- * passages), and the bot's tools. A chat reply, an API call and the admin's "Try it" alike: the place where what else a
- * bot is given (projects, memory) joins.
+ * passages), and the bot's tools. In a project's conversation (`project`, while the member may read
+ * it), a model bot is given the project's instructions, and the project's files and the knowledge
+ * bases of it the member may use are searched like the bot's own. A chat reply, an API call and the
+ * admin's "Try it" alike: the place where what else a bot is given (projects, memory) joins.
  */
 export async function replyContext(
   app: FastifyInstance,
   who: Owner,
   bot: { platform: string; config: Record<string, unknown> },
-  conversation: { history: Turn[]; text: string; messageId?: string },
+  conversation: { history: Turn[]; text: string; messageId?: string; project?: string | null },
   carriesFiles = false,
 ): Promise<ReplyContext> {
-  const bases = knowledgeOf(bot.config);
+  const project = conversation.project ? await projectContext(app.db, who, conversation.project) : null;
+  const bases = [...new Set([...knowledgeOf(bot.config), ...(project?.bases ?? [])])];
   const model = bot.platform === 'openai';
+  const instructions = model && project?.instructions ? [projectSection(project)] : [];
+  // The project's files are searched for every message (those of text: an image has none).
+  const projectFiles = Boolean(project?.files);
+  const searched = projectFiles ? { project: conversation.project as string } : {};
   const librarian = bot.platform === 'builtin' && bot.config.engine === 'librarian';
   const room = passageRoom(bot.config);
   const { messageId } = conversation;
@@ -43,10 +60,12 @@ export async function replyContext(
     unfit: [],
   };
   if (files) {
+    // The instructions take room in the context too.
+    const told = instructions.reduce((sum, section) => sum + section.length, 0);
     const read = (reserve: number) =>
-      withAttachments(app.db, who, { ...conversation, messageId }, bot.config, reserve);
-    context = await read(model && bases.length ? room : 0);
-    if (model && !bases.length && context.unfit.length) context = await read(room);
+      withAttachments(app.db, who, { ...conversation, messageId }, bot.config, reserve + told);
+    context = await read(model && (bases.length || projectFiles) ? room : 0);
+    if (model && !bases.length && !projectFiles && context.unfit.length) context = await read(room);
   }
   let knowledge: Knowledge | undefined;
   if (librarian) {
@@ -59,13 +78,15 @@ export async function replyContext(
       question: conversation.text,
       bases,
       documents,
+      ...searched,
       limit: librarianPassages,
     });
-  } else if (model && (bases.length || context.unfit.length)) {
+  } else if (model && (bases.length || context.unfit.length || projectFiles)) {
     knowledge = await retrieve(app, who, {
       question: conversation.text,
       bases,
       documents: context.unfit,
+      ...searched,
       limit: 5,
       room,
     });
@@ -76,5 +97,6 @@ export async function replyContext(
     text: conversation.text,
     knowledge,
     tools: await toolsForBot(app, who, bot),
+    instructions,
   };
 }

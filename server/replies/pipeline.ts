@@ -54,8 +54,11 @@ export interface ReplyJob {
   owner: Owner;
   bot: { platform: string; config: Record<string, unknown> };
   provider: Provider;
-  /** The branch before the message answered, oldest first, and that message (stored: `messageId`). */
-  conversation: { history: Turn[]; text: string; messageId?: string };
+  /**
+   * The branch before the message answered, oldest first, and that message (stored: `messageId`); the
+   * topic's project, if it has one.
+   */
+  conversation: { history: Turn[]; text: string; messageId?: string; project?: string | null };
   /** Whether the conversation carries files (read for the bot when it does). */
   carriesFiles?: boolean;
   /** Where the tool steps are kept; null: nowhere (Try it). */
@@ -126,6 +129,7 @@ async function runReply(
       text: context.text,
       attachments: context.attachments,
       knowledge: context.knowledge,
+      instructions: context.instructions,
       config: job.bot.config,
       tenant: job.owner.tenant,
       signal: stop,

@@ -10,14 +10,19 @@ describe('bad input, tenancy and persistence', () => {
   let app: Awaited<ReturnType<typeof signUp>>;
   let acme: Awaited<ReturnType<typeof signUp>>;
   let topic: string;
+  let project: string;
 
   beforeAll(async () => {
     server = await startApp();
     app = await signUp(server, 'app');
     acme = await signUp(server, 'acme');
     const bots = await call(server, '/api/v1/bot', { token: app.token });
-    topic = (await call(server, '/api/v1/topic', { token: app.token, body: { bot: bots.body[0]._id } })).body
-      ._id;
+    project = (
+      await call(server, '/api/v1/project', { token: app.token, body: { name: app.encrypt('Hardened') } })
+    ).body._id;
+    topic = (
+      await call(server, '/api/v1/topic', { token: app.token, body: { bot: bots.body[0]._id, project } })
+    ).body._id;
   });
   afterAll(() => server.close());
 
@@ -64,6 +69,19 @@ describe('bad input, tenancy and persistence', () => {
         token: true,
       },
       { method: 'DELETE', path: (text) => `/api/v1/topic/${encodeURIComponent(text)}`, token: true },
+      { method: 'GET', path: (text) => `/api/v1/project/${encodeURIComponent(text)}`, token: true },
+      {
+        method: 'PATCH',
+        path: () => `/api/v1/project/${project}`,
+        body: (text) => ({ instructions: text, groups: [text] }),
+        token: true,
+      },
+      {
+        method: 'GET',
+        path: (text) =>
+          `/api/v1/topic?project=${encodeURIComponent(text)}&archived=${encodeURIComponent(text)}`,
+        token: true,
+      },
     ];
     const statuses = new Map<number, number>();
     const samples = [
@@ -116,6 +134,11 @@ describe('bad input, tenancy and persistence', () => {
       ['DELETE', `/api/v1/topic/${topic}`],
       ['POST', `/api/v1/topic/${topic}/message`, { text: 'hello' }],
       ['GET', '/api/v1/notification'],
+      ['GET', '/api/v1/project'],
+      ['GET', `/api/v1/project/${project}`],
+      ['PATCH', `/api/v1/project/${project}`, { instructions: 'taken over' }],
+      ['DELETE', `/api/v1/project/${project}?conversations=delete`],
+      ['GET', `/api/v1/topic?project=${project}`],
     ] as const;
     let crossings = 0;
     for (const [method, path, body] of routes) {
@@ -123,7 +146,7 @@ describe('bad input, tenancy and persistence', () => {
       expect((await call(server, path, { method, token: acme.token, body })).status).toBe(401);
       // In its own organization it sees its own data only: app's user and topic do not exist there.
       const inAcme = await call(server, path, { method, token: acme.token, tenant: 'acme', body });
-      const targetsApp = path.includes(topic) || path.includes(app.id);
+      const targetsApp = path.includes(topic) || path.includes(app.id) || path.includes(project);
       if (targetsApp) {
         expect([403, 404]).toContain(inAcme.status);
         if (inAcme.status < 300) crossings += 1;

@@ -402,4 +402,31 @@ describe('shares across nodes', () => {
     await call(b, `/api/v1/topic/${topic}`, { method: 'DELETE', token: sharer.token });
     expect((await view(a, sharer, again._id)).status).toBe(404);
   });
+
+  it('takes a project shared through a group from a member who leaves it at once, on every node', async () => {
+    const [owner, reader] = await Promise.all([signUp(a), signUp(a)]);
+    const orgOwner = await loginOwner(a, 'app');
+    const group = (await admin(a, orgOwner, '/group', { body: { name: orgOwner.encrypt('Across nodes') } }))
+      .body._id;
+    const project = (
+      await call(a, '/api/v1/project', {
+        token: owner.token,
+        body: { name: owner.encrypt('Shared'), groups: [group] },
+      })
+    ).body._id;
+    const read = async (node: TestServer) =>
+      (await call(node, `/api/v1/project/${project}`, { token: reader.token })).status;
+    expect([await read(a), await read(b)]).toEqual([404, 404]);
+    await admin(b, orgOwner, `/group/${group}/members`, { method: 'PUT', body: { members: [reader.id] } });
+    // Read twice on each node: nothing either might keep would survive leaving.
+    for (let round = 0; round < 2; round += 1) expect([await read(a), await read(b)]).toEqual([200, 200]);
+    const eliza = (await botIds(b)).ELIZA;
+    const topic = await call(b, '/api/v1/topic', { token: reader.token, body: { bot: eliza, project } });
+    expect(topic.body.project).toBe(project);
+    await admin(a, orgOwner, `/group/${group}/members`, { method: 'PUT', body: { members: [] } });
+    expect([await read(b), await read(a)]).toEqual([404, 404]);
+    expect(
+      (await call(b, `/api/v1/topic/${topic.body._id}`, { token: reader.token })).body.project,
+    ).toBeNull();
+  });
 });

@@ -215,7 +215,8 @@ export const continueInstruction =
 /**
  * Any OpenAI-compatible chat-completions server (OpenAI, Ollama, vLLM, llama.cpp…), streamed.
  * The bot's config may name its organization's `provider` (resolved, key unsealed, at call time), or
- * carry its own `baseUrl` and `apiKey`; and its `model`, `systemPrompt` and `temperature`.
+ * carry its own `baseUrl` and `apiKey`; and its `model`, `systemPrompt` and `temperature`. The
+ * reply's `instructions` follow the bot's prompt in its system message.
  * With tools, the model may call them (OpenAI's function calling): each call is run, its result
  * sent back as a `tool` message and the model asked again, up to the tools' `maxSteps` calls; then
  * it is asked to answer without tools (`tool_choice: 'none'`). A reply continued is sent as the
@@ -227,6 +228,7 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
     text,
     attachments,
     knowledge,
+    instructions = [],
     config,
     signal,
     tenant,
@@ -236,8 +238,12 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
     if (signal.aborted) return;
     const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
     const temperature = typeof config.temperature === 'number' ? { temperature: config.temperature } : {};
-    const system =
-      typeof config.systemPrompt === 'string' ? [{ role: 'system', content: config.systemPrompt }] : [];
+    // One system message: the bot's own prompt, then the sections of the reply's context (some
+    // servers' chat templates take only one, and only first).
+    const prompt = [typeof config.systemPrompt === 'string' ? config.systemPrompt : '', ...instructions]
+      .filter(Boolean)
+      .join('\n\n');
+    const system = prompt ? [{ role: 'system', content: prompt }] : [];
     const messages: Record<string, unknown>[] = [
       ...system,
       ...history.map((turn) =>
