@@ -64,8 +64,6 @@ export interface ProjectsContext {
 
 export type ProjectsEvent =
   | { type: 'LOAD' }
-  /** The projects changed elsewhere (another member shared one, a group was left): list them afresh. */
-  | { type: 'REFRESH' }
   | { type: 'RETRY' }
   | { type: 'NEW' }
   /** Opens a project's dialog: its form for its owner, a read-only view for a member it is shared with. */
@@ -175,7 +173,7 @@ export const projectsMachine = setup({
         },
         loading: {
           id: 'projects.list.loading',
-          description: 'Fetches the projects; asked for again meanwhile, it starts over.',
+          description: 'Fetches the projects.',
           invoke: {
             id: 'fetchProjects',
             src: 'fetchProjects',
@@ -185,17 +183,15 @@ export const projectsMachine = setup({
             },
             onError: { target: 'failed', actions: { type: 'assignListError', params: errorParams } },
           },
-          on: { REFRESH: { target: 'loading', reenter: true } },
         },
         loaded: {
           id: 'projects.list.loaded',
           description: 'Listed.',
-          on: { REFRESH: 'loading' },
         },
         failed: {
           id: 'projects.list.failed',
           description: 'The projects could not be fetched; they can be asked for again.',
-          on: { RETRY: 'loading', REFRESH: 'loading' },
+          on: { RETRY: 'loading' },
         },
       },
     },

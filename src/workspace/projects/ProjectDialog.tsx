@@ -218,7 +218,7 @@ export function ProjectDialogs() {
   const { projects } = useWorkspace();
   const state = useSelector(projects, (snapshot) => snapshot.value.dialog);
   if (state === 'reading') return <ProjectDetails />;
-  if (state === 'editing' || state === 'saving') return <ProjectForm />;
+  if (state === 'loadingChoices' || state === 'editing' || state === 'saving') return <ProjectForm />;
   if (state === 'confirmingDelete' || state === 'deleting') return <DeleteProjectDialog />;
   return null;
 }

@@ -49,7 +49,6 @@ export const projectsModel: MachineModel = {
         resting: ['idle', 'loaded'],
         events: [
           { type: 'LOAD' },
-          { type: 'REFRESH' },
           { type: 'RETRY' },
           done('fetchProjects', [own, theirs]),
           failed('fetchProjects'),
