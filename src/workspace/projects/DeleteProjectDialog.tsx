@@ -53,7 +53,7 @@ export function DeleteProjectDialog() {
           <T>Its conversations</T>
         </legend>
         {choices.map((choice) => (
-          <label key={choice.value} className="choice">
+          <label key={choice.value} className="choice share-choice">
             <input
               type="radio"
               name="conversations"

@@ -36,7 +36,7 @@ export function MoveDialog() {
         {[null, ...items.map((project) => project._id)].map((id) => {
           const project = items.find((item) => item._id === id);
           return (
-            <label key={id ?? ''} className="choice">
+            <label key={id ?? ''} className="choice share-choice">
               <input type="radio" name="project" checked={chosen === id} onChange={() => setChosen(id)} />
               <span>{project ? <ProjectName project={project} /> : <T>No project</T>}</span>
             </label>

@@ -73,7 +73,12 @@ function ProjectForm() {
   };
 
   return (
-    <Dialog title={target ? 'Edit project' : 'New project'} role="dialog" onClose={cancel}>
+    <Dialog
+      title={target ? 'Edit project' : 'New project'}
+      role="dialog"
+      className="scrolling"
+      onClose={cancel}
+    >
       <form className="form compact project-form" noValidate onSubmit={submit}>
         <TextField
           label="Name"
