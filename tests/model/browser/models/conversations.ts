@@ -401,6 +401,8 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
           break;
         case 'START_RENAME':
           await menuItem(page, target.title, 'Rename');
+          // A dialog opened afresh forgets what went wrong before (a pin that failed, say).
+          list.editFailed = false;
           break;
         case 'RENAME': {
           const dialog = page.getByRole('dialog', { name: 'Rename conversation' });
@@ -415,6 +417,7 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
           break;
         case 'START_MOVE':
           await menuItem(page, target.title, 'Move to project…');
+          list.editFailed = false;
           break;
         case 'MOVE': {
           const dialog = page.getByRole('dialog', { name: 'Move to project' });
@@ -448,6 +451,7 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
           break;
         case 'ASK_DELETE':
           await menuItem(page, target.title, 'Delete');
+          list.editFailed = false;
           break;
         case 'DELETE':
           await page.getByRole('button', { name: 'Yes, delete' }).click();
@@ -541,8 +545,13 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
         // A next page that failed says so under the list, and so does a pin that failed.
         const changeFailed = value.edit === 'idle' && !!snapshot.context.editError;
         await shows(nav.getByRole('alert'), (snapshot.context.error ? 1 : 0) + (changeFailed ? 1 : 0));
-        if (!shownQuery)
-          await shows(nav.getByRole('heading', { name: 'Pinned' }), list.pinned && !list.deleted ? 1 : 0);
+        // Pinned, the path's conversation leads the list under Pinned (the account's earlier walks may
+        // have pinned others).
+        if (!shownQuery && list.pinned && !list.deleted)
+          await shows(
+            nav.getByRole('region', { name: 'Pinned' }).locator(`a[href="/topics/${list.target.id}"]`),
+            1,
+          );
       }
       // The edit region: a dialog each, the title saved or the conversation gone afterwards.
       const renameDialog = page.getByRole('dialog', { name: 'Rename conversation' });
