@@ -62,6 +62,8 @@ export interface ConversationsContext extends SearchedList<ConversationSummary> 
   /** The conversation being renamed, deleted, moved, pinned or archived. */
   target: ConversationRef | null;
   editError: string | null;
+  /** Why the last pin or archive failed. */
+  changeError: string | null;
   exportError: string | null;
 }
 
@@ -112,6 +114,7 @@ const forgotten = {
   open: null,
   target: null,
   editError: null,
+  changeError: null,
   exportError: null,
 } satisfies ConversationsContext;
 
@@ -178,7 +181,7 @@ export const conversationsMachine = setup({
     }),
     assignTarget: assign({
       target: ({ event }) => {
-        assertEvent(event, ['START_RENAME', 'ASK_DELETE', 'START_MOVE', 'CHANGE']);
+        assertEvent(event, ['START_RENAME', 'ASK_DELETE', 'START_MOVE']);
         return event.conversation;
       },
       editError: null,
@@ -202,8 +205,6 @@ export const conversationsMachine = setup({
         context.shownQuery || listedBy(context.filter, conversation)
           ? context.items.map((item) => (item._id === conversation._id ? { ...item, ...conversation } : item))
           : context.items.filter((item) => item._id !== conversation._id),
-      target: null,
-      editError: null,
     })),
     removeTarget: assign(({ context }) => ({
       items: context.items.filter((item) => item._id !== context.target?._id),
@@ -211,6 +212,8 @@ export const conversationsMachine = setup({
       editError: null,
     })),
     assignEditError: assign((_, { error }: { error: unknown }) => ({ editError: messageOf(error) })),
+    assignChangeError: assign((_, { error }: { error: unknown }) => ({ changeError: messageOf(error) })),
+    clearChangeError: assign({ changeError: null }),
     assignExportError: assign((_, { error }: { error: unknown }) => ({ exportError: messageOf(error) })),
     clearExportError: assign({ exportError: null }),
     forgetAll: assign(forgotten),
@@ -227,7 +230,7 @@ export const conversationsMachine = setup({
     },
     // Logged out: the next user sees nothing of this one's conversations.
     RESET: {
-      target: ['.list.idle', '.edit.idle', '.export.idle', '.drawer.closed'],
+      target: ['.list.idle', '.edit.idle', '.arrange.idle', '.export.idle', '.drawer.closed'],
       actions: 'forgetAll',
     },
   },
@@ -245,15 +248,12 @@ export const conversationsMachine = setup({
       ),
     ),
     edit: {
-      description:
-        'Renaming, deleting or moving one conversation, each in its own dialog; pinning or archiving it.',
+      description: 'Renaming or deleting one conversation, each in its own dialog.',
       initial: 'idle',
       states: {
         idle: {
-          description: 'No dialog open; a pin or an archive that failed says why.',
+          description: 'No dialog open.',
           on: {
-            START_MOVE: { target: 'choosingProject', actions: 'assignTarget' },
-            CHANGE: { target: 'changing', actions: 'assignTarget' },
             START_RENAME: {
               target: 'renaming',
               actions: 'assignTarget',
@@ -287,48 +287,6 @@ export const conversationsMachine = setup({
             onError: { target: 'renaming', actions: { type: 'assignEditError', params: errorParams } },
           },
         },
-        choosingProject: {
-          description: 'The move dialog lists the projects, and No project to move it out.',
-          on: {
-            MOVE: 'moving',
-            CANCEL: { target: 'idle', actions: 'clearTarget' },
-          },
-        },
-        moving: {
-          description: 'Moves the conversation into the project chosen, or out of its own (PATCH).',
-          invoke: {
-            id: 'moveConversation',
-            src: 'changeConversation',
-            input: ({ context, event }) => {
-              assertEvent(event, 'MOVE');
-              return { id: context.target?._id ?? '', change: { project: event.project } };
-            },
-            onDone: {
-              target: 'idle',
-              actions: { type: 'applyChange', params: ({ event }) => ({ conversation: event.output }) },
-            },
-            onError: { target: 'choosingProject', actions: { type: 'assignEditError', params: errorParams } },
-          },
-        },
-        changing: {
-          description: 'Pins or unpins, archives or unarchives the conversation (PATCH).',
-          invoke: {
-            id: 'changeConversation',
-            src: 'changeConversation',
-            input: ({ event }) => {
-              assertEvent(event, 'CHANGE');
-              return { id: event.conversation._id, change: event.change };
-            },
-            onDone: {
-              target: 'idle',
-              actions: { type: 'applyChange', params: ({ event }) => ({ conversation: event.output }) },
-            },
-            onError: {
-              target: 'idle',
-              actions: ['clearTarget', { type: 'assignEditError', params: errorParams }],
-            },
-          },
-        },
         confirmingDelete: {
           description: 'The delete dialog asks to confirm.',
           on: {
@@ -350,6 +308,61 @@ export const conversationsMachine = setup({
               target: 'confirmingDelete',
               actions: { type: 'assignEditError', params: errorParams },
             },
+          },
+        },
+      },
+    },
+    arrange: {
+      description: 'Moving a conversation to a project (in a dialog), pinning or archiving it.',
+      initial: 'idle',
+      states: {
+        idle: {
+          description: 'Nothing under way; a pin or an archive that failed says why.',
+          on: {
+            START_MOVE: { target: 'choosingProject', actions: 'assignTarget' },
+            CHANGE: { target: 'changing', actions: 'clearChangeError' },
+          },
+        },
+        choosingProject: {
+          description: 'The move dialog lists the projects, and No project to move it out.',
+          on: {
+            MOVE: 'moving',
+            CANCEL: { target: 'idle', actions: 'clearTarget' },
+          },
+        },
+        moving: {
+          description: 'Moves the conversation into the project chosen, or out of its own (PATCH).',
+          invoke: {
+            id: 'moveConversation',
+            src: 'changeConversation',
+            input: ({ context, event }) => {
+              assertEvent(event, 'MOVE');
+              return { id: context.target?._id ?? '', change: { project: event.project } };
+            },
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'applyChange', params: ({ event }) => ({ conversation: event.output }) },
+                'clearTarget',
+              ],
+            },
+            onError: { target: 'choosingProject', actions: { type: 'assignEditError', params: errorParams } },
+          },
+        },
+        changing: {
+          description: 'Pins or unpins, archives or unarchives the conversation (PATCH).',
+          invoke: {
+            id: 'changeConversation',
+            src: 'changeConversation',
+            input: ({ event }) => {
+              assertEvent(event, 'CHANGE');
+              return { id: event.conversation._id, change: event.change };
+            },
+            onDone: {
+              target: 'idle',
+              actions: { type: 'applyChange', params: ({ event }) => ({ conversation: event.output }) },
+            },
+            onError: { target: 'idle', actions: { type: 'assignChangeError', params: errorParams } },
           },
         },
       },

@@ -9,10 +9,11 @@ import { ShareDialog } from './ShareDialog';
 export function ConversationDialogs() {
   const { conversations, share } = useWorkspace();
   const edit = useSelector(conversations, (snapshot) => snapshot.value.edit);
+  const arrange = useSelector(conversations, (snapshot) => snapshot.value.arrange);
   const sharing = useSelector(share, (snapshot) => !snapshot.matches('closed'));
   if (sharing) return <ShareDialog />;
   if (edit === 'renaming' || edit === 'savingTitle') return <RenameDialog />;
-  if (edit === 'choosingProject' || edit === 'moving') return <MoveDialog />;
+  if (arrange === 'choosingProject' || arrange === 'moving') return <MoveDialog />;
   if (edit === 'confirmingDelete' || edit === 'deleting') return <DeleteConversationDialog />;
   return null;
 }

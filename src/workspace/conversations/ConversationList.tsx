@@ -21,9 +21,7 @@ export function ConversationList() {
   const openId = useSelector(conversations, (snapshot) => snapshot.context.open?._id ?? null);
   const state = useSelector(conversations, (snapshot) => snapshot.value.list);
   // A pin or an archive that failed says why, until the next action.
-  const changeError = useSelector(conversations, (snapshot) =>
-    snapshot.matches({ edit: 'idle' }) ? snapshot.context.editError : null,
-  );
+  const changeError = useSelector(conversations, (snapshot) => snapshot.context.changeError);
   const settled = state === 'loaded' || state === 'loadingMore';
   const filter = useSelector(conversations, (snapshot) => snapshot.context.filter);
 

@@ -13,7 +13,7 @@ export function MoveDialog() {
   const descriptionId = useId();
   const target = useSelector(conversations, (snapshot) => snapshot.context.target);
   const problem = useSelector(conversations, (snapshot) => snapshot.context.editError);
-  const moving = useSelector(conversations, (snapshot) => snapshot.matches({ edit: 'moving' }));
+  const moving = useSelector(conversations, (snapshot) => snapshot.matches({ arrange: 'moving' }));
   const current = useSelector(
     conversations,
     (snapshot) => snapshot.context.items.find((item) => item._id === target?._id)?.project ?? null,

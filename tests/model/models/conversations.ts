@@ -40,6 +40,7 @@ const conversationsRegions = {
       failed('fetchMore'),
     ],
   },
+  arrange: { resting: ['idle'], events: [] as ModelEvent[] },
   edit: {
     resting: ['idle'],
     events: [
@@ -75,6 +76,7 @@ const changeEvents: ModelEvent[] = [
   { type: 'START_MOVE', conversation: c1 },
   { type: 'MOVE', project: 'p1' },
   { type: 'MOVE', project: null },
+  { type: 'CANCEL' },
   { type: 'CHANGE', conversation: c1, change: { pinned: true } },
   { type: 'CHANGE', conversation: c1, change: { archived: true } },
   done('moveConversation', { ...conversation('c1'), project: 'p1' }),
@@ -88,7 +90,7 @@ const changeEvents: ModelEvent[] = [
 const entry = (snapshot: AnyMachineSnapshot) => {
   const { query, next, open, error, editError, exportError } = snapshot.context;
   return (
-    snapshot.matches({ list: 'loaded', edit: 'idle', export: 'idle', drawer: 'closed' }) &&
+    snapshot.matches({ list: 'loaded', edit: 'idle', arrange: 'idle', export: 'idle', drawer: 'closed' }) &&
     query === '' &&
     next === 'cursor-2' &&
     !open &&
@@ -135,7 +137,7 @@ export const conversationsModel: MachineModel = {
         { type: 'RESET' },
         done('fetchPage', firstPage),
         ...(away.length === 0 ? filterEvents : []),
-        ...(away.length === 0 || away.includes('edit') ? changeEvents : []),
+        ...(away.length === 0 || away.includes('edit') || away.includes('arrange') ? changeEvents : []),
       ];
     return [
       { type: 'RESET' },
@@ -206,7 +208,7 @@ export const conversationsModel: MachineModel = {
       );
     }
     // Moved, pinned or archived: asked of the server for the conversation the menu was opened on…
-    if (snapshot.matches({ edit: 'moving' }))
+    if (snapshot.matches({ arrange: 'moving' }))
       expect(world.calls.at(-1)).toBe(
         `changeConversation {"id":"c1","change":{"project":${JSON.stringify((event as { project?: unknown }).project ?? null)}}}`,
       );
@@ -249,9 +251,11 @@ export const conversationsModel: MachineModel = {
     if (event?.type?.startsWith('xstate.error.actor.') && event.type.includes('Conversation')) {
       if (event.type.endsWith('exportConversation'))
         expect(context.exportError).toBe('exportConversation failed');
+      else if (event.type.endsWith('.changeConversation'))
+        expect(context.changeError).toBe('changeConversation failed');
       else expect(context.editError).toMatch(/Conversation failed$/);
     }
-    if (snapshot.matches({ edit: 'idle' })) expect(context.target).toBeNull();
+    if (snapshot.matches({ edit: 'idle', arrange: 'idle' })) expect(context.target).toBeNull();
     if (event?.type === 'OPEN_DRAWER') expect(world.calls.at(-1)).toBe('closeSidePanel');
     if (event?.type === 'RESET') {
       expect(context).toMatchObject({ items: [], query: '', open: null, target: null });

@@ -9,11 +9,12 @@ import type { ActorRequest, BrowserModel, ModelEvent, ModelPath, PathWorld, View
 import { endsAtLogOut } from './adminList';
 import { HeldReplies, readEvents } from './topic';
 
-type Region = 'list' | 'edit' | 'export' | 'drawer';
+type Region = 'list' | 'edit' | 'arrange' | 'export' | 'drawer';
 /** Where each region rests; a path has at most one region at work at a time (see `serialize`). */
 const resting: Record<Region, string[]> = {
   list: ['idle', 'loaded'],
   edit: ['idle'],
+  arrange: ['idle'],
   export: ['idle'],
   drawer: ['closed'],
 };
@@ -165,8 +166,8 @@ const worksOn: Record<string, Region> = {
   SEARCH: 'list',
   START_RENAME: 'edit',
   ASK_DELETE: 'edit',
-  START_MOVE: 'edit',
-  CHANGE: 'edit',
+  START_MOVE: 'arrange',
+  CHANGE: 'arrange',
   EXPORT: 'export',
   OPEN_DRAWER: 'drawer',
 };
@@ -192,7 +193,8 @@ function possible(snapshot: AnyMachineSnapshot, event: ModelEvent, viewport: Vie
   const region = worksOn[event.type];
   if (region && working.some((other) => other !== region)) return false;
   if (event.type === 'SHOW') return working.length === 0;
-  if (event.type === 'RESET') return value.edit === 'idle' && value.drawer === 'closed';
+  if (event.type === 'RESET')
+    return value.edit === 'idle' && value.arrange === 'idle' && value.drawer === 'closed';
   if (['START_RENAME', 'ASK_DELETE', 'EXPORT', 'START_MOVE', 'CHANGE'].includes(event.type))
     return value.list === 'loaded';
   return true;
@@ -285,7 +287,7 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
       const value = regionsOf(snapshot);
       if (value.list === 'idle') return 'list.idle';
       const working = atWork(snapshot);
-      const region = (['edit', 'export', 'list', 'drawer'] as Region[]).find((name) =>
+      const region = (['edit', 'arrange', 'export', 'list', 'drawer'] as Region[]).find((name) =>
         working.includes(name),
       );
       const onScreen =
@@ -543,7 +545,7 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
           await shows(row, list.deleted ? 0 : 1);
         }
         // A next page that failed says so under the list, and so does a pin that failed.
-        const changeFailed = value.edit === 'idle' && !!snapshot.context.editError;
+        const changeFailed = value.arrange === 'idle' && !!snapshot.context.changeError;
         await shows(nav.getByRole('alert'), (snapshot.context.error ? 1 : 0) + (changeFailed ? 1 : 0));
         // Pinned, the path's conversation leads the list under Pinned (the account's earlier walks may
         // have pinned others).
@@ -560,10 +562,10 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
       await shows(deleteDialog, ['confirmingDelete', 'deleting'].includes(value.edit) ? 1 : 0);
       // Moving: the projects and No project, Move locked while the move is sent, what went wrong said.
       const moveDialog = page.getByRole('dialog', { name: 'Move to project' });
-      await shows(moveDialog, ['choosingProject', 'moving'].includes(value.edit) ? 1 : 0);
-      if (value.edit === 'moving')
+      await shows(moveDialog, ['choosingProject', 'moving'].includes(value.arrange) ? 1 : 0);
+      if (value.arrange === 'moving')
         expect(await moveDialog.getByRole('button', { name: 'Move' }).isDisabled()).toBe(true);
-      if (value.edit === 'choosingProject')
+      if (value.arrange === 'choosingProject')
         await shows(moveDialog.getByRole('alert'), list.editFailed ? 1 : 0);
       if (value.edit === 'savingTitle')
         expect(await renameDialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
@@ -588,7 +590,11 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
       if (list.exported) expect(list.downloads).toBe(1);
       // The drawer region: its button says whether it is open; while open, focus stays inside it.
       expect(await drawerButton(page).getAttribute('aria-expanded')).toBe(String(value.drawer === 'open'));
-      if (value.drawer === 'open' && value.edit === 'idle')
+      if (
+        value.drawer === 'open' &&
+        value.edit === 'idle' &&
+        !['choosingProject', 'moving'].includes(value.arrange)
+      )
         expect(await nav.evaluate((element) => element.contains(document.activeElement))).toBe(true);
     },
   };
