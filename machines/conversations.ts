@@ -29,6 +29,12 @@ export interface ConversationSummary {
   updatedAt: string;
   /** Search results only: the best matching passage. */
   snippet?: SearchSnippet;
+  /** The project it belongs to, if any (one the member may read). */
+  project?: string | null;
+  /** Pinned ones lead the list. */
+  pinned?: boolean;
+  /** Archived ones leave the list; searches still find them. */
+  archived?: boolean;
 }
 
 /** A page of conversations; `next` continues the list, null at its end. */
@@ -40,12 +46,24 @@ export interface ConversationRef {
   title: string;
 }
 
+/** Which conversations the sidebar lists: one project's (else all), the archived ones or the others. */
+export interface ConversationFilter {
+  project: string | null;
+  archived: boolean;
+}
+
+/** A change of one conversation a row's menu makes. */
+export type ConversationChange = { pinned: boolean } | { archived: boolean };
+
 export interface ConversationsContext extends SearchedList<ConversationSummary> {
+  filter: ConversationFilter;
   /** The conversation the chat shows now, if any. */
   open: ConversationRef | null;
-  /** The conversation being renamed or deleted. */
+  /** The conversation being renamed, deleted, moved, pinned or archived. */
   target: ConversationRef | null;
   editError: string | null;
+  /** Why the last pin or archive failed. */
+  changeError: string | null;
   exportError: string | null;
 }
 
@@ -56,12 +74,17 @@ export type ConversationsEvent =
   | { type: 'LOAD_MORE' }
   | { type: 'RETRY' }
   | { type: 'SEARCH'; query: string }
+  | { type: 'FILTER'; filter: ConversationFilter }
   | { type: 'SHOW'; conversation: ConversationRef | null }
   | { type: 'START_RENAME'; conversation: ConversationRef }
   | { type: 'RENAME'; title: string }
   | { type: 'ASK_DELETE'; conversation: ConversationRef }
   | { type: 'DELETE' }
   | { type: 'CANCEL' }
+  /** Opens the dialog that moves a conversation into a project or out of its own. */
+  | { type: 'START_MOVE'; conversation: ConversationRef }
+  | { type: 'MOVE'; project: string | null }
+  | { type: 'CHANGE'; conversation: ConversationRef; change: ConversationChange }
   | { type: 'EXPORT'; conversation: ConversationRef }
   | { type: 'OPEN_DRAWER' }
   | { type: 'CLOSE_DRAWER' }
@@ -73,11 +96,25 @@ export type ConversationsEvent =
  */
 const withMessages = (items: ConversationSummary[]) => items.filter((item) => item.preview !== null);
 
+/** Whether a conversation with these fields is one the filter lists (a search lists any). */
+const listedBy = (filter: ConversationFilter, item: ConversationSummary) =>
+  (filter.project === null || item.project === filter.project) && !!item.archived === filter.archived;
+
+/** The list region, which a FILTER (a project opened, the archived ones shown) reads afresh. */
+const filtered = <Region extends { on: object }>(region: Region) => ({
+  ...region,
+  on: { ...region.on, FILTER: { target: '.loading', actions: 'assignFilter' } as const },
+});
+
+const allConversations: ConversationFilter = { project: null, archived: false };
+
 const forgotten = {
   ...emptySearchedList,
+  filter: allConversations,
   open: null,
   target: null,
   editError: null,
+  changeError: null,
   exportError: null,
 } satisfies ConversationsContext;
 
@@ -88,12 +125,21 @@ export const conversationsMachine = setup({
   },
   actors: {
     /** One page of the user's conversations, or of those matching `query`; stopping it cancels the request. */
-    fetchPage: fromPromise<ConversationPage, { query: string; cursor: string }>(async () => {
-      throw new Error('fetchPage is provided by the app');
-    }),
+    fetchPage: fromPromise<ConversationPage, { query: string; cursor: string; filter: ConversationFilter }>(
+      async () => {
+        throw new Error('fetchPage is provided by the app');
+      },
+    ),
     /** Renames a conversation; answers the title as the server stored it. */
     renameConversation: fromPromise<string, { id: string; title: string }>(async () => {
       throw new Error('renameConversation is provided by the app');
+    }),
+    /** Moves it into a project or out of one, pins or archives it (PATCH); answers it as stored. */
+    changeConversation: fromPromise<
+      ConversationSummary,
+      { id: string; change: ConversationChange | { project: string | null } }
+    >(async () => {
+      throw new Error('changeConversation is provided by the app');
     }),
     deleteConversation: fromPromise<unknown, { id: string }>(async () => {
       throw new Error('deleteConversation is provided by the app');
@@ -125,9 +171,17 @@ export const conversationsMachine = setup({
         return event.conversation;
       },
     }),
+    assignFilter: assign({
+      filter: ({ event }) => {
+        assertEvent(event, 'FILTER');
+        return event.filter;
+      },
+      items: [],
+      next: null,
+    }),
     assignTarget: assign({
       target: ({ event }) => {
-        assertEvent(event, ['START_RENAME', 'ASK_DELETE']);
+        assertEvent(event, ['START_RENAME', 'ASK_DELETE', 'START_MOVE']);
         return event.conversation;
       },
       editError: null,
@@ -142,12 +196,24 @@ export const conversationsMachine = setup({
         editError: null,
       };
     }),
+    /**
+     * The conversation as stored: where the list still holds it (a search holds any), in its place;
+     * else out of the list (archived, or moved out of the project shown).
+     */
+    applyChange: assign(({ context }, { conversation }: { conversation: ConversationSummary }) => ({
+      items:
+        context.shownQuery || listedBy(context.filter, conversation)
+          ? context.items.map((item) => (item._id === conversation._id ? { ...item, ...conversation } : item))
+          : context.items.filter((item) => item._id !== conversation._id),
+    })),
     removeTarget: assign(({ context }) => ({
       items: context.items.filter((item) => item._id !== context.target?._id),
       target: null,
       editError: null,
     })),
     assignEditError: assign((_, { error }: { error: unknown }) => ({ editError: messageOf(error) })),
+    assignChangeError: assign((_, { error }: { error: unknown }) => ({ changeError: messageOf(error) })),
+    clearChangeError: assign({ changeError: null }),
     assignExportError: assign((_, { error }: { error: unknown }) => ({ exportError: messageOf(error) })),
     clearExportError: assign({ exportError: null }),
     forgetAll: assign(forgotten),
@@ -164,17 +230,23 @@ export const conversationsMachine = setup({
     },
     // Logged out: the next user sees nothing of this one's conversations.
     RESET: {
-      target: ['.list.idle', '.edit.idle', '.export.idle', '.drawer.closed'],
+      target: ['.list.idle', '.edit.idle', '.arrange.idle', '.export.idle', '.drawer.closed'],
       actions: 'forgetAll',
     },
   },
   states: {
-    list: searchedListRegion('The conversations listed: newest first, or best match first while searching.', {
-      // Something changed a conversation elsewhere (a message stored, a reply ended): whatever the list
-      // was doing, it is read afresh.
-      event: 'REFRESH',
-      from: ['loading', 'loaded', 'loadingMore', 'failed'],
-    }),
+    list: filtered(
+      searchedListRegion(
+        'The conversations listed: pinned first, then newest; best match first while searching.',
+        {
+          // Something changed a conversation elsewhere (a message stored, a reply ended): whatever the
+          // list was doing, it is read afresh.
+          event: 'REFRESH',
+          from: ['loading', 'loaded', 'loadingMore', 'failed'],
+        },
+        (context: ConversationsContext) => ({ filter: context.filter }),
+      ),
+    ),
     edit: {
       description: 'Renaming or deleting one conversation, each in its own dialog.',
       initial: 'idle',
@@ -236,6 +308,61 @@ export const conversationsMachine = setup({
               target: 'confirmingDelete',
               actions: { type: 'assignEditError', params: errorParams },
             },
+          },
+        },
+      },
+    },
+    arrange: {
+      description: 'Moving a conversation to a project (in a dialog), pinning or archiving it.',
+      initial: 'idle',
+      states: {
+        idle: {
+          description: 'Nothing under way; a pin or an archive that failed says why.',
+          on: {
+            START_MOVE: { target: 'choosingProject', actions: 'assignTarget' },
+            CHANGE: { target: 'changing', actions: 'clearChangeError' },
+          },
+        },
+        choosingProject: {
+          description: 'The move dialog lists the projects, and No project to move it out.',
+          on: {
+            MOVE: 'moving',
+            CANCEL: { target: 'idle', actions: 'clearTarget' },
+          },
+        },
+        moving: {
+          description: 'Moves the conversation into the project chosen, or out of its own (PATCH).',
+          invoke: {
+            id: 'moveConversation',
+            src: 'changeConversation',
+            input: ({ context, event }) => {
+              assertEvent(event, 'MOVE');
+              return { id: context.target?._id ?? '', change: { project: event.project } };
+            },
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'applyChange', params: ({ event }) => ({ conversation: event.output }) },
+                'clearTarget',
+              ],
+            },
+            onError: { target: 'choosingProject', actions: { type: 'assignEditError', params: errorParams } },
+          },
+        },
+        changing: {
+          description: 'Pins or unpins, archives or unarchives the conversation (PATCH).',
+          invoke: {
+            id: 'changeConversation',
+            src: 'changeConversation',
+            input: ({ event }) => {
+              assertEvent(event, 'CHANGE');
+              return { id: event.conversation._id, change: event.change };
+            },
+            onDone: {
+              target: 'idle',
+              actions: { type: 'applyChange', params: ({ event }) => ({ conversation: event.output }) },
+            },
+            onError: { target: 'idle', actions: { type: 'assignChangeError', params: errorParams } },
           },
         },
       },

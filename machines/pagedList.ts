@@ -180,12 +180,19 @@ export function pagedListRegion<Event extends string>(description: string, reloa
   } as const;
 }
 
-/** The list region of a machine whose list has pages and a search (`fetchPage` takes the query too). */
-export function searchedListRegion<Event extends string>(description: string, reload: Reload<Event>) {
+/**
+ * The list region of a machine whose list has pages and a search (`fetchPage` takes the query too, and
+ * what `scope` reads from the context: which of the records the list holds).
+ */
+export function searchedListRegion<
+  Event extends string,
+  Context extends SearchedList<unknown> = SearchedList<unknown>,
+  Scope extends object = object,
+>(description: string, reload: Reload<Event>, scope: (context: Context) => Scope = () => ({}) as Scope) {
   const { idle, ...fetching } = listStates(
     reload,
-    ({ context }: { context: SearchedList<unknown> }) => ({ query: context.query.trim(), cursor: '' }),
-    ({ context }) => ({ query: context.shownQuery, cursor: context.next ?? '' }),
+    ({ context }: { context: Context }) => ({ ...scope(context), query: context.query.trim(), cursor: '' }),
+    ({ context }) => ({ ...scope(context), query: context.shownQuery, cursor: context.next ?? '' }),
   );
   return {
     description,

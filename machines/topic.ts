@@ -41,11 +41,23 @@ export type TopicEvent =
   /** Shows the branch through another message that follows the same one. */
   | { type: 'SHOW_SIBLING'; messageId: string }
   | { type: 'RETRY' }
-  /** The address names a conversation (`topics/:id`) or a bot's new chat (`topics/new?bot=ID`). */
-  | { type: 'OPEN'; topicId: string | null; botId: string | null };
+  /**
+   * The address names a conversation (`topics/:id`) or a bot's new chat (`topics/new?bot=ID`, with
+   * `&project=ID` when it starts in a project).
+   */
+  | ({ type: 'OPEN' } & ChatAddress);
+
+/** What a chat screen opens: a conversation, or a bot's new chat (in a project, or none). */
+export interface ChatAddress {
+  topicId: string | null;
+  botId: string | null;
+  project?: string | null;
+}
 
 export interface TopicContext extends ReplyContext {
   botId: string | null;
+  /** The project a new chat is created in. */
+  project: string | null;
 }
 
 /** What the server says of a bot nobody can chat with: unknown here, switched off, or for other groups. */
@@ -53,8 +65,9 @@ export const botUnavailableCodes = ['BOT_NOT_FOUND', 'BOT_INACTIVE', 'BOT_NOT_AL
 /** How a reply that did not complete ended: such a reply can be continued. */
 const endedEarly = ['stopped', 'interrupted', 'failed'];
 
-const conversationOf = (input: { botId: string | null; topicId: string | null }): TopicContext => ({
+const conversationOf = (input: ChatAddress): TopicContext => ({
   botId: input.botId,
+  project: input.project ?? null,
   topicId: input.topicId,
   topic: null,
   messages: [],
@@ -92,14 +105,14 @@ export const topicMachine = setup({
   types: {
     context: {} as TopicContext,
     events: {} as TopicEvent,
-    input: {} as { botId: string | null; topicId: string | null },
+    input: {} as ChatAddress,
   },
   actors: {
     /** Settles once the bot is known to exist and be active; fails with a code of botUnavailableCodes if not. */
     checkBot: fromPromise<unknown, { botId: string }>(async () => {
       throw new Error('checkBot is provided by the app');
     }),
-    createTopic: fromPromise<TopicRecord, { botId: string }>(async () => {
+    createTopic: fromPromise<TopicRecord, { botId: string; project: string | null }>(async () => {
       throw new Error('createTopic is provided by the app');
     }),
     loadTopic: fromPromise<TopicRecord, { topicId: string }>(async () => {
@@ -136,7 +149,9 @@ export const topicMachine = setup({
       assertEvent(event, 'OPEN');
       return event.topicId !== null
         ? event.topicId !== context.topicId
-        : event.botId !== context.botId || context.topicId !== null;
+        : event.botId !== context.botId ||
+            (event.project ?? null) !== context.project ||
+            context.topicId !== null;
     },
   },
   delays: replyDelays,
@@ -304,7 +319,7 @@ export const topicMachine = setup({
       invoke: {
         id: 'createTopic',
         src: 'createTopic',
-        input: ({ context }) => ({ botId: context.botId ?? '' }),
+        input: ({ context }) => ({ botId: context.botId ?? '', project: context.project }),
         onDone: {
           target: '#replying',
           actions: [{ type: 'assignCreatedTopic', params: storedTopic }, 'navigateToTopic'],

@@ -12,6 +12,7 @@ import { languageMachine } from '../../machines/language';
 import { membersMachine } from '../../machines/members';
 import { organizationMachine } from '../../machines/organization';
 import { orgSettingsMachine } from '../../machines/orgSettings';
+import { projectsMachine } from '../../machines/projects';
 import { resourceMachine } from '../../machines/resource';
 import { sessionMachine } from '../../machines/session';
 import { shareMachine } from '../../machines/share';
@@ -42,6 +43,7 @@ export const machines = [
   { file: 'machines/conversations.ts', machine: conversationsMachine },
   { file: 'machines/theme.ts', machine: themeMachine },
   { file: 'machines/resource.ts', machine: resourceMachine },
+  { file: 'machines/projects.ts', machine: projectsMachine },
   { file: 'machines/share.ts', machine: shareMachine },
   { file: 'machines/sharedConversation.ts', machine: sharedConversationMachine },
   { file: 'machines/adminList.ts', machine: adminListMachine },

@@ -1,5 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import type { ApiKey, CreatedKey, KeyList, KeyRequest } from '../../machines/apiKeys';
+import type { ConversationChange, ConversationFilter } from '../../machines/conversations';
 import type { ShareAudience, ShareLink } from '../../machines/share';
 import { type HttpClient, HttpError, type UploadProgress } from './http';
 import type {
@@ -29,11 +30,28 @@ export function createWorkspaceEndpoints(http: HttpClient) {
     notifications: () => http.get<Notification[]>('/api/v1/notification'),
     markNotificationRead: (id: string) =>
       http.patch<Notification>(`/api/v1/notification/${encodeURIComponent(id)}`, { read: true }),
-    /** A page of the user's conversations, or of those matching `query`; `cursor` '' is the first page. */
-    topicPage: (query: string, cursor: string, signal?: AbortSignal) =>
-      http.get<TopicPage>('/api/v1/topic', { cursor, q: query || undefined }, signal),
+    /**
+     * A page of the user's conversations (one project's, the archived ones or the others), or of those
+     * matching `query` (archived or not); `cursor` '' is the first page.
+     */
+    topicPage: (query: string, cursor: string, filter: ConversationFilter, signal?: AbortSignal) =>
+      http.get<TopicPage>(
+        '/api/v1/topic',
+        {
+          cursor,
+          q: query || undefined,
+          project: filter.project ?? undefined,
+          archived: filter.archived && !query ? 'true' : undefined,
+        },
+        signal,
+      ),
     topic: (id: string) => http.get<Topic>(`/api/v1/topic/${encodeURIComponent(id)}`),
-    createTopic: (bot: string) => http.post<Topic>('/api/v1/topic', { bot }, { returnError: true }),
+    /** A new conversation with the bot, in the project when one is given. */
+    createTopic: (bot: string, project: string | null) =>
+      http.post<Topic>('/api/v1/topic', project ? { bot, project } : { bot }, { returnError: true }),
+    /** Moves a conversation into a project or out of one (`project` null), pins or archives it. */
+    changeTopic: (id: string, change: ConversationChange | { project: string | null }) =>
+      http.patch<TopicSummary>(`/api/v1/topic/${encodeURIComponent(id)}`, change),
     renameTopic: (id: string, title: string) =>
       http.patch<TopicSummary>(`/api/v1/topic/${encodeURIComponent(id)}`, { title }),
     deleteTopic: (id: string) => http.delete<unknown>(`/api/v1/topic/${encodeURIComponent(id)}`),

@@ -14,6 +14,7 @@ import type { HttpClient } from '../api/http';
 import { createWorkspaceEndpoints } from '../api/workspaceEndpoints';
 import { createAttachments, createFileAccess } from './attachmentActors';
 import type { AppEnvironment } from './createAppActors';
+import { createProjectActors } from './projectActors';
 import type { StoredValues } from './storedValues';
 import { createFollowReply, createStreamReply, stopReply, watchNetwork } from './streamReply';
 import { themeActions } from './themeActions';
@@ -113,7 +114,10 @@ export function createWorkspaceActors({
   const conversations = createActor(
     conversationsMachine.provide({
       actors: {
-        fetchPage: fromPromise(({ input, signal }) => api.topicPage(input.query, input.cursor, signal)),
+        fetchPage: fromPromise(({ input, signal }) =>
+          api.topicPage(input.query, input.cursor, input.filter, signal),
+        ),
+        changeConversation: fromPromise(({ input }) => api.changeTopic(input.id, input.change)),
         renameConversation: fromPromise(
           async ({ input }) => (await api.renameTopic(input.id, input.title)).title,
         ),
@@ -141,6 +145,7 @@ export function createWorkspaceActors({
     }),
     { inspect },
   );
+  const { projects, projectFiles } = createProjectActors(http, api, conversations, inspect);
   // The drawer and the side panel never cover the page together: opening the panel closes the drawer.
   sidePanel.subscribe((snapshot) => {
     if (snapshot.matches('open')) conversations.send({ type: 'CLOSE_DRAWER' });
@@ -148,7 +153,7 @@ export function createWorkspaceActors({
   // The next user must not see the last one's balance, notifications or conversations.
   session.subscribe((snapshot) => {
     if (!snapshot.matches({ auth: 'loggedOut' })) return;
-    for (const data of [billing, notifications, conversations, share]) data.send({ type: 'RESET' });
+    for (const data of [billing, notifications, conversations, share, projects]) data.send({ type: 'RESET' });
   });
 
   const theme = createActor(themeMachine.provide({ actions: themeActions(stored, env.applyTheme) }), {
@@ -160,7 +165,7 @@ export function createWorkspaceActors({
   const chat = topicMachine.provide({
     actors: {
       checkBot: fromPromise(({ input }) => checkBot(bots, input.botId)),
-      createTopic: fromPromise(({ input }) => api.createTopic(input.botId)),
+      createTopic: fromPromise(({ input }) => api.createTopic(input.botId, input.project)),
       loadTopic: fromPromise(({ input }) => api.topic(input.topicId)),
       streamReply: createStreamReply(api),
       followReply: createFollowReply(api),
@@ -193,7 +198,16 @@ export function createWorkspaceActors({
   const attachments = createAttachments(api);
   const files = createFileAccess(api, env.saveFile);
 
-  for (const actor of [sidePanel, organizationDetails, billing, notifications, conversations, share, theme])
+  for (const actor of [
+    sidePanel,
+    organizationDetails,
+    billing,
+    notifications,
+    conversations,
+    share,
+    theme,
+    projects,
+  ])
     actor.start();
   organizationDetails.send({ type: 'LOAD' });
   // The chat screen's actors are inspected too (`inspect`: the Stately inspector in development, or none).
@@ -206,6 +220,8 @@ export function createWorkspaceActors({
     notifications,
     conversations,
     share,
+    projects,
+    projectFiles,
     theme,
     chat,
     apiKeys,

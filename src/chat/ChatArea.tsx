@@ -22,8 +22,11 @@ export default function ChatArea({ topicId }: { topicId: string }) {
     conversations,
     inspect,
   } = useWorkspace();
-  const botId = new URLSearchParams(useSearch()).get('bot');
-  const address = topicId === 'new' ? { botId, topicId: null } : { botId: null, topicId };
+  const search = new URLSearchParams(useSearch());
+  const botId = search.get('bot');
+  const project = search.get('project');
+  const address =
+    topicId === 'new' ? { botId, topicId: null, project } : { botId: null, topicId, project: null };
   const chat = useActorRef(chatMachine, { input: address, inspect });
   // The files of the message being written: one set per chat screen.
   const attachments = useActorRef(attachmentsMachine, { inspect });
@@ -31,8 +34,8 @@ export default function ChatArea({ topicId }: { topicId: string }) {
 
   // Another conversation chosen in the sidebar starts afresh; the one this chat just created goes on.
   useEffect(() => {
-    chat.send({ type: 'OPEN', botId: address.botId, topicId: address.topicId });
-  }, [chat, address.botId, address.topicId]);
+    chat.send({ type: 'OPEN', botId: address.botId, topicId: address.topicId, project: address.project });
+  }, [chat, address.botId, address.topicId, address.project]);
 
   // The sidebar highlights the conversation on screen, and its menu and the chat's act on the same one.
   const shownId = useSelector(chat, (snapshot) => snapshot.context.topic?._id ?? null);

@@ -10,6 +10,7 @@ import { SidePanel } from '../home/sidePanel/SidePanel';
 import { ConversationDialogs } from './conversations/ConversationDialogs';
 import { ConversationSidebar } from './conversations/ConversationSidebar';
 import { DrawerButton } from './conversations/DrawerButton';
+import { ProjectDialogs } from './projects/ProjectDialog';
 
 /**
  * Every logged-in screen: the same header on home and chat, the conversation sidebar (a drawer on a
@@ -41,6 +42,7 @@ export default function Workspace({ children }: { children: ReactNode }) {
         <SidePanel />
       </div>
       <ConversationDialogs />
+      <ProjectDialogs />
     </div>
   );
 }

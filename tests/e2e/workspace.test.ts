@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUp, type TestServer } from '../support/app';
+import { admin, loginOwner } from '../server/admin/support';
+import { call, signUp, type TestServer } from '../support/app';
+import { blocking, noViolations, runAxe } from '../support/axe';
 import { launchBrowser } from '../support/browser';
 import { type RunningServer, startServer } from '../support/server';
 
@@ -327,6 +329,131 @@ describe('the conversation workspace in Chromium against npm start', () => {
       await page.unrouteAll();
     }
     await page.context().close();
+  });
+
+  it('keeps conversations in a project: made with instructions and a file, chats in it, moved, shared, pinned, archived, deleted with the question', async () => {
+    const api = server as unknown as TestServer;
+    const { account, page } = await loggedIn();
+    // A group of the organization the project is shared with, and a member of it.
+    const reader = await signUp(api);
+    const owner = await loginOwner(api, 'app');
+    const groupName = `Readers ${reader.username}`;
+    const group = (await admin(api, owner, '/group', { body: { name: owner.encrypt(groupName) } })).body._id;
+    await admin(api, owner, `/group/${group}/members`, { method: 'PUT', body: { members: [reader.id] } });
+    const axe = async (where: string) =>
+      expect(blocking(await runAxe(page, noViolations())), `axe in ${where}`).toEqual([]);
+    const nav = sidebar(page);
+    const rowMenu = async (title: string, item: string) => {
+      await nav.getByRole('button', { name: `Conversation actions: ${title}` }).click();
+      await page.getByRole('menuitem', { name: item }).click();
+    };
+    const topicOf = async (id: string) =>
+      (await call(api, `/api/v1/topic/${id}`, { token: account.token })).body as {
+        project: string | null;
+        pinned: boolean;
+        archived: boolean;
+      };
+
+    // The form: a name is asked for, the instructions counted, a file uploaded, a group chosen.
+    await nav.getByRole('button', { name: 'New project' }).click();
+    const form = page.getByRole('dialog', { name: 'New project' });
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('id')))
+      .toBe(await form.getByLabel('Name').getAttribute('id'));
+    await form.getByRole('button', { name: 'Create project' }).click();
+    await form.getByText('Enter a name.').waitFor();
+    await form.getByLabel('Name').fill('Trip to Lisbon');
+    await form.getByLabel('Instructions').fill('Answer in French.');
+    await form.getByText('17 / 8,000').waitFor();
+    await form.getByLabel('Attach files').setInputFiles({
+      name: 'itinerary.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('Day one: the Alfama. Day two: Belém.'),
+    });
+    await form.locator('.attachment-chip.ready').waitFor();
+    await form.getByRole('checkbox', { name: groupName }).check();
+    await axe('the project form');
+    await form.getByRole('button', { name: 'Create project' }).click();
+    await form.waitFor({ state: 'detached' });
+    // Opened at once: its instructions and files at a glance, and New chat in it.
+    const overview = nav.getByRole('region', { name: 'Trip to Lisbon' });
+    await overview.getByText('Answer in French.').waitFor();
+    await overview.getByText('itinerary.txt').waitFor();
+    const project = (
+      (await call(api, '/api/v1/project', { token: account.token })).body as { _id: string }[]
+    )[0]._id;
+
+    await overview.getByLabel('Bot').selectOption({ label: 'ELIZA' });
+    await overview.getByRole('link', { name: 'New chat in project' }).click();
+    await page.waitForURL(new RegExp(`/topics/new\\?bot=[^&]+&project=${project}$`));
+    await send(page, 'I feel at home in Lisbon.');
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    const topic = page.url().split('/').at(-1) as string;
+    expect((await topicOf(topic)).project).toBe(project);
+    const title = 'I feel at home in Lisbon.';
+    await nav.getByRole('link', { name: new RegExp(title) }).waitFor();
+
+    // Out of the project and in again, through the move dialog.
+    await rowMenu(title, 'Move to project…');
+    const move = page.getByRole('dialog', { name: 'Move to project' });
+    await axe('the move dialog');
+    await move.getByRole('radio', { name: 'No project' }).check();
+    await move.getByRole('button', { name: 'Move' }).click();
+    await nav.getByText('No conversations in this project yet.').waitFor();
+    expect((await topicOf(topic)).project).toBeNull();
+    await nav.getByRole('button', { name: 'All conversations' }).click();
+    await rowMenu(title, 'Move to project…');
+    await move.getByRole('radio', { name: 'Trip to Lisbon' }).check();
+    await move.getByRole('button', { name: 'Move' }).click();
+    await move.waitFor({ state: 'detached' });
+    expect((await topicOf(topic)).project).toBe(project);
+
+    // Pinned, it leads the list; archived, it leaves it for the Archived view, and comes back.
+    await rowMenu(title, 'Pin');
+    await nav.getByRole('heading', { name: 'Pinned' }).waitFor();
+    expect((await topicOf(topic)).pinned).toBe(true);
+    await rowMenu(title, 'Archive');
+    await nav.getByText('No conversations yet.').waitFor();
+    await nav.getByRole('button', { name: 'Archived conversations' }).click();
+    await nav.getByRole('link', { name: new RegExp(title) }).waitFor();
+    await rowMenu(title, 'Unarchive');
+    await nav.getByText('No archived conversations.').waitFor();
+    await nav.getByRole('button', { name: 'All conversations' }).click();
+    await nav.getByRole('link', { name: new RegExp(title) }).waitFor();
+    expect((await topicOf(topic)).archived).toBe(false);
+
+    // A member of the group sees it, marked Shared, and reads it: nothing to change or delete.
+    const readerContext = await browser.newContext({ viewport: { width: 320, height: 740 } });
+    const readerPage = await readerContext.newPage();
+    await readerPage.addInitScript((token) => localStorage.setItem('token', token), reader.token);
+    await readerPage.goto(`${server.url}/list`);
+    await readerPage.getByRole('button', { name: 'Conversations' }).click();
+    await sidebar(readerPage).getByRole('button', { name: 'Trip to Lisbon Shared' }).click();
+    const shared = sidebar(readerPage).getByRole('region', { name: /Trip to Lisbon/ });
+    await shared.getByText('Answer in French.').waitFor();
+    expect(await shared.getByRole('button', { name: /Edit project|Delete project/ }).count()).toBe(0);
+    await shared.getByRole('button', { name: 'Details' }).click();
+    const details = readerPage.getByRole('dialog', { name: 'Trip to Lisbon' });
+    await details.getByText(account.displayName).waitFor();
+    await readerPage.keyboard.press('Escape');
+    await details.waitFor({ state: 'detached' });
+    await readerContext.close();
+
+    // Deleting asks what becomes of its conversations; Escape keeps it, focus back on Delete project.
+    await nav.getByRole('button', { name: 'Trip to Lisbon' }).click();
+    await overview.getByRole('button', { name: 'Delete project' }).click();
+    const question = page.getByRole('alertdialog', { name: 'Delete this project?' });
+    await question.getByRole('radio', { name: 'Delete its conversations too' }).waitFor();
+    await axe('the delete question');
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Delete project');
+    await overview.getByRole('button', { name: 'Delete project' }).click();
+    await question.getByRole('radio', { name: 'Keep them (move out of the project)' }).check();
+    await question.getByRole('button', { name: 'Delete project' }).click();
+    await question.waitFor({ state: 'detached' });
+    expect(await nav.getByRole('button', { name: 'Trip to Lisbon' }).count()).toBe(0);
+    expect((await topicOf(topic)).project).toBeNull();
   });
 
   it('exports a conversation as Markdown with both sides of it', async () => {

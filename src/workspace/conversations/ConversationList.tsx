@@ -20,7 +20,10 @@ export function ConversationList() {
   const hasMore = useSelector(conversations, (snapshot) => snapshot.context.next !== null);
   const openId = useSelector(conversations, (snapshot) => snapshot.context.open?._id ?? null);
   const state = useSelector(conversations, (snapshot) => snapshot.value.list);
+  // A pin or an archive that failed says why, until the next action.
+  const changeError = useSelector(conversations, (snapshot) => snapshot.context.changeError);
   const settled = state === 'loaded' || state === 'loadingMore';
+  const filter = useSelector(conversations, (snapshot) => snapshot.context.filter);
 
   if (state === 'failed') {
     return (
@@ -32,13 +35,25 @@ export function ConversationList() {
       </div>
     );
   }
+  const pinned = items.filter((item) => item.pinned);
   const sections = searched
     ? [{ key: 'results', label: t('Search results'), items }]
-    : groupByDate(items, now).map(({ group, items: grouped }) => ({
-        key: group,
-        label: t(dateGroupLabels[group]),
-        items: grouped,
-      }));
+    : [
+        ...(pinned.length ? [{ key: 'pinned', label: t('Pinned'), items: pinned }] : []),
+        ...groupByDate(
+          items.filter((item) => !item.pinned),
+          now,
+        ).map(({ group, items: grouped }) => ({
+          key: group,
+          label: t(dateGroupLabels[group]),
+          items: grouped,
+        })),
+      ];
+  const empty = filter.archived
+    ? 'No archived conversations.'
+    : filter.project
+      ? 'No conversations in this project yet.'
+      : 'No conversations yet.';
 
   return (
     <div className="conversation-list" aria-busy={!settled}>
@@ -49,11 +64,7 @@ export function ConversationList() {
             : `${t('Conversations found')}: ${format.number(items.length)}${hasMore ? '+' : ''}`}
         </p>
       )}
-      {!searched && settled && items.length === 0 && (
-        <p className="empty">
-          <T>No conversations yet.</T>
-        </p>
-      )}
+      {!searched && settled && items.length === 0 && <p className="empty">{t(empty)}</p>}
       {sections.map((section) => (
         <section key={section.key} aria-labelledby={`conversations-${section.key}`}>
           <h2 id={`conversations-${section.key}`} className="conversation-group">
@@ -67,6 +78,11 @@ export function ConversationList() {
         </section>
       ))}
       {hasMore && <LoadMore count={items.length} />}
+      {changeError && (
+        <p className="field-error" role="alert">
+          {t(changeError)}
+        </p>
+      )}
       {settled && error && (
         <p className="field-error" role="alert">
           {t(error)}

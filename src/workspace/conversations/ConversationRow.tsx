@@ -62,6 +62,28 @@ export function ConversationRow({
             onSelect: () => share.send({ type: 'OPEN', topic: ref }),
           },
           {
+            label: t('Move to project…'),
+            onSelect: () => conversations.send({ type: 'START_MOVE', conversation: ref }),
+          },
+          {
+            label: conversation.pinned ? t('Unpin') : t('Pin'),
+            onSelect: () =>
+              conversations.send({
+                type: 'CHANGE',
+                conversation: ref,
+                change: { pinned: !conversation.pinned },
+              }),
+          },
+          {
+            label: conversation.archived ? t('Unarchive') : t('Archive'),
+            onSelect: () =>
+              conversations.send({
+                type: 'CHANGE',
+                conversation: ref,
+                change: { archived: !conversation.archived },
+              }),
+          },
+          {
             label: t('Delete'),
             onSelect: () => conversations.send({ type: 'ASK_DELETE', conversation: ref }),
           },

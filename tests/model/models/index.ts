@@ -12,6 +12,7 @@ import { languageModel } from './language';
 import { membersModel } from './members';
 import { organizationModel } from './organization';
 import { orgSettingsModel } from './orgSettings';
+import { projectsModel } from './projects';
 import { resourceModel } from './resource';
 import { sessionModel } from './session';
 import { shareModel } from './share';
@@ -36,6 +37,7 @@ export const models = [
   languageModel,
   workerModel,
   topicModel,
+  projectsModel,
   attachmentsModel,
   attachmentModel,
   citationsModel,

@@ -118,7 +118,7 @@ export const topicModel: MachineModel = {
       },
     }),
   inputs: [
-    { botId: 'b1', topicId: null },
+    { botId: 'b1', topicId: null, project: 'p1' },
     { botId: null, topicId: 't1' },
     { botId: null, topicId: null },
   ],
@@ -276,7 +276,10 @@ export const topicModel: MachineModel = {
     if (snapshot.matches('draft') || snapshot.matches('checkingBot')) expect(context.topicId).toBeNull();
     if (!world.sent.some((step) => step.type === 'SEND')) expect(calls('createTopic')).toEqual([]);
     if (snapshot.matches('creating')) {
-      expect(calls('createTopic').at(-1)).toBe('createTopic {"botId":"b1"}');
+      // A new chat opened in a project is created in it.
+      expect(calls('createTopic').at(-1)).toBe(
+        `createTopic ${JSON.stringify({ botId: 'b1', project: context.project })}`,
+      );
       const first = world.sent.filter((step) => step.type === 'SEND' && String(step.text).trim()).at(-1);
       expect(screen.map((message) => message.text)).toEqual([first?.text]);
     }

@@ -9,11 +9,12 @@ import type { ActorRequest, BrowserModel, ModelEvent, ModelPath, PathWorld, View
 import { endsAtLogOut } from './adminList';
 import { HeldReplies, readEvents } from './topic';
 
-type Region = 'list' | 'edit' | 'export' | 'drawer';
+type Region = 'list' | 'edit' | 'arrange' | 'export' | 'drawer';
 /** Where each region rests; a path has at most one region at work at a time (see `serialize`). */
 const resting: Record<Region, string[]> = {
   list: ['idle', 'loaded'],
   edit: ['idle'],
+  arrange: ['idle'],
   export: ['idle'],
   drawer: ['closed'],
 };
@@ -42,7 +43,9 @@ const requests: Record<string, ActorRequest> = {
   // The first page, and the next ones after a cursor.
   fetchPage: { method: 'GET', path: /^\/api\/v1\/topic\?cursor=(&|$)/ },
   fetchMore: { method: 'GET', path: /^\/api\/v1\/topic\?cursor=[^&]/ },
-  renameConversation: { method: 'PATCH', path: /^\/api\/v1\/topic\/[^/]+$/ },
+  renameConversation: { method: 'PATCH', path: /^\/api\/v1\/topic\/[^/]+$/, body: /"title"/ },
+  moveConversation: { method: 'PATCH', path: /^\/api\/v1\/topic\/[^/]+$/, body: /"project"/ },
+  changeConversation: { method: 'PATCH', path: /^\/api\/v1\/topic\/[^/]+$/, body: /"pinned"/ },
   deleteConversation: { method: 'DELETE', path: /^\/api\/v1\/topic\/[^/]+$/ },
   exportConversation: { method: 'GET', path: /^\/api\/v1\/topic\/[^/]+\/export(\?|$)/ },
 };
@@ -63,6 +66,8 @@ interface ListWorld {
   /** The conversation on screen when it was deleted: the chat is left for the home screen. */
   leftChat: boolean;
   editFailed: boolean;
+  /** The conversation was pinned: it leads the list under Pinned. */
+  pinned: boolean;
   exportFailed: boolean;
   exported: boolean;
   downloads: number;
@@ -150,7 +155,7 @@ async function listedByServer(world: PathWorld, token: string, pages: number) {
 }
 
 /** What is done in the list itself, in the drawer on a phone. */
-const inDrawer = ['SEARCH', 'RETRY', 'LOAD_MORE', 'START_RENAME', 'ASK_DELETE'];
+const inDrawer = ['SEARCH', 'RETRY', 'LOAD_MORE', 'START_RENAME', 'ASK_DELETE', 'START_MOVE', 'CHANGE'];
 
 /** The events that set a region to work. */
 const worksOn: Record<string, Region> = {
@@ -161,6 +166,8 @@ const worksOn: Record<string, Region> = {
   SEARCH: 'list',
   START_RENAME: 'edit',
   ASK_DELETE: 'edit',
+  START_MOVE: 'arrange',
+  CHANGE: 'arrange',
   EXPORT: 'export',
   OPEN_DRAWER: 'drawer',
 };
@@ -186,8 +193,10 @@ function possible(snapshot: AnyMachineSnapshot, event: ModelEvent, viewport: Vie
   const region = worksOn[event.type];
   if (region && working.some((other) => other !== region)) return false;
   if (event.type === 'SHOW') return working.length === 0;
-  if (event.type === 'RESET') return value.edit === 'idle' && value.drawer === 'closed';
-  if (['START_RENAME', 'ASK_DELETE', 'EXPORT'].includes(event.type)) return value.list === 'loaded';
+  if (event.type === 'RESET')
+    return value.edit === 'idle' && value.arrange === 'idle' && value.drawer === 'closed';
+  if (['START_RENAME', 'ASK_DELETE', 'EXPORT', 'START_MOVE', 'CHANGE'].includes(event.type))
+    return value.list === 'loaded';
   return true;
 }
 
@@ -204,10 +213,12 @@ function allows(path: ModelPath) {
   const opened = events.findIndex((type) => ['EXPORT', 'REFRESH'].includes(type));
   if (opened >= 0 && events.slice(opened).includes('ASK_DELETE')) return false;
   const deleted = events.indexOf('xstate.done.actor.deleteConversation');
-  const onTarget = ['SHOW', 'START_RENAME', 'ASK_DELETE', 'EXPORT', 'REFRESH'];
+  const onTarget = ['SHOW', 'START_RENAME', 'ASK_DELETE', 'EXPORT', 'REFRESH', 'START_MOVE', 'CHANGE'];
   if (deleted >= 0 && events.slice(deleted).some((type) => onTarget.includes(type))) return false;
   const count = (type: string) => events.filter((other) => other === type).length;
   if (count('REFRESH') > 1 || count('xstate.done.actor.exportConversation') > 1) return false;
+  // Pinned once, the row's menu says Unpin: a walk pins at most once.
+  if (count('xstate.done.actor.changeConversation') > 1) return false;
   const listAnswer = /^xstate\.(done|error)\.actor\.fetch(Page|More)$/;
   return events.every(
     (type, index) =>
@@ -256,6 +267,13 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
       { type: 'DELETE' },
       { type: 'xstate.done.actor.deleteConversation' },
       { type: 'xstate.error.actor.deleteConversation', error: new Error('Failed to fetch') },
+      { type: 'START_MOVE', conversation: c1 },
+      { type: 'MOVE', project: null },
+      { type: 'xstate.done.actor.moveConversation', output: summary('c1') },
+      { type: 'xstate.error.actor.moveConversation', error: new Error('Failed to fetch') },
+      { type: 'CHANGE', conversation: c1, change: { pinned: true } },
+      { type: 'xstate.done.actor.changeConversation', output: { ...summary('c1'), pinned: true } },
+      { type: 'xstate.error.actor.changeConversation', error: new Error('Failed to fetch') },
       { type: 'EXPORT', conversation: c1 },
       { type: 'xstate.done.actor.exportConversation' },
       { type: 'xstate.error.actor.exportConversation', error: new Error('Failed to fetch') },
@@ -269,7 +287,7 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
       const value = regionsOf(snapshot);
       if (value.list === 'idle') return 'list.idle';
       const working = atWork(snapshot);
-      const region = (['edit', 'export', 'list', 'drawer'] as Region[]).find((name) =>
+      const region = (['edit', 'arrange', 'export', 'list', 'drawer'] as Region[]).find((name) =>
         working.includes(name),
       );
       const onScreen =
@@ -324,6 +342,7 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
         deleted: false,
         leftChat: false,
         editFailed: false,
+        pinned: false,
         exportFailed: false,
         exported: false,
         downloads: 0,
@@ -384,6 +403,8 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
           break;
         case 'START_RENAME':
           await menuItem(page, target.title, 'Rename');
+          // A dialog opened afresh forgets what went wrong before (a pin that failed, say).
+          list.editFailed = false;
           break;
         case 'RENAME': {
           const dialog = page.getByRole('dialog', { name: 'Rename conversation' });
@@ -396,6 +417,28 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
           list.target = { ...target, title: `${renamed} ${list.tag}` };
           list.editFailed = false;
           break;
+        case 'START_MOVE':
+          await menuItem(page, target.title, 'Move to project…');
+          list.editFailed = false;
+          break;
+        case 'MOVE': {
+          const dialog = page.getByRole('dialog', { name: 'Move to project' });
+          await dialog.getByRole('radio', { name: 'No project' }).check();
+          await dialog.getByRole('button', { name: 'Move' }).click();
+          break;
+        }
+        case 'CHANGE':
+          await menuItem(page, target.title, 'Pin');
+          list.editFailed = false;
+          break;
+        case 'xstate.done.actor.moveConversation':
+          list.editFailed = false;
+          break;
+        case 'xstate.done.actor.changeConversation':
+          list.pinned = true;
+          break;
+        case 'xstate.error.actor.moveConversation':
+        case 'xstate.error.actor.changeConversation':
         case 'xstate.error.actor.renameConversation':
         case 'xstate.error.actor.deleteConversation':
           list.editFailed = true;
@@ -410,6 +453,7 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
           break;
         case 'ASK_DELETE':
           await menuItem(page, target.title, 'Delete');
+          list.editFailed = false;
           break;
         case 'DELETE':
           await page.getByRole('button', { name: 'Yes, delete' }).click();
@@ -500,14 +544,29 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
           await shows(nav.getByRole('button', { name: 'Show more' }), next === null ? 0 : 1);
           await shows(row, list.deleted ? 0 : 1);
         }
-        // A next page that failed says so under the list.
-        await shows(nav.getByRole('alert'), snapshot.context.error ? 1 : 0);
+        // A next page that failed says so under the list, and so does a pin that failed.
+        const changeFailed = value.arrange === 'idle' && !!snapshot.context.changeError;
+        await shows(nav.getByRole('alert'), (snapshot.context.error ? 1 : 0) + (changeFailed ? 1 : 0));
+        // Pinned, the path's conversation leads the list under Pinned (the account's earlier walks may
+        // have pinned others).
+        if (!shownQuery && list.pinned && !list.deleted)
+          await shows(
+            nav.getByRole('region', { name: 'Pinned' }).locator(`a[href="/topics/${list.target.id}"]`),
+            1,
+          );
       }
       // The edit region: a dialog each, the title saved or the conversation gone afterwards.
       const renameDialog = page.getByRole('dialog', { name: 'Rename conversation' });
       const deleteDialog = page.getByRole('alertdialog', { name: 'Delete this conversation?' });
       await shows(renameDialog, ['renaming', 'savingTitle'].includes(value.edit) ? 1 : 0);
       await shows(deleteDialog, ['confirmingDelete', 'deleting'].includes(value.edit) ? 1 : 0);
+      // Moving: the projects and No project, Move locked while the move is sent, what went wrong said.
+      const moveDialog = page.getByRole('dialog', { name: 'Move to project' });
+      await shows(moveDialog, ['choosingProject', 'moving'].includes(value.arrange) ? 1 : 0);
+      if (value.arrange === 'moving')
+        expect(await moveDialog.getByRole('button', { name: 'Move' }).isDisabled()).toBe(true);
+      if (value.arrange === 'choosingProject')
+        await shows(moveDialog.getByRole('alert'), list.editFailed ? 1 : 0);
       if (value.edit === 'savingTitle')
         expect(await renameDialog.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
       if (value.edit === 'deleting')
@@ -531,7 +590,11 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
       if (list.exported) expect(list.downloads).toBe(1);
       // The drawer region: its button says whether it is open; while open, focus stays inside it.
       expect(await drawerButton(page).getAttribute('aria-expanded')).toBe(String(value.drawer === 'open'));
-      if (value.drawer === 'open' && value.edit === 'idle')
+      if (
+        value.drawer === 'open' &&
+        value.edit === 'idle' &&
+        !['choosingProject', 'moving'].includes(value.arrange)
+      )
         expect(await nav.evaluate((element) => element.contains(document.activeElement))).toBe(true);
     },
   };

@@ -13,6 +13,7 @@ import { languageBrowserModel } from './language';
 import { membersBrowserModel } from './members';
 import { organizationBrowserModel } from './organization';
 import { orgSettingsBrowserModel } from './orgSettings';
+import { projectsBrowserModel } from './projects';
 import { sessionBrowserModel } from './session';
 import { shareBrowserModel } from './share';
 import { sharedConversationBrowserModel } from './sharedConversation';
@@ -42,6 +43,7 @@ export const browserModels: BrowserModel[] = [
   attachmentsBrowserModel,
   citationsBrowserModel,
   shareBrowserModel,
+  projectsBrowserModel,
   sharedConversationBrowserModel,
   adminListBrowserModel,
   botEditorBrowserModel,

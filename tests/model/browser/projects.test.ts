@@ -1,0 +1,4 @@
+import { projectsBrowserModel } from './models/projects';
+import { runInBrowser } from './runner';
+
+runInBrowser(projectsBrowserModel);
