@@ -62,6 +62,8 @@ export type ReplyEvent =
       citations?: Citation[];
       /** The reply's tool steps, when it called any. */
       steps?: ToolStep[];
+      /** The conversation's title, when the bot's model just wrote it (after its first reply). */
+      title?: string;
     }
   /** A tool call of the reply was announced (running, or waiting for approval) or ended. */
   | { type: 'STEP'; botMessageId: string; step: ToolStep }
@@ -250,8 +252,9 @@ export function replyActions<TContext extends ReplyContext, TEvent extends Event
           ...(done.citations?.length ? { citations: done.citations } : {}),
           ...(steps?.length ? { steps } : {}),
         };
+        const titled = done.title ? { ...topic, title: done.title } : topic;
         return part<TContext>({
-          ...showing(topic, withMessage(topic.messages, reply), reply._id),
+          ...showing(titled, withMessage(topic.messages, reply), reply._id),
           draft: '',
         });
       },
