@@ -72,11 +72,13 @@ export interface OrganizationRow {
   api_access: boolean;
   /** Whether conversations may be shared with anyone (public links). */
   public_sharing: boolean;
+  /** Whether members' memories are saved and given to model bots. */
+  memory: boolean;
   created_at: Date;
 }
 
 export const organizationColumns = `id, subdomain, name, currency, disabled, brand_color, logo_type, logo_version,
-  default_language, starting_balance, signup, allowed_domains, storage_quota_mb, api_access, public_sharing, created_at`;
+  default_language, starting_balance, signup, allowed_domains, storage_quota_mb, api_access, public_sharing, memory, created_at`;
 
 export async function readOrganization(db: Db, subdomain: string): Promise<OrganizationRow | null> {
   const { rows } = await db.query<OrganizationRow>(
