@@ -110,7 +110,10 @@ export const personalizationMachine = setup({
       id: 'personalization.saved',
       description: 'Saved, and announced; the member can change more.',
       on: {
-        SAVE: [{ guard: 'fits', target: 'saving', actions: 'clearProblem' }, { actions: 'assignTooLong' }],
+        SAVE: [
+          { guard: 'fits', target: 'saving', actions: 'clearProblem' },
+          { target: 'idle', actions: 'assignTooLong' },
+        ],
         SET_MEMORY: { target: 'switching', actions: 'clearProblem' },
       },
     },

@@ -7,12 +7,16 @@ import { botEditorModel } from './botEditor';
 import { botsModel } from './bots';
 import { citationsModel } from './citations';
 import { conversationsModel } from './conversations';
+import { importerModel } from './importer';
 import { knowledgeBaseModel } from './knowledgeBase';
 import { languageModel } from './language';
+import { memoriesModel } from './memories';
 import { membersModel } from './members';
 import { organizationModel } from './organization';
+import { personalizationModel } from './personalization';
 import { orgSettingsModel } from './orgSettings';
 import { resourceModel } from './resource';
+import { savedMemoryModel } from './savedMemory';
 import { sessionModel } from './session';
 import { shareModel } from './share';
 import { sharedConversationModel } from './sharedConversation';
@@ -44,6 +48,10 @@ export const models = [
   resourceModel,
   shareModel,
   sharedConversationModel,
+  personalizationModel,
+  memoriesModel,
+  savedMemoryModel,
+  importerModel,
 ];
 
 /** The admin area's machines, as adminMachines.test.ts walks them. */
