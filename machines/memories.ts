@@ -128,12 +128,12 @@ export const memoriesMachine = setup({
       },
       problem: null,
     }),
-    forgetEditing: assign({ editing: null, problem: null }),
+    closeEditor: assign({ editing: null, problem: null }),
     assignEdited: assign(({ context }, { memory }: { memory: Memory }) => ({
       memories: context.memories.map((item) => (item._id === memory._id ? memory : item)),
       editing: null,
     })),
-    dropDeleted: assign(({ context }, { id }: { id: string }) => ({
+    dropOne: assign(({ context }, { id }: { id: string }) => ({
       memories: context.memories.filter((memory) => memory._id !== id),
     })),
     dropAll: assign({ memories: [] }),
@@ -172,61 +172,35 @@ export const memoriesMachine = setup({
     },
     idle: {
       id: 'memories.idle',
-      description: 'The memories, each with Edit and Delete, the form to add one, and Forget all.',
+      description: 'The list: Edit, Delete, Add, Forget all.',
       tags: 'listed',
       on: {
         ADD: [{ guard: 'hasText', target: 'adding', actions: 'assignDraft' }, { actions: 'assignNoText' }],
-        EDIT: { guard: 'isListed', target: 'editing', actions: 'assignEditing' },
-        DELETE: { guard: 'isListed', target: 'deleting', actions: 'clearProblem' },
-        ASK_FORGET: { target: 'confirmingForget', actions: 'clearProblem' },
+        EDIT: { guard: 'isListed', target: 'edit', actions: 'assignEditing' },
+        DELETE: { guard: 'isListed', target: 'deleting' },
+        ASK_FORGET: { target: 'asking', actions: 'clearProblem' },
       },
     },
     adding: {
       id: 'memories.adding',
-      description: 'Saves the new memory; refused while the organization has memory off.',
+      description: 'Saves the new memory; refused while memory is off.',
       tags: 'listed',
       invoke: {
         id: 'addMemory',
         src: 'addMemory',
         input: ({ context }) => context.draft,
         onDone: {
-          target: 'idle',
+          target: '#memories.idle',
           actions: { type: 'assignAdded', params: ({ event }) => ({ memory: event.output }) },
         },
-        onError: { target: 'idle', actions: { type: 'assignRefusal', params: errorParams } },
-      },
-    },
-    editing: {
-      id: 'memories.editing',
-      description: "A dialog with the memory's text to change; Cancel or Escape keeps it.",
-      tags: 'listed',
-      on: {
-        SAVE: [
-          { guard: 'hasText', target: 'savingEdit', actions: 'assignDraft' },
-          { actions: 'assignNoText' },
-        ],
-        CANCEL: { target: 'idle', actions: 'forgetEditing' },
-      },
-    },
-    savingEdit: {
-      id: 'memories.savingEdit',
-      description: 'Saves the changed text; a refusal is told in the dialog, which stays open.',
-      tags: 'listed',
-      invoke: {
-        id: 'editMemory',
-        src: 'editMemory',
-        input: ({ context }) => ({ id: context.editing?._id ?? '', text: context.draft.text }),
-        onDone: {
-          target: 'idle',
-          actions: { type: 'assignEdited', params: ({ event }) => ({ memory: event.output }) },
-        },
-        onError: { target: 'editing', actions: { type: 'assignRefusal', params: errorParams } },
+        onError: { target: '#memories.idle', actions: { type: 'assignRefusal', params: errorParams } },
       },
     },
     deleting: {
       id: 'memories.deleting',
       description: 'Deletes one memory.',
       tags: 'listed',
+      entry: 'clearProblem',
       invoke: {
         id: 'deleteMemory',
         src: 'deleteMemory',
@@ -235,30 +209,63 @@ export const memoriesMachine = setup({
           return { id: event.id };
         },
         onDone: {
-          target: 'idle',
-          actions: { type: 'dropDeleted', params: ({ event }) => ({ id: event.output }) },
+          target: '#memories.idle',
+          actions: { type: 'dropOne', params: ({ event }) => ({ id: event.output }) },
         },
-        onError: { target: 'idle', actions: { type: 'assignError', params: errorParams } },
+        onError: { target: '#memories.idle', actions: { type: 'assignError', params: errorParams } },
       },
     },
-    confirmingForget: {
-      id: 'memories.confirmingForget',
-      description: 'Asks before forgetting every memory: none can be brought back.',
+    edit: {
+      id: 'memories.edit',
+      description: 'The Edit dialog; Escape keeps it.',
+      tags: 'listed',
+      initial: 'editing',
+      states: {
+        editing: {
+          id: 'memories.editing',
+          description: 'The text to change; a problem shows at it.',
+          on: {
+            SAVE: [
+              { guard: 'hasText', target: 'savingEdit', actions: 'assignDraft' },
+              { actions: 'assignNoText' },
+            ],
+            CANCEL: { target: '#memories.idle', actions: 'closeEditor' },
+          },
+        },
+        savingEdit: {
+          id: 'memories.savingEdit',
+          description: 'Saves the text; a refusal shows in the dialog.',
+          invoke: {
+            id: 'editMemory',
+            src: 'editMemory',
+            input: ({ context }) => ({ id: context.editing?._id ?? '', text: context.draft.text }),
+            onDone: {
+              target: '#memories.idle',
+              actions: { type: 'assignEdited', params: ({ event }) => ({ memory: event.output }) },
+            },
+            onError: { target: 'editing', actions: { type: 'assignRefusal', params: errorParams } },
+          },
+        },
+      },
+    },
+    asking: {
+      id: 'memories.asking',
+      description: 'Forget all: a dialog asks first.',
       tags: 'listed',
       on: {
-        CANCEL: { target: 'idle', actions: 'clearProblem' },
+        CANCEL: { target: '#memories.idle', actions: 'clearProblem' },
         FORGET: { target: 'forgetting', actions: 'clearProblem' },
       },
     },
     forgetting: {
       id: 'memories.forgetting',
-      description: 'Deletes every memory; a failure is told in the dialog, which stays open.',
+      description: 'Deletes them all; a failure shows in the dialog.',
       tags: 'listed',
       invoke: {
         id: 'forgetAll',
         src: 'forgetAll',
-        onDone: { target: 'idle', actions: 'dropAll' },
-        onError: { target: 'confirmingForget', actions: { type: 'assignError', params: errorParams } },
+        onDone: { target: '#memories.idle', actions: 'dropAll' },
+        onError: { target: 'asking', actions: { type: 'assignError', params: errorParams } },
       },
     },
   },

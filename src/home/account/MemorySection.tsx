@@ -30,8 +30,8 @@ export function MemorySection() {
     if (added) setText('');
   }, [added]);
   const projectName = (id: string | null) => projects.find((item) => item._id === id)?.name ?? null;
-  const dialogOpen = snapshot.matches('editing') || snapshot.matches('savingEdit');
-  const confirming = snapshot.matches('confirmingForget') || snapshot.matches('forgetting');
+  const dialogOpen = snapshot.matches('edit');
+  const confirming = snapshot.matches('asking') || snapshot.matches('forgetting');
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -117,7 +117,7 @@ export function MemorySection() {
       {dialogOpen && editing && (
         <EditDialog
           memory={editing}
-          busy={snapshot.matches('savingEdit')}
+          busy={snapshot.matches({ edit: 'savingEdit' })}
           problem={problem?.message ?? null}
           onSave={(changed) => actor.send({ type: 'SAVE', text: changed })}
           onCancel={() => actor.send({ type: 'CANCEL' })}

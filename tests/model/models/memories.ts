@@ -66,25 +66,29 @@ export const memoriesModel: MachineModel = {
     }
     if (event?.type === 'xstate.done.actor.addMemory') expect(memories[0]).toEqual(added);
     if (event?.type === 'xstate.error.actor.addMemory') expect(problem?.field).toBe('text');
-    if (snapshot.matches('editing') || snapshot.matches('savingEdit')) expect(editing?._id).toBe('m1');
+    if (snapshot.matches('edit')) expect(editing?._id).toBe('m1');
     else expect(editing).toBeNull();
-    if (event?.type === 'EDIT' && event.id === 'nobody') expect(snapshot.matches('editing')).toBe(false);
-    if (snapshot.matches('savingEdit'))
+    if (event?.type === 'EDIT' && event.id === 'nobody')
+      expect(snapshot.matches({ edit: 'editing' })).toBe(false);
+    if (snapshot.matches({ edit: 'savingEdit' }))
       expect(lastCall(world, 'editMemory')).toBe('editMemory {"id":"m1","text":"Likes green tea"}');
     if (event?.type === 'SAVE' && (event.text as string).length > 1000) {
-      expect(snapshot.matches('editing')).toBe(true);
+      expect(snapshot.matches({ edit: 'editing' })).toBe(true);
       expect(problem?.message).toBe('A memory has 1,000 characters at most.');
     }
     if (event?.type === 'xstate.done.actor.editMemory')
       expect(memories.find((memory: Memory) => memory._id === 'm1')?.text).toBe('Likes green tea');
-    if (event?.type === 'xstate.error.actor.editMemory') expect(snapshot.matches('editing')).toBe(true);
-    if (snapshot.matches('deleting')) expect(lastCall(world, 'deleteMemory')).toBe('deleteMemory {"id":"m1"}');
+    if (event?.type === 'xstate.error.actor.editMemory')
+      expect(snapshot.matches({ edit: 'editing' })).toBe(true);
+    if (snapshot.matches('deleting'))
+      expect(lastCall(world, 'deleteMemory')).toBe('deleteMemory {"id":"m1"}');
     if (event?.type === 'xstate.done.actor.deleteMemory')
       expect(memories.map((memory: Memory) => memory._id)).not.toContain('m1');
-    if (event?.type === 'xstate.error.actor.deleteMemory') expect(problem?.message).toBe('deleteMemory failed');
+    if (event?.type === 'xstate.error.actor.deleteMemory')
+      expect(problem?.message).toBe('deleteMemory failed');
     if (event?.type === 'xstate.done.actor.forgetAll') expect(memories).toEqual([]);
     if (event?.type === 'xstate.error.actor.forgetAll') {
-      expect(snapshot.matches('confirmingForget')).toBe(true);
+      expect(snapshot.matches('asking')).toBe(true);
       expect(problem?.message).toBe('forgetAll failed');
     }
   },

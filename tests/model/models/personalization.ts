@@ -33,7 +33,8 @@ export const personalizationModel: MachineModel = {
   },
   check: (snapshot, world, event) => {
     const { instructions, problem } = snapshot.context;
-    if (snapshot.matches('loading')) expect(lastCall(world, 'loadInstructions')).toBe('loadInstructions null');
+    if (snapshot.matches('loading'))
+      expect(lastCall(world, 'loadInstructions')).toBe('loadInstructions null');
     if (snapshot.matches('failed')) expect(problem?.message).toBe('loadInstructions failed');
     // Only what changed goes: the text, or the switch.
     if (snapshot.matches('saving'))
@@ -43,7 +44,10 @@ export const personalizationModel: MachineModel = {
     // Over 3,000 characters is never sent, and said at the text.
     if (event?.type === 'SAVE' && (event.text as string).length > 3000) {
       expect(snapshot.matches('saving')).toBe(false);
-      expect(problem).toEqual({ field: 'text', message: 'Custom instructions have 3,000 characters at most.' });
+      expect(problem).toEqual({
+        field: 'text',
+        message: 'Custom instructions have 3,000 characters at most.',
+      });
     }
     if (event?.type === 'xstate.error.actor.saveText') expect(problem?.field).toBe('text');
     if (event?.type === 'xstate.error.actor.saveSwitch') {

@@ -7,7 +7,8 @@ const memory = savedMemoryOf('{"_id":"m1","text":"Likes tea"}');
 
 export const savedMemoryModel: MachineModel = {
   name: 'savedMemory',
-  provide: (world) => savedMemoryMachine.provide({ actors: { forgetMemory: recording(world, 'forgetMemory') } }),
+  provide: (world) =>
+    savedMemoryMachine.provide({ actors: { forgetMemory: recording(world, 'forgetMemory') } }),
   inputs: [memory],
   events: [{ type: 'UNDO' }, done('forgetMemory'), failed('forgetMemory')],
   check: (snapshot, world, event) => {
