@@ -20,6 +20,8 @@ export interface OrganizationSettings {
   publicSharing?: boolean;
   /** Whether members' personal keys may call Parley's OpenAI-compatible API; off stops every key at once. */
   apiAccess?: boolean;
+  /** Whether members' memories are saved and given to model bots; off keeps the existing ones. */
+  memory?: boolean;
 }
 
 /** A logo to store: PNG or SVG, base64. */
@@ -43,6 +45,7 @@ export interface SettingsDraft {
   allowedDomains: string;
   publicSharing: boolean;
   apiAccess: boolean;
+  memory: boolean;
 }
 
 /** A file the admin picked for the logo, read in the browser. */
@@ -91,6 +94,7 @@ export function draftOf(settings: OrganizationSettings): SettingsDraft {
     allowedDomains: (settings.allowedDomains ?? []).join(', '),
     publicSharing: settings.publicSharing ?? true,
     apiAccess: settings.apiAccess ?? true,
+    memory: settings.memory ?? true,
   };
 }
 
@@ -141,6 +145,7 @@ export function settingsRequest(draft: SettingsDraft): SettingsRequest {
     allowedDomains: draft.signup === 'domains' ? domainsOf(draft.allowedDomains) : [],
     publicSharing: draft.publicSharing,
     apiAccess: draft.apiAccess,
+    memory: draft.memory,
   };
 }
 
@@ -158,6 +163,7 @@ const emptyDraft: SettingsDraft = {
   allowedDomains: '',
   publicSharing: true,
   apiAccess: true,
+  memory: true,
 };
 
 export interface OrgSettingsContext {

@@ -10,6 +10,8 @@ export interface OrganizationRecord {
   sso?: { label: string } | null;
   /** Whether a translation provider can translate messages (the catalogs know the UI's own words only). */
   messageTranslation?: boolean;
+  /** Whether the organization saves and uses members' memories (its admins may turn it off). */
+  memory?: boolean;
 }
 
 /** The label that means "no specific organization" (seed-spec §1, §9). */

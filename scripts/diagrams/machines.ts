@@ -7,13 +7,17 @@ import { botEditorMachine } from '../../machines/botEditor';
 import { botsMachine } from '../../machines/bots';
 import { citationsMachine } from '../../machines/citations';
 import { conversationsMachine } from '../../machines/conversations';
+import { importerMachine } from '../../machines/importer';
 import { knowledgeBaseMachine } from '../../machines/knowledgeBase';
 import { languageMachine } from '../../machines/language';
 import { membersMachine } from '../../machines/members';
+import { memoriesMachine } from '../../machines/memories';
 import { organizationMachine } from '../../machines/organization';
 import { orgSettingsMachine } from '../../machines/orgSettings';
+import { personalizationMachine } from '../../machines/personalization';
 import { projectsMachine } from '../../machines/projects';
 import { resourceMachine } from '../../machines/resource';
+import { savedMemoryMachine } from '../../machines/savedMemory';
 import { sessionMachine } from '../../machines/session';
 import { shareMachine } from '../../machines/share';
 import { sharedConversationMachine } from '../../machines/sharedConversation';
@@ -46,6 +50,10 @@ export const machines = [
   { file: 'machines/projects.ts', machine: projectsMachine },
   { file: 'machines/share.ts', machine: shareMachine },
   { file: 'machines/sharedConversation.ts', machine: sharedConversationMachine },
+  { file: 'machines/personalization.ts', machine: personalizationMachine },
+  { file: 'machines/memories.ts', machine: memoriesMachine },
+  { file: 'machines/savedMemory.ts', machine: savedMemoryMachine },
+  { file: 'machines/importer.ts', machine: importerMachine },
   { file: 'machines/adminList.ts', machine: adminListMachine },
   { file: 'machines/botEditor.ts', machine: botEditorMachine },
   { file: 'machines/knowledgeBase.ts', machine: knowledgeBaseMachine },

@@ -24,6 +24,7 @@ const organizationSchema = {
     'defaultLanguage',
     'sso',
     'messageTranslation',
+    'memory',
   ],
   properties: {
     _id: { type: 'string' },
@@ -40,6 +41,7 @@ const organizationSchema = {
       properties: { label: { type: 'string' } },
     },
     messageTranslation: { type: 'boolean' },
+    memory: { type: 'boolean' },
   },
 } as const;
 
@@ -70,6 +72,8 @@ export const organizationsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
         sso: sso ? { label: sso.label } : null,
         // The chat offers to translate messages only when a provider can (the catalogs hold the UI's words).
         messageTranslation: app.translator.hasProvider,
+        // Personalization explains the "Use memory" switch instead when the admins turned memory off.
+        memory: row.memory,
       };
     },
   );

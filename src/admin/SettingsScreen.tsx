@@ -236,6 +236,13 @@ export function SettingsScreen() {
             checked={draft.apiAccess}
             onChange={(event) => change({ apiAccess: event.target.checked })}
           />
+          <CheckboxField
+            label="Memory"
+            role="switch"
+            hint="Members' memories are saved and used. Off: nothing is saved or given, and existing memories are kept."
+            checked={draft.memory}
+            onChange={(event) => change({ memory: event.target.checked })}
+          />
         </fieldset>
         <FormError message={formProblem} />
         <div className="actions">

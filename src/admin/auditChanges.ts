@@ -65,6 +65,7 @@ export const fieldLabels: Record<string, string> = {
   storageQuotaMb: 'Storage quota (MB)',
   apiAccess: 'API access',
   publicSharing: 'Public sharing',
+  memory: 'Memory',
   members: 'Members',
   bots: 'Bots',
   botsChanged: 'Bots',

@@ -14,6 +14,7 @@ import type { HttpClient } from '../api/http';
 import { createWorkspaceEndpoints } from '../api/workspaceEndpoints';
 import { createAttachments, createFileAccess } from './attachmentActors';
 import type { AppEnvironment } from './createAppActors';
+import { createPersonalActors } from './personalActors';
 import { createProjectActors } from './projectActors';
 import type { StoredValues } from './storedValues';
 import { createFollowReply, createStreamReply, stopReply, watchNetwork } from './streamReply';
@@ -197,6 +198,8 @@ export function createWorkspaceActors({
   /** The composer's files (each chat screen runs its own actor) and the files messages carry. */
   const attachments = createAttachments(api);
   const files = createFileAccess(api, env.saveFile);
+  /** Profile → Personalization's machines: instructions, memory, Undo on a reply, import. */
+  const personal = createPersonalActors(http, () => conversations.send({ type: 'REFRESH' }));
 
   for (const actor of [
     sidePanel,
@@ -228,6 +231,7 @@ export function createWorkspaceActors({
     attachments,
     citations,
     files,
+    personal,
     inspect,
   };
 }

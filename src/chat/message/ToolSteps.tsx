@@ -1,8 +1,10 @@
 import { useId, useLayoutEffect, useRef, useState } from 'react';
 import type { ToolStep, ToolStepStatus } from '../../../machines/messageTree';
+import { savedMemoryOf } from '../../../machines/savedMemory';
 import { T } from '../../i18n/T';
 import { useFormat } from '../../i18n/useFormat';
 import { useT } from '../../i18n/useT';
+import { SavedMemoryNote } from './SavedMemoryNote';
 
 /** What a step's status reads as. */
 const statusLabels: Record<ToolStepStatus, string> = {
@@ -69,6 +71,8 @@ function StepItem({ step }: { step: ToolStep }) {
   const ended = step.status === 'done' || step.status === 'error' || step.status === 'denied';
   const result = step.result ?? '';
   const long = result.length > resultPreviewLength;
+  // The built-in `remember` tool's memory, with Undo under the step.
+  const saved = step.tool === 'remember' && step.status === 'done' ? savedMemoryOf(result) : null;
   return (
     <li className={`tool-step ${step.status}`}>
       <button
@@ -130,6 +134,7 @@ function StepItem({ step }: { step: ToolStep }) {
           )}
         </div>
       )}
+      {saved && <SavedMemoryNote memory={saved} />}
     </li>
   );
 }

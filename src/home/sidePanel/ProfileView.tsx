@@ -11,7 +11,10 @@ import { useFormat } from '../../i18n/useFormat';
 import { useT } from '../../i18n/useT';
 import { AccountActions } from '../account/AccountActions';
 import { ApiKeysSection } from '../account/ApiKeysSection';
+import { ImportSection } from '../account/ImportSection';
+import { MemorySection } from '../account/MemorySection';
 import { PasswordForm } from '../account/PasswordForm';
+import { PersonalizationSection } from '../account/PersonalizationSection';
 import { ProfileForm } from '../account/ProfileForm';
 import { useBilling } from '../useBilling';
 import { ThemeChoice } from './ThemeChoice';
@@ -127,6 +130,9 @@ export function ProfileView() {
       </div>
       <ThemeChoice />
       <ProfileForm />
+      <PersonalizationSection />
+      <MemorySection />
+      <ImportSection />
       <PasswordForm />
       <ApiKeysSection />
       <AccountActions />

@@ -7,13 +7,17 @@ import { botEditorModel } from './botEditor';
 import { botsModel } from './bots';
 import { citationsModel } from './citations';
 import { conversationsModel } from './conversations';
+import { importerModel } from './importer';
 import { knowledgeBaseModel } from './knowledgeBase';
 import { languageModel } from './language';
 import { membersModel } from './members';
+import { memoriesModel } from './memories';
 import { organizationModel } from './organization';
 import { orgSettingsModel } from './orgSettings';
+import { personalizationModel } from './personalization';
 import { projectsModel } from './projects';
 import { resourceModel } from './resource';
+import { savedMemoryModel } from './savedMemory';
 import { sessionModel } from './session';
 import { shareModel } from './share';
 import { sharedConversationModel } from './sharedConversation';
@@ -46,6 +50,10 @@ export const models = [
   resourceModel,
   shareModel,
   sharedConversationModel,
+  personalizationModel,
+  memoriesModel,
+  savedMemoryModel,
+  importerModel,
 ];
 
 /** The admin area's machines, as adminMachines.test.ts walks them. */

@@ -40,6 +40,7 @@ export const orgSettingsModel: MachineModel = {
         signup: 'domains',
         allowedDomains: 'example.org, @Example.com',
         apiAccess: false,
+        memory: false,
       },
     },
     { type: 'PICK_LOGO', file: png },
@@ -70,6 +71,7 @@ export const orgSettingsModel: MachineModel = {
       // The switches go as they stand.
       expect(sent.apiAccess).toBe(draft.apiAccess);
       expect(sent.publicSharing).toBe(draft.publicSharing);
+      expect(sent.memory).toBe(draft.memory);
       // The stored logo is left alone; a picked one goes as its data; a removed one as null.
       if (draft.logo === null) expect(sent.logo).toBeNull();
       else if (draft.logo.startsWith('data:'))

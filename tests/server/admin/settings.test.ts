@@ -60,7 +60,18 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       sso: null,
       // No translation provider is configured: the chat offers no message translation.
       messageTranslation: false,
+      memory: true,
     });
+  });
+
+  it('tells the app, in the public record, when the organization has memory off', async () => {
+    // Personalization explains the "Use memory" switch instead of offering it.
+    await server.app.db.query(`update organizations set memory = false where subdomain = 'acme'`);
+    try {
+      expect((await call(server, '/api/v1/organization/acme')).body).toMatchObject({ memory: false });
+    } finally {
+      await server.app.db.query(`update organizations set memory = true where subdomain = 'acme'`);
+    }
   });
 
   it('checks the brand colour’s contrast against white, and other fields, naming the field', async () => {

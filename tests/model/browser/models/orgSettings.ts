@@ -25,6 +25,7 @@ const stored = {
   allowedDomains: [],
   publicSharing: true,
   apiAccess: true,
+  memory: true,
 };
 // Saved with the API turned off: members' keys stop working (the API keys e2e shows that).
 const domains = {
@@ -32,6 +33,7 @@ const domains = {
   signup: 'domains' as const,
   allowedDomains: 'example.org, @Example.com',
   apiAccess: false,
+  memory: false,
 };
 // A 1×1 PNG, and a GIF (not a logo format).
 const png = Buffer.from(
@@ -146,6 +148,7 @@ export const orgSettingsBrowserModel: BrowserModel = {
         if (values.allowedDomains) await page.getByLabel('Allowed email domains').fill(values.allowedDomains);
         if (values.currency) await page.getByLabel('Currency').fill(values.currency);
         if (values.apiAccess === false) await page.getByRole('switch', { name: 'API access' }).uncheck();
+        if (values.memory === false) await page.getByRole('switch', { name: 'Memory' }).uncheck();
         break;
       case 'PICK_LOGO': {
         const gif = (event.file as { type: string }).type === 'image/gif';
@@ -183,6 +186,7 @@ export const orgSettingsBrowserModel: BrowserModel = {
     // The switches, as the draft has them.
     expect(await page.getByRole('switch', { name: 'API access' }).isChecked()).toBe(draft.apiAccess);
     expect(await page.getByRole('switch', { name: 'Public sharing' }).isChecked()).toBe(draft.publicSharing);
+    expect(await page.getByRole('switch', { name: 'Memory' }).isChecked()).toBe(draft.memory);
     // The contrast of white text on the brand colour is spelled out.
     const contrast = main.getByText(/^Contrast with white text/);
     if (draft.brandColor)
