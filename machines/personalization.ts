@@ -56,6 +56,14 @@ export const personalizationMachine = setup({
     })),
     assignTooLong: assign({ problem: { field: 'text' as const, message: tooLong } }),
     clearProblem: assign({ problem: null }),
+    /** The switch moves as it is clicked; a refusal moves it back. */
+    showSwitch: assign(({ context }, { on }: { on: boolean }) => ({
+      instructions: { ...context.instructions, useMemory: on },
+      problem: null,
+    })),
+    revertSwitch: assign(({ context }) => ({
+      instructions: { ...context.instructions, useMemory: !context.instructions.useMemory },
+    })),
   },
 }).createMachine({
   id: 'personalization',
@@ -86,7 +94,10 @@ export const personalizationMachine = setup({
       description: 'The text and the switch as stored; a problem shows at the text.',
       on: {
         SAVE: [{ guard: 'fits', target: 'saving', actions: 'clearProblem' }, { actions: 'assignTooLong' }],
-        SET_MEMORY: { target: 'switching', actions: 'clearProblem' },
+        SET_MEMORY: {
+          target: 'switching',
+          actions: { type: 'showSwitch', params: ({ event }) => ({ on: event.on }) },
+        },
       },
     },
     saving: {
@@ -114,7 +125,10 @@ export const personalizationMachine = setup({
           { guard: 'fits', target: 'saving', actions: 'clearProblem' },
           { target: 'idle', actions: 'assignTooLong' },
         ],
-        SET_MEMORY: { target: 'switching', actions: 'clearProblem' },
+        SET_MEMORY: {
+          target: 'switching',
+          actions: { type: 'showSwitch', params: ({ event }) => ({ on: event.on }) },
+        },
       },
     },
     switching: {
@@ -131,7 +145,10 @@ export const personalizationMachine = setup({
           target: 'idle',
           actions: { type: 'assignInstructions', params: ({ event }) => ({ instructions: event.output }) },
         },
-        onError: { target: 'idle', actions: { type: 'assignRefusal', params: errorParams } },
+        onError: {
+          target: 'idle',
+          actions: ['revertSwitch', { type: 'assignRefusal', params: errorParams }],
+        },
       },
     },
   },

@@ -172,6 +172,123 @@ describe('self-service accounts in Chromium against npm start', () => {
     await page.getByRole('heading', { name: 'Hello, Ada Byron King' }).waitFor();
   });
 
+  it('personalization, memory and an import: saved, listed, changed, forgotten, and the imported chat listed', async () => {
+    const account = await newAccount();
+    const page = await loggedIn(account);
+    const panel = await openProfile(page);
+
+    // Custom instructions: too long is said at the field, then saved; the switch turns memory off and on.
+    const personalization = panel.getByRole('region', { name: 'Personalization' });
+    const instructions = personalization.getByLabel('Custom instructions');
+    await instructions.fill('x'.repeat(3001));
+    await personalization.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => instructions.getAttribute('aria-invalid')).toBe('true');
+    await instructions.fill('I teach chemistry; answer briefly, with units.');
+    await personalization.getByRole('button', { name: 'Save', exact: true }).click();
+    await personalization.getByText('Saved', { exact: true }).waitFor();
+    const useMemory = personalization.getByRole('switch', { name: /Use memory/ });
+    expect(await useMemory.isChecked()).toBe(true);
+    await useMemory.uncheck();
+    const bearer = await token(page);
+    const stored = () =>
+      fetch(`${server.url}/api/v1/user/me/instructions`, {
+        headers: { authorization: `Bearer ${bearer}` },
+      }).then((response) => response.json() as Promise<{ text: string; useMemory: boolean }>);
+    await expect.poll(async () => (await stored()).useMemory).toBe(false);
+    expect((await stored()).text).toBe('I teach chemistry; answer briefly, with units.');
+    await useMemory.check();
+    await expect.poll(async () => (await stored()).useMemory).toBe(true);
+
+    // Memories: added, edited in a dialog (Esc closes it), deleted, and all forgotten after a question.
+    const memory = panel.getByRole('region', { name: 'Memory' });
+    await memory.getByText(/No memories yet/).waitFor();
+    const item = (text: string) => memory.getByRole('listitem').filter({ hasText: text });
+    for (const text of ['My students are 16', 'I prefer SI units']) {
+      await memory.getByLabel('Add a memory').fill(text);
+      await memory.getByRole('button', { name: 'Add', exact: true }).click();
+      await item(text).waitFor();
+      // The form empties once the memory is added.
+      await expect.poll(() => memory.getByLabel('Add a memory').inputValue()).toBe('');
+    }
+    await item('My students are 16').getByRole('button', { name: 'Edit' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Edit memory' });
+    await dialog.getByLabel('Memory').fill('My students are 16 or 17');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await item('My students are 16 or 17').waitFor();
+    await item('I prefer SI units').getByRole('button', { name: 'Edit' }).click();
+    dialog = page.getByRole('dialog', { name: 'Edit memory' });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    await item('I prefer SI units').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => item('I prefer SI units').count()).toBe(0);
+    await memory.getByRole('button', { name: 'Forget all' }).click();
+    const forget = page.getByRole('alertdialog', { name: 'Forget all memories?' });
+    await forget
+      .getByRole('button', { name: /Forget/ })
+      .last()
+      .click();
+    await memory.getByText(/No memories yet/).waitFor();
+
+    // An import: ChatGPT's export, one conversation; again, nothing twice.
+    const exported = [
+      {
+        id: 'conv-1',
+        title: 'Titration at home',
+        create_time: 1_700_000_000,
+        update_time: 1_700_000_100,
+        current_node: 'b',
+        mapping: {
+          root: { id: 'root', message: null, parent: null, children: ['a'] },
+          a: {
+            id: 'a',
+            parent: 'root',
+            children: ['b'],
+            message: {
+              author: { role: 'user' },
+              create_time: 1_700_000_000,
+              content: { content_type: 'text', parts: ['How do I titrate vinegar?'] },
+            },
+          },
+          b: {
+            id: 'b',
+            parent: 'a',
+            children: [],
+            message: {
+              author: { role: 'assistant' },
+              create_time: 1_700_000_050,
+              content: { content_type: 'text', parts: ['With sodium hydroxide and phenolphthalein.'] },
+            },
+          },
+        },
+      },
+    ];
+    const file = {
+      name: 'conversations.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(exported)),
+    };
+    const importing = panel.getByRole('region', { name: 'Import conversations' });
+    await importing.getByLabel('Export file (.json or .zip)').setInputFiles(file);
+    await importing.getByRole('button', { name: 'Import' }).click();
+    await importing.getByText('1 conversations imported, 0 already there').waitFor();
+    await importing.getByLabel('Export file (.json or .zip)').setInputFiles(file);
+    await importing.getByRole('button', { name: 'Import' }).click();
+    await importing.getByText('0 conversations imported, 1 already there').waitFor();
+    // A file of another kind: what is wrong is said.
+    await importing.getByLabel('Export file (.json or .zip)').setInputFiles({
+      name: 'conversations.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"not": "an export"}'),
+    });
+    await importing.getByRole('button', { name: 'Import' }).click();
+    await importing.getByRole('alert').waitFor();
+    await page
+      .getByRole('navigation', { name: 'Conversations' })
+      .getByRole('link', { name: /Titration at home/ })
+      .waitFor();
+    await page.context().close();
+  });
+
   it('downloads my data as a JSON file', async () => {
     const account = await newAccount();
     const page = await loggedIn(account);

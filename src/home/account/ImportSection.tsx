@@ -51,10 +51,9 @@ export function ImportSection() {
             aria-describedby={`${fileId}-hint`}
           />
           <p id={`${fileId}-hint`} className="field-hint">
-            <T>
-              ChatGPT's conversations.json or the .zip that holds it, or Claude's conversations.json.
-              Importing a file again adds nothing twice.
-            </T>
+            {t(
+              "ChatGPT's conversations.json or the .zip that holds it, or Claude's conversations.json. Importing a file again adds nothing twice.",
+            )}
           </p>
         </div>
         {projects.length > 0 && (

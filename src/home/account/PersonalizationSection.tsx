@@ -72,10 +72,9 @@ export function PersonalizationSection() {
             />
           ) : (
             <p className="field-hint">
-              <T>
-                Your organization has turned memory off: nothing is saved or used. Your memories are kept
-                until you delete them.
-              </T>
+              {t(
+                'Your organization has turned memory off: nothing is saved or used. Your memories are kept until you delete them.',
+              )}
             </p>
           )}
         </form>

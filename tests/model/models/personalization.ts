@@ -39,8 +39,11 @@ export const personalizationModel: MachineModel = {
     // Only what changed goes: the text, or the switch.
     if (snapshot.matches('saving'))
       expect(lastCall(world, 'saveInstructions')).toBe('saveInstructions {"text":"Answer briefly."}');
-    if (snapshot.matches('switching'))
+    if (snapshot.matches('switching')) {
       expect(lastCall(world, 'saveInstructions')).toBe('saveInstructions {"useMemory":false}');
+      // The switch shows what was clicked while it is saved.
+      expect(instructions.useMemory).toBe(false);
+    }
     // Over 3,000 characters is never sent, and said at the text.
     if (event?.type === 'SAVE' && (event.text as string).length > 3000) {
       expect(snapshot.matches('saving')).toBe(false);
@@ -51,7 +54,7 @@ export const personalizationModel: MachineModel = {
     }
     if (event?.type === 'xstate.error.actor.saveText') expect(problem?.field).toBe('text');
     if (event?.type === 'xstate.error.actor.saveSwitch') {
-      // The switch stays as stored: nothing changed.
+      // The switch goes back to what is stored: nothing changed.
       expect(problem).toEqual({ field: null, message: 'saveSwitch failed' });
       const answers = world.sent.filter((step) => step.type.startsWith('xstate.done.actor.'));
       expect(instructions).toEqual(answers.at(-1)?.output);
