@@ -126,6 +126,33 @@ describe('tool steps in the conversation', () => {
     }
   });
 
+  it('a model bot remembers: the reply says Saved to memory, Undo removes it (also after a reload)', async () => {
+    const memories = () =>
+      fetch(`${server.url}/api/v1/memory`, { headers: { authorization: `Bearer ${token}` } }).then(
+        (response) => response.json() as Promise<{ _id: string; text: string; source: string }[]>,
+      );
+    model.script(
+      toolSteps([
+        { call: { name: 'remember', arguments: { text: 'Prefers answers in metric units' } } },
+        { answer: () => 'Noted: metric it is.' },
+      ]),
+    );
+    await page.goto(`${server.url}/topics/new?bot=${assistant}`);
+    await send('Please remember that I prefer metric units.');
+    await expect.poll(() => lastReply().textContent()).toContain('Noted: metric it is.');
+    const note = page.getByRole('log').getByText('Saved to memory');
+    await note.waitFor();
+    expect(await memories()).toEqual([
+      expect.objectContaining({ text: 'Prefers answers in metric units', source: 'model' }),
+    ]);
+    await accessible(page, 'saved to memory');
+    // Stored with the message: a reload still offers Undo, which deletes the memory.
+    await page.reload();
+    await page.getByRole('log').getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('log').getByText('Removed from memory').waitFor();
+    expect(await memories()).toEqual([]);
+  });
+
   it('asks first: the call waits with Allow and Deny; Allow runs it, Deny does not, and both stay after a reload', async () => {
     await giveTools(api, 'app', assistant, ['calculator', 'current_time'], ['current_time']);
     model.script(
