@@ -42,6 +42,19 @@ export async function printProjectFigures(): Promise<void> {
     }>("select id, platform, config from bots where tenant = 'app' and name = 'Assistant'");
     const bot = rows[0];
     const who = { tenant: 'app', userId: user.id };
+    // The member's own part: custom instructions of 1,000 characters and `memories` memories.
+    await call(server, '/api/v1/user/me/instructions', {
+      method: 'PUT',
+      token: user.token,
+      body: { text: 'I work in payroll. '.repeat(50).trim() },
+    });
+    const remember = async (count: number) => {
+      for (let n = 0; n < count; n += 1)
+        await call(server, '/api/v1/memory', {
+          token: user.token,
+          body: { text: `Fact ${n}: ${filler(12, n)}`, ...(n % 2 ? { project } : {}) },
+        });
+    };
 
     // Statements counted on the app's own database handle while one context is built.
     const db = server.app.db as Db;
@@ -51,24 +64,31 @@ export async function printProjectFigures(): Promise<void> {
       statements += 1;
       return query(...args);
     }) as Db['query'];
-    const context = async (inProject: boolean) => {
+    const context = async (inProject: boolean, personal = false) => {
       statements = 0;
       const started = performance.now();
       await replyContext(server.app, who, bot, {
         history: [],
         text: question,
+        personal,
         ...(inProject ? { project } : {}),
       });
       return { ms: performance.now() - started, statements };
     };
-    const contexts = async (inProject: boolean) => {
+    const contexts = async (inProject: boolean, personal = false) => {
       const runs = [];
-      for (let round = 0; round < rounds; round += 1) runs.push(await context(inProject));
+      for (let round = 0; round < rounds; round += 1) runs.push(await context(inProject, personal));
       return runs;
     };
     await contexts(true); // warm-up
     const without = await contexts(false);
     const within = await contexts(true);
+    await remember(20);
+    await contexts(true, true); // warm-up
+    const withTwenty = await contexts(true, true);
+    await remember(180);
+    await contexts(true, true); // warm-up (each node reads the memories' vectors once)
+    const withTwoHundred = await contexts(true, true);
     db.query = query;
 
     const replies = async (topic: string) => {
@@ -101,6 +121,9 @@ export async function printProjectFigures(): Promise<void> {
       `## Projects, PGlite: what a project (2,000 characters of instructions, a ${pages}-page PDF searched per message) adds to a model bot's reply (${loadLine()})`,
     );
     console.log(`reply context alone: without a project ${line(without)}; in the project ${line(within)}`);
+    console.log(
+      `with the member's custom instructions and memories too: 20 memories (all given) ${line(withTwenty)}; 200 memories (the 20 most relevant) ${line(withTwoHundred)}`,
+    );
     const added = percentile(projectReplies, 50) - percentile(plainReplies, 50);
     console.log(
       `whole reply through the chat route (model double, ${rounds} each): without p50 ${ms(percentile(plainReplies, 50))} p95 ${ms(percentile(plainReplies, 95))}; in the project p50 ${ms(percentile(projectReplies, 50))} p95 ${ms(percentile(projectReplies, 95))} (${ms(added)} more at p50); each charged the bot's price, the same with or without`,
