@@ -459,7 +459,10 @@ export const sessionBrowserModel = {
         const panel = await openProfile(world);
         const displayName = `${user.displayName} Renamed`;
         await panel.getByLabel('Display name').fill(displayName);
-        await panel.getByRole('button', { name: 'Save' }).click();
+        await panel
+          .getByRole('region', { name: 'Edit profile' })
+          .getByRole('button', { name: 'Save' })
+          .click();
         world.data.user = { ...user, displayName };
         world.data.saved = true;
         break;
@@ -480,7 +483,10 @@ export const sessionBrowserModel = {
           const panel = await openProfile(world);
           await panel.getByLabel('Display name').fill(`${user.displayName} Again`);
           await revokeStoredToken(world);
-          await panel.getByRole('button', { name: 'Save' }).click();
+          await panel
+            .getByRole('region', { name: 'Edit profile' })
+            .getByRole('button', { name: 'Save' })
+            .click();
           setPlace(world, '/welcome');
         }
         break;
