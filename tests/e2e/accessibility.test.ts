@@ -266,10 +266,9 @@ describe('accessibility in Chromium: keyboard-only journeys and axe-core', () =>
     await expectFocus(renamed);
 
     // The deletion asks first, with focus on Keep: a second Enter does not delete; Esc cancels. Delete is
-    // the menu's third item, after Rename and Share.
+    // the menu's last item (End), after Rename, Share, Move, Pin and Archive.
     await page.keyboard.press('Enter');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
     await expectFocus(page.getByRole('menuitem', { name: 'Delete' }));
     await page.keyboard.press('Enter');
     const confirm = page.getByRole('alertdialog', { name: 'Delete this conversation?' });
@@ -279,8 +278,7 @@ describe('accessibility in Chromium: keyboard-only journeys and axe-core', () =>
     await expect.poll(() => confirm.count()).toBe(0);
     await expectFocus(renamed);
     await page.keyboard.press('Enter');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await expectFocus(confirm.getByRole('button', { name: 'Keep' }));
     await page.keyboard.press('Enter');
@@ -293,8 +291,7 @@ describe('accessibility in Chromium: keyboard-only journeys and axe-core', () =>
     await expectFocus(renamed);
 
     await page.keyboard.press('Enter');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await expectFocus(confirm.getByRole('button', { name: 'Keep' }));
     await page.keyboard.press('Tab');

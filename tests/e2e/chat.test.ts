@@ -97,23 +97,6 @@ describe('home and chat in Chromium against npm start', () => {
     await expect.poll(() => page.getByText('Stopped').count()).toBe(1);
   });
 
-  it("titles a model bot's conversation with what its model writes, in the chat's bar and the sidebar", async () => {
-    await page.goto(`${server.url}/list`);
-    model.script(() => ({ chunks: ['Gladly: the Jardin des Plantes, then the Seine by boat.'] }));
-    model.scriptTitles(() => ({ chunks: ['Paris weekend with children'] }));
-    await page.getByRole('link', { name: 'Chat Assistant' }).click();
-    await page.waitForURL(/\/topics\/new\?bot=/);
-    await send('Can you help me plan a long weekend in Paris with two children who love animals and boats?');
-    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
-    await page.getByRole('heading', { level: 1, name: 'Paris weekend with children' }).waitFor();
-    const sidebar = page.getByRole('navigation', { name: 'Conversations' });
-    await sidebar.getByRole('link', { name: /Paris weekend with children/ }).waitFor();
-    model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
-    model.scriptTitles((request) => ({
-      chunks: [textOf(request.messages.find((message) => message.role === 'user')?.content).split('\n')[0]],
-    }));
-  });
-
   it('renames and deletes a conversation from the sidebar', async () => {
     await page.goto(`${server.url}/list`);
     const sidebar = page.getByRole('navigation', { name: 'Conversations' });
@@ -272,5 +255,22 @@ describe('home and chat in Chromium against npm start', () => {
     expect(await lastReply().getByText('Stopped').count()).toBe(0);
     expect(await lastReply().getByText('Still being written…').count()).toBe(0);
     model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
+  });
+
+  it("titles a model bot's conversation with what its model writes, in the chat's bar and the sidebar", async () => {
+    await page.goto(`${server.url}/list`);
+    model.script(() => ({ chunks: ['Gladly: the Jardin des Plantes, then the Seine by boat.'] }));
+    model.scriptTitles(() => ({ chunks: ['Paris weekend with children'] }));
+    await page.getByRole('link', { name: 'Chat Assistant' }).click();
+    await page.waitForURL(/\/topics\/new\?bot=/);
+    await send('Can you help me plan a long weekend in Paris with two children who love animals and boats?');
+    await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
+    await page.getByRole('heading', { level: 1, name: 'Paris weekend with children' }).waitFor();
+    const sidebar = page.getByRole('navigation', { name: 'Conversations' });
+    await sidebar.getByRole('link', { name: /Paris weekend with children/ }).waitFor();
+    model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
+    model.scriptTitles((request) => ({
+      chunks: [textOf(request.messages.find((message) => message.role === 'user')?.content).split('\n')[0]],
+    }));
   });
 });
