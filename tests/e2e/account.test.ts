@@ -153,16 +153,18 @@ describe('self-service accounts in Chromium against npm start', () => {
     const account = await newAccount();
     const page = await loggedIn(account);
     const panel = await openProfile(page);
+    // The profile form's Save (Personalization has its own).
+    const save = panel.getByRole('region', { name: 'Edit profile' }).getByRole('button', { name: 'Save' });
 
     await panel.getByLabel('Username').fill(other.username);
-    await panel.getByRole('button', { name: 'Save' }).click();
+    await save.click();
     const username = panel.getByLabel('Username');
     await expect.poll(() => username.getAttribute('aria-invalid')).toBe('true');
     expect(await panel.textContent()).toContain('This username is taken');
 
     await username.fill(`${account.username}.new`);
     await panel.getByLabel('Display name').fill('Ada Byron King');
-    await panel.getByRole('button', { name: 'Save' }).click();
+    await save.click();
     await panel.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     await page.getByRole('heading', { name: 'Hello, Ada Byron King' }).waitFor();
     const answer = await (await me(await token(page))).json();
