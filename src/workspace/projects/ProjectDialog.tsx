@@ -119,24 +119,12 @@ function ProjectForm() {
           />
           {problem?.field === 'files' && <p className="field-error">{t(problem.message)}</p>}
         </fieldset>
-        {choices.knowledgeBases.length > 0 && (
-          <fieldset>
-            <legend>
-              <T>Knowledge bases</T>
-            </legend>
-            {choices.knowledgeBases.map((base) => (
-              <CheckboxField
-                key={base._id}
-                label={base.name}
-                raw
-                checked={draft.knowledgeBases.includes(base._id)}
-                onChange={(event) =>
-                  change({ knowledgeBases: toggled(draft.knowledgeBases, base._id, event.target.checked) })
-                }
-              />
-            ))}
-          </fieldset>
-        )}
+        <IdChoices
+          legend="Knowledge bases"
+          items={choices.knowledgeBases}
+          chosen={draft.knowledgeBases}
+          onChange={(knowledgeBases) => change({ knowledgeBases })}
+        />
         <SelectField
           label="Default bot"
           value={draft.bot ?? ''}
@@ -147,24 +135,12 @@ function ProjectForm() {
           error={problem?.field === 'bot' ? problem.message : undefined}
           onChange={(event) => change({ bot: event.target.value || null })}
         />
-        {choices.groups.length > 0 && (
-          <fieldset>
-            <legend>
-              <T>Share with groups</T>
-            </legend>
-            {choices.groups.map((group) => (
-              <CheckboxField
-                key={group._id}
-                label={group.name}
-                raw
-                checked={draft.groups.includes(group._id)}
-                onChange={(event) =>
-                  change({ groups: toggled(draft.groups, group._id, event.target.checked) })
-                }
-              />
-            ))}
-          </fieldset>
-        )}
+        <IdChoices
+          legend="Share with groups"
+          items={choices.groups}
+          chosen={draft.groups}
+          onChange={(groups) => change({ groups })}
+        />
         <FormError message={problem && !problem.field ? problem.message : null} />
         <div className="actions">
           <button type="button" className="button" onClick={cancel}>
@@ -226,4 +202,35 @@ export function ProjectDialogs() {
   if (state === 'loadingChoices' || state === 'editing' || state === 'saving') return <ProjectForm />;
   if (state === 'confirmingDelete' || state === 'deleting') return <DeleteProjectDialog />;
   return null;
+}
+
+/** A fieldset of checkboxes, one per item, choosing ids; nothing when there is nothing to choose. */
+function IdChoices({
+  legend,
+  items,
+  chosen,
+  onChange,
+}: {
+  legend: string;
+  items: { _id: string; name: string }[];
+  chosen: string[];
+  onChange: (ids: string[]) => void;
+}) {
+  if (!items.length) return null;
+  return (
+    <fieldset>
+      <legend>
+        <T>{legend}</T>
+      </legend>
+      {items.map((item) => (
+        <CheckboxField
+          key={item._id}
+          label={item.name}
+          raw
+          checked={chosen.includes(item._id)}
+          onChange={(event) => onChange(toggled(chosen, item._id, event.target.checked))}
+        />
+      ))}
+    </fieldset>
+  );
 }
