@@ -143,7 +143,7 @@ export const seededHashes = {
 export async function seedBot(db: Db, tenant: string, bot: SeedBot, position: number) {
   const { rows } = await db.query<{ id: string }>(
     `insert into bots (tenant, name, description, active, platform, price, config, position)
-     values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (tenant, name) do nothing returning id`,
+     values ($1, $2, $3, $4, $5, $6, $7, $8) on conflict (tenant, name) where owner_id is null do nothing returning id`,
     [
       tenant,
       bot.name,
