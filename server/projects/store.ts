@@ -141,10 +141,15 @@ async function checkInput(tx: Db, who: Owner, input: ProjectInput) {
 /** Replaces the lists given of the project `id` (checked before). */
 async function writeLists(tx: Db, id: string, input: ProjectInput) {
   if (input.files) {
-    await tx.query('delete from project_files where project_id = $1', [id]);
+    // Files kept stay (their passages with them); only those let go of or new change.
+    await tx.query('delete from project_files where project_id = $1 and not (file_id = any($2::text[]))', [
+      id,
+      input.files,
+    ]);
     await tx.query(
       `insert into project_files (project_id, file_id, position)
-       select $1, file_id, position - 1 from unnest($2::text[]) with ordinality as given (file_id, position)`,
+       select $1, file_id, position - 1 from unnest($2::text[]) with ordinality as given (file_id, position)
+       on conflict (project_id, file_id) do update set position = excluded.position`,
       [id, input.files],
     );
   }
