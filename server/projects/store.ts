@@ -15,7 +15,7 @@ export interface Project {
   name: string;
   instructions: string;
   bot: string | null;
-  files: { _id: string; name: string }[];
+  files: { _id: string; name: string; type: string; size: number }[];
   knowledgeBases: string[];
   groups: string[];
   owner: { _id: string; name: string };
@@ -39,14 +39,16 @@ interface ProjectRow {
   bot_id: string | null;
   owner_id: string;
   owner_name: string;
-  files: { _id: string; name: string }[];
+  files: { _id: string; name: string; type: string; size: number }[];
   bases: string[];
   groups: string[];
 }
 
 const projectQuery = `select p.id, p.name, p.instructions, p.bot_id, p.owner_id, u.display_name as owner_name,
-    coalesce((select json_agg(json_build_object('_id', f.id, 'name', f.name) order by pf.position)
-              from project_files pf join files f on f.id = pf.file_id where pf.project_id = p.id), '[]') as files,
+    coalesce((select json_agg(json_build_object('_id', f.id, 'name', f.name, 'type', b.type, 'size', b.size)
+                                order by pf.position)
+              from project_files pf join files f on f.id = pf.file_id
+              join file_blobs b on b.tenant = f.tenant and b.sha256 = f.sha256 where pf.project_id = p.id), '[]') as files,
     coalesce((select json_agg(pk.base_id order by pk.base_id) from project_knowledge pk
               where pk.project_id = p.id), '[]') as bases,
     coalesce((select json_agg(pg.group_id order by pg.group_id) from project_groups pg

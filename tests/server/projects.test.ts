@@ -82,7 +82,7 @@ describe('projects: own and shared through groups, in the reply context, with pi
       name: 'Onboarding',
       instructions: 'Answer in French.',
       bot: bots.Assistant,
-      files: [{ _id: handbook, name: 'handbook.pdf' }],
+      files: [{ _id: handbook, name: 'handbook.pdf', type: 'application/pdf', size: expect.any(Number) }],
       knowledgeBases: [guide._id],
       groups: [],
       owner: { _id: alice.id, name: alice.displayName },
