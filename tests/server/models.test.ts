@@ -350,6 +350,18 @@ describe('the model catalogue: admins offer models, conversations pick one, repl
     expect(rows[0]).toEqual({ prompt_tokens: 1500, completion_tokens: 50 });
     expect(tenThousandths(after.balance - (await billing(server, user)).balance)).toBe(116);
 
+    // A provider reporting more than the reply may use: charged what it held, never more
+    // (0.01 + 2000 × 0.000001 + 100 × 0.000002 = 0.0122).
+    model.script(() => ({ chunks: ['Long'], usage: { prompt_tokens: 90_000, completion_tokens: 90_000 } }));
+    const capped = await stream(
+      server,
+      `/api/v1/topic/${topic}/message/${reply._id}/regenerate`,
+      user.token,
+      'acme',
+      { model: deep._id },
+    );
+    expect(capped.events.at(-1)).toMatchObject({ event: 'done', data: { cost: 0.0122 } });
+
     // A model the bot does not offer: refused before anything is reserved or written.
     const refused = await call(server, `/api/v1/topic/${topic}/message/${reply._id}/regenerate`, {
       token: user.token,
@@ -358,7 +370,7 @@ describe('the model catalogue: admins offer models, conversations pick one, repl
     });
     expect(refused.status).toBe(400);
     expect(refused.body.field).toBe('model');
-    expect((await readTopic(server, user, topic)).messages).toHaveLength(branched.messages.length);
+    expect((await readTopic(server, user, topic)).messages).toHaveLength(branched.messages.length + 1);
     expect((await billing(server, user)).reserved).toBe(0);
     model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
   });
