@@ -362,6 +362,24 @@ describe('the model catalogue: admins offer models, conversations pick one, repl
     );
     expect(capped.events.at(-1)).toMatchObject({ event: 'done', data: { cost: 0.0122 } });
 
+    // A provider reporting no usage: charged by an estimate of what was sent and written, kept with it.
+    model.script(() => ({ chunks: ['x'.repeat(400)], usage: null }));
+    const estimated = await stream(
+      server,
+      `/api/v1/topic/${topic}/message/${reply._id}/regenerate`,
+      user.token,
+      'acme',
+      { model: deep._id },
+    );
+    const { rows: counted } = await server.app.db.query<{ prompt_tokens: number; completion_tokens: number }>(
+      'select prompt_tokens, completion_tokens from messages where id = $1',
+      [estimated.events.at(-1)?.data.botMessageId],
+    );
+    expect(counted[0].completion_tokens).toBe(100);
+    expect(counted[0].prompt_tokens).toBeGreaterThan(0);
+    const estimate = Math.ceil(100 + counted[0].prompt_tokens / 100 + (2 * 100) / 100);
+    expect(estimated.events.at(-1)).toMatchObject({ event: 'done', data: { cost: estimate / 10_000 } });
+
     // A model the bot does not offer: refused before anything is reserved or written.
     const refused = await call(server, `/api/v1/topic/${topic}/message/${reply._id}/regenerate`, {
       token: user.token,
@@ -370,7 +388,7 @@ describe('the model catalogue: admins offer models, conversations pick one, repl
     });
     expect(refused.status).toBe(400);
     expect(refused.body.field).toBe('model');
-    expect((await readTopic(server, user, topic)).messages).toHaveLength(branched.messages.length + 1);
+    expect((await readTopic(server, user, topic)).messages).toHaveLength(branched.messages.length + 2);
     expect((await billing(server, user)).reserved).toBe(0);
     model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
   });
