@@ -494,8 +494,16 @@ describe('the model catalogue: admins offer models, conversations pick one, repl
       max_tokens: 50,
       stop: ['\n\n', 'END'],
     });
+    expect(completion.data.choices[0].finish_reason).toBe('stop');
     // Held 0.01 + 1000 × 0.0001 + 50 × 0.0002, charged 0.01 + 40 × 0.0001 + 5 × 0.0002 = 0.015.
     expect(tenThousandths(10 - (await billing(server, user)).balance)).toBe(150);
+    // A reply that reaches max_tokens ends with finish reason `length`, as OpenAI's.
+    const cut = await client.chat.completions.create({
+      model: bot._id,
+      messages: [{ role: 'user', content: 'Count me' }],
+      max_tokens: 1,
+    });
+    expect(cut.choices[0]).toMatchObject({ message: { content: 'Exact' }, finish_reason: 'length' });
 
     model.script(() => ({ chunks: ['Stream', 'ed'], usage: { prompt_tokens: 12, completion_tokens: 3 } }));
     const chunks = await client.chat.completions.create({
@@ -526,7 +534,7 @@ describe('the model catalogue: admins offer models, conversations pick one, repl
       'select model_id from api_calls where user_id = $1',
       [user.id],
     );
-    expect(rows.map((row) => row.model_id)).toEqual([metered._id, metered._id]);
+    expect(rows.map((row) => row.model_id)).toEqual([metered._id, metered._id, metered._id]);
     model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
   });
 });
