@@ -209,14 +209,16 @@ describe('feedback on replies', () => {
     expect(onModel.reasons.map((reason: Json) => reason.text)).toEqual(
       Array.from({ length: 20 }, (_, index) => `Reason ${20 - index}`),
     );
-    for (const reason of onModel.reasons) expect(Object.keys(reason).sort()).toEqual(['at', 'text']);
+    for (const reason of onModel.reasons)
+      expect(Object.keys(reason).sort()).toEqual(['at', 'rating', 'text']);
+    expect(onModel.reasons[0].rating).toBe('up');
     const ownModel = counted(after, bots.Calculator);
     expect([ownModel.up, ownModel.down]).toEqual([
       counted(before, bots.Calculator).up,
       counted(before, bots.Calculator).down + 1,
     ]);
     expect(ownModel.model).toBeNull();
-    expect(ownModel.reasons[0].text).toBe('Wrong sum');
+    expect(ownModel.reasons[0]).toMatchObject({ text: 'Wrong sum', rating: 'down' });
     const elizaRow = counted(after, bots.ELIZA);
     expect(elizaRow.down).toBe(counted(before, bots.ELIZA).down + 1);
     expect(elizaRow.reasons[0].text).toBe('Evasive');
@@ -230,7 +232,7 @@ describe('feedback on replies', () => {
         model: null,
         up: 1,
         down: 0,
-        reasons: [{ text: 'Acme only', at: expect.any(String) }],
+        reasons: [{ text: 'Acme only', rating: 'up', at: expect.any(String) }],
       },
     ]);
 

@@ -22,7 +22,14 @@ const figuresSchema = {
       reasons: {
         type: 'array',
         description: `the ${reasonsShown} newest reasons given, newest first`,
-        items: objectOf({ text: { type: 'string' }, at: { type: 'string' } }, ['text', 'at']),
+        items: objectOf(
+          {
+            text: { type: 'string' },
+            rating: { type: 'string', enum: ['up', 'down'], description: 'the thumb it was given with' },
+            at: { type: 'string' },
+          },
+          ['text', 'rating', 'at'],
+        ),
       },
     },
     ['bot', 'model', 'up', 'down', 'reasons'],

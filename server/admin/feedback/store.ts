@@ -10,7 +10,7 @@ interface Row {
   model_name: string | null;
   up: string;
   down: string;
-  reasons: { text: string; at: string }[];
+  reasons: { text: string; rating: 'up' | 'down'; at: string }[];
 }
 
 /**
@@ -23,8 +23,8 @@ export async function feedbackFigures(db: Db, tenant: string) {
     `select f.bot_id, b.name as bot_name, f.model_id, m.name as model_name,
             count(*) filter (where f.rating = 'up') as up, count(*) filter (where f.rating = 'down') as down,
             coalesce((
-              select json_agg(json_build_object('text', r.reason, 'at', r.updated_at) order by r.updated_at desc)
-              from (select reason, updated_at from feedback r
+              select json_agg(json_build_object('text', r.reason, 'rating', r.rating, 'at', r.updated_at) order by r.updated_at desc)
+              from (select reason, rating, updated_at from feedback r
                     where r.tenant = $1 and r.reason <> ''
                       and r.bot_id is not distinct from f.bot_id and r.model_id is not distinct from f.model_id
                     order by r.updated_at desc limit ${reasonsShown}) r), '[]') as reasons
@@ -41,6 +41,10 @@ export async function feedbackFigures(db: Db, tenant: string) {
     model: row.model_id && row.model_name !== null ? { _id: row.model_id, name: row.model_name } : null,
     up: Number(row.up),
     down: Number(row.down),
-    reasons: row.reasons.map((reason) => ({ text: reason.text, at: new Date(reason.at).toISOString() })),
+    reasons: row.reasons.map((reason) => ({
+      text: reason.text,
+      rating: reason.rating,
+      at: new Date(reason.at).toISOString(),
+    })),
   }));
 }
