@@ -145,6 +145,9 @@ describe('messages people can work with, in Chromium against npm start', () => {
     await versions.getByRole('button', { name: 'Next version' }).click();
     await botMessages().last().getByText('answer').waitFor();
     expect(await good().getAttribute('aria-pressed')).toBe('true');
+    // Back on the first version, as the next test finds the conversation.
+    await versions.getByRole('button', { name: 'Previous version' }).click();
+    await botMessages().last().getByText('You said: Tell me a joke').waitFor();
   });
 
   it('reattaches after a reload mid-reply and shows the whole reply', async () => {
