@@ -243,6 +243,23 @@ describe('feedback on replies', () => {
     expect(await figures()).toEqual(after);
   });
 
+  it('gives the member their thumbs and reasons in their data download, nobody else’s', async () => {
+    const { topic, messages } = await conversation(alice, bots.ELIZA);
+    const reply = replies(messages)[0]._id;
+    await rate(alice, topic, reply, { rating: 'down', reason: 'Mine to download' });
+    const theirs = await conversation(bob, bots.ELIZA);
+    await rate(bob, theirs.topic, replies(theirs.messages)[0]._id, { rating: 'up', reason: 'Bob’s reason' });
+    const exported = (await call(server, '/api/v1/user/me/export', { token: alice.token })).body;
+    expect(exported.feedback).toContainEqual({
+      message: reply,
+      rating: 'down',
+      reason: 'Mine to download',
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect(JSON.stringify(exported.feedback)).not.toContain('Bob’s reason');
+  });
+
   it('lets only admins of the organization read the figures', async () => {
     const asMember = await call(server, '/api/v1/admin/feedback', { token: alice.token });
     expect(asMember.status).toBe(403);
