@@ -79,6 +79,19 @@ export interface ToolRecord extends AdminRecord {
 }
 
 /**
+ * The members' thumbs on the replies of one bot with one model (null: the bot's own model, or one removed
+ * since; a null bot was deleted since), and the newest reasons they gave; its `_id` is made of both.
+ */
+export interface FeedbackFigures extends AdminRecord {
+  bot: NamedRecord | null;
+  model: NamedRecord | null;
+  up: number;
+  down: number;
+  /** The newest reasons, newest first, each with the thumb it came with. */
+  reasons: { text: string; rating: 'up' | 'down'; at: string }[];
+}
+
+/**
  * An invitation not accepted yet: resent (a change of it: a new code and time) or revoked (its
  * removal). One past `expiresAt` admits nobody until resent.
  */

@@ -7,6 +7,7 @@ import { botEditorMachine } from '../../machines/botEditor';
 import { botsMachine } from '../../machines/bots';
 import { citationsMachine } from '../../machines/citations';
 import { conversationsMachine } from '../../machines/conversations';
+import { feedbackMachine } from '../../machines/feedback';
 import { importerMachine } from '../../machines/importer';
 import { knowledgeBaseMachine } from '../../machines/knowledgeBase';
 import { languageMachine } from '../../machines/language';
@@ -53,6 +54,7 @@ export const machines = [
   { file: 'machines/personalization.ts', machine: personalizationMachine },
   { file: 'machines/memories.ts', machine: memoriesMachine },
   { file: 'machines/savedMemory.ts', machine: savedMemoryMachine },
+  { file: 'machines/feedback.ts', machine: feedbackMachine },
   { file: 'machines/importer.ts', machine: importerMachine },
   { file: 'machines/adminList.ts', machine: adminListMachine },
   { file: 'machines/botEditor.ts', machine: botEditorMachine },

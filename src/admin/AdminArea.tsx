@@ -13,6 +13,7 @@ import { AuditScreen } from './AuditScreen';
 import { BotEditorRoute } from './bots/BotEditorRoute';
 import { BotsScreen } from './bots/BotsScreen';
 import { CategoriesScreen } from './CategoriesScreen';
+import { FeedbackScreen } from './feedback/FeedbackScreen';
 import { GroupsScreen } from './groups/GroupsScreen';
 import { isAdmin } from './isAdmin';
 import { KnowledgeBaseScreen } from './knowledge/KnowledgeBaseScreen';
@@ -43,6 +44,7 @@ function AdminSections() {
       <Route path="/admin/settings" component={SettingsScreen} />
       <Route path="/admin/sign-in" component={SsoScreen} />
       <Route path="/admin/usage" component={UsageScreen} />
+      <Route path="/admin/feedback" component={FeedbackScreen} />
       <Route path="/admin/audit" component={AuditScreen} />
       <Route component={BotsScreen} />
     </Switch>
@@ -51,7 +53,7 @@ function AdminSections() {
 
 /**
  * The admin area (`/admin`): the organization's bots, providers, tools, categories, members, groups, settings,
- * sign-in (owners only), usage and audit log, for its owners and admins. A member sees why they cannot enter.
+ * sign-in (owners only), usage, feedback and audit log, for its owners and admins. A member sees why they cannot enter.
  */
 export default function AdminArea() {
   const { session } = useActors();

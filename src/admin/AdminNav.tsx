@@ -15,6 +15,7 @@ const sections = [
   // Who may sign in and how: owners only (the server refuses admins).
   { href: '/admin/sign-in', label: 'Sign-in', owners: true },
   { href: '/admin/usage', label: 'Usage' },
+  { href: '/admin/feedback', label: 'Feedback' },
   { href: '/admin/audit', label: 'Audit log' },
 ];
 

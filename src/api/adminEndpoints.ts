@@ -4,6 +4,7 @@ import type {
   AdminRecord,
   AuditEntry,
   CategoryRecord,
+  FeedbackFigures,
   GroupRecord,
   InvitationRecord,
   McpServerRecord,
@@ -177,6 +178,14 @@ export function createAdminEndpoints(http: HttpClient) {
     usage: (days: number) => http.get<UsageReport>(`${admin}/usage`, { days }),
     usageCsv: (days: number) => http.download(`${admin}/usage`, { days, format: 'csv' }),
 
+    /** The thumbs per bot and model, one page; a row's `_id` is its bot's and model's. */
+    feedback: async (): Promise<AdminPage<FeedbackFigures>> => {
+      const rows = await http.get<Omit<FeedbackFigures, '_id'>[]>(`${admin}/feedback`);
+      return {
+        items: rows.map((row) => ({ ...row, _id: `${row.bot?._id ?? ''}/${row.model?._id ?? ''}` })),
+        next: null,
+      };
+    },
     audit: async (cursor: string) =>
       pageOf(
         await http.get<AuditEntry[] | AdminPage<AuditEntry>>(`${admin}/audit`, {

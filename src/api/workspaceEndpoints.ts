@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import type { ApiKey, CreatedKey, KeyList, KeyRequest } from '../../machines/apiKeys';
 import type { ConversationChange, ConversationFilter } from '../../machines/conversations';
+import type { FeedbackSave, ReplyFeedback } from '../../machines/feedback';
 import type { ShareAudience, ShareLink } from '../../machines/share';
 import { type HttpClient, HttpError, type UploadProgress } from './http';
 import type {
@@ -107,6 +108,12 @@ export function createWorkspaceEndpoints(http: HttpClient) {
         )
       ).step,
     /** The branch on screen, kept for the next visit. */
+    /** The member's thumbs on a reply (`rating` null takes them back); answers what the server keeps. */
+    saveFeedback: ({ topicId, messageId, rating, reason }: FeedbackSave) =>
+      http.replace<ReplyFeedback | null>(
+        `/api/v1/topic/${encodeURIComponent(topicId)}/message/${encodeURIComponent(messageId)}/feedback`,
+        reason === undefined ? { rating } : { rating, reason },
+      ),
     saveHead: (id: string, head: string) =>
       http.patch<TopicSummary>(`/api/v1/topic/${encodeURIComponent(id)}`, { head }),
     /** Sends a message after `parent` (null: a new first message), with its files, and yields the reply's events. */

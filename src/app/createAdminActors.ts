@@ -165,6 +165,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
   });
   const tools = list({ fetchPage: () => api.tools() });
   const audit = list({ fetchPage: (cursor) => api.audit(cursor) });
+  const feedback = list({ fetchPage: () => api.feedback() });
   const knowledge = list({
     fetchPage: () => api.knowledgeBases(),
     create: (values) =>
@@ -314,6 +315,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     settings,
     sso,
     usage,
+    feedback,
   ];
   // The next user must not see this organization's members, settings or figures.
   session.subscribe((snapshot) => {
@@ -337,6 +339,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     settings,
     sso,
     usage,
+    feedback,
     botEditor,
     knowledgeBase,
     providerModels,

@@ -3,6 +3,7 @@ import { apiKeysMachine } from '../../machines/apiKeys';
 import { activeBots, type botsMachine } from '../../machines/bots';
 import { citationsMachine } from '../../machines/citations';
 import { conversationsMachine } from '../../machines/conversations';
+import { feedbackMachine } from '../../machines/feedback';
 import type { OrganizationRecord } from '../../machines/organization';
 import { type BillingRecord, createResourceMachine, type NotificationRecord } from '../../machines/resource';
 import type { sessionMachine } from '../../machines/session';
@@ -186,6 +187,11 @@ export function createWorkspaceActors({
     },
   });
 
+  /** A reply's thumbs: each reply on screen runs its own actor of it. */
+  const feedback = feedbackMachine.provide({
+    actors: { saveFeedback: fromPromise(({ input }) => api.saveFeedback(input)) },
+  });
+
   /** The Profile panel's API keys: the panel runs its own actor of it while it shows the profile. */
   const apiKeys = apiKeysMachine.provide({
     actors: {
@@ -227,6 +233,7 @@ export function createWorkspaceActors({
     projectFiles,
     theme,
     chat,
+    feedback,
     apiKeys,
     attachments,
     citations,

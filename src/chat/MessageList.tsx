@@ -1,9 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useMemo, useRef } from 'react';
-import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { type ActorRefFrom, createActor, type SnapshotFrom } from 'xstate';
 import type { citationsMachine } from '../../machines/citations';
-import { streamingReply } from '../../machines/messageTree';
+import { type ChatMessage, isPending, streamingReply } from '../../machines/messageTree';
 import type { topicMachine } from '../../machines/topic';
+import { useWorkspace } from '../app/useWorkspace';
 import { T } from '../i18n/T';
 import { useNow } from '../i18n/useNow';
 import { useT } from '../i18n/useT';
@@ -12,6 +13,7 @@ import { CitationDialog } from './message/CitationDialog';
 import { LiveReply } from './message/LiveReply';
 import { type MessageCommands, MessageItem } from './message/MessageItem';
 import { ReplyEndActions } from './message/ReplyEndActions';
+import type { FeedbackActor } from './message/ReplyFeedback';
 import { TypingIndicator } from './TypingIndicator';
 import { useAutoScroll } from './useAutoScroll';
 import { useChatBot } from './useChatBot';
@@ -40,6 +42,31 @@ function writingShown(snapshot: TopicSnapshot): 'live' | 'notYet' | 'stored' {
   if (snapshot.matches('stopping')) return drafted ? 'live' : 'notYet';
   if (!snapshot.matches('live')) return 'stored';
   return isTyping(snapshot) && !drafted ? 'notYet' : 'live';
+}
+
+/**
+ * The thumbs of each stored reply of the chat, one actor per reply for as long as the chat is on screen:
+ * a reply shown again (another branch, after Continue) shows what was given since it was read.
+ */
+function useFeedbackActors(chat: ActorRefFrom<typeof topicMachine>) {
+  const { feedback, inspect } = useWorkspace();
+  const topicId = useSelector(chat, (snapshot) => snapshot.context.topicId);
+  const actors = useRef(new Map<string, FeedbackActor>());
+  return useCallback(
+    (message: ChatMessage) => {
+      if (message.role !== 'bot' || !topicId || isPending(message._id)) return undefined;
+      let actor = actors.current.get(message._id);
+      if (!actor) {
+        actor = createActor(feedback, {
+          input: { topicId, messageId: message._id, feedback: message.feedback ?? null },
+          inspect,
+        }).start();
+        actors.current.set(message._id, actor);
+      }
+      return actor;
+    },
+    [feedback, inspect, topicId],
+  );
 }
 
 /**
@@ -78,6 +105,7 @@ export function MessageList({
   }, [request, jumpToLatest]);
 
   const positions = useStablePositions(messages, tree);
+  const feedbackOf = useFeedbackActors(chat);
   const commands = useMemo<MessageCommands>(
     () => ({
       edit: (messageId, text) => chat.send({ type: 'EDIT', messageId, text }),
@@ -116,6 +144,7 @@ export function MessageList({
                 canChange={canChange}
                 translateAll={translateAll}
                 commands={commands}
+                feedback={feedbackOf(message)}
               />
             ),
           )}

@@ -155,6 +155,9 @@ describe('an organization the operator creates and its admins run, in Chromium a
   });
 
   it('creates a category and an OpenAI-compatible provider, its key shown masked and its models listed', async () => {
+    // A new organization has no feedback yet: the Feedback screen says how it comes.
+    await adminSection(owner, 'Feedback');
+    await owner.getByText('No feedback yet. Members rate a reply with the thumbs under it.').waitFor();
     await adminSection(owner, 'Categories');
     await owner.getByLabel('New category').fill('Poetry');
     await owner.getByRole('button', { name: 'Create' }).click();
@@ -281,7 +284,7 @@ describe('an organization the operator creates and its admins run, in Chromium a
     expect(await pending.count()).toBe(0);
   });
 
-  it('the member chats with the new bot and is charged for the reply', async () => {
+  it('the member chats with the new bot, rates the reply, and is charged for it', async () => {
     await member.getByRole('link', { name: 'Chat Poet' }).click();
     await member.waitForURL(/\/topics\/new\?bot=/);
     await member.getByLabel('Message').fill('the moon');
@@ -289,6 +292,15 @@ describe('an organization the operator creates and its admins run, in Chromium a
     await expect
       .poll(() => member.locator('.message.bot').last().textContent())
       .toContain('Roses for: the moon');
+    // A thumb down with a reason; the reply shows it when the conversation is opened again.
+    const bad = () => member.locator('.message.bot').last().getByRole('button', { name: 'Bad', exact: true });
+    await bad().click();
+    const why = member.getByRole('dialog', { name: 'What went wrong with this reply?' });
+    await why.getByLabel('Reason').fill('Too short for a poem');
+    await why.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => why.count()).toBe(0);
+    await member.reload();
+    await expect.poll(() => bad().getAttribute('aria-pressed')).toBe('true');
     await member.getByRole('button', { name: 'Profile' }).click();
     const panel = member.getByRole('complementary');
     await panel.getByRole('button', { name: 'Order history' }).click();
@@ -328,6 +340,22 @@ describe('an organization the operator creates and its admins run, in Chromium a
     const perBot = owner.getByRole('table', { name: 'Per bot' });
     await perBot.getByRole('row', { name: /Poet/ }).waitFor();
     await owner.getByRole('table', { name: 'Per member' }).getByText('Ada Byron').waitFor();
+
+    // The member's thumb down, per bot and per model, with its reason: never the conversation or who.
+    await adminSection(owner, 'Feedback');
+    const poet = owner.getByRole('table', { name: 'Per bot' }).getByRole('row', { name: /Poet/ });
+    await expect.poll(() => poet.getByRole('cell').allTextContents()).toEqual(['0%', '0', '1']);
+    await owner
+      .getByRole('table', { name: 'Per model' })
+      .getByRole('row', { name: /The bot’s own model/ })
+      .waitFor();
+    const reasons = owner.getByRole('region', { name: 'Poet, The bot’s own model' });
+    expect(await reasons.getByRole('listitem').textContent()).toMatch(/^Bad Too short for a poem /);
+    expect(await owner.getByRole('main').textContent()).not.toContain('Ada');
+    expect(blocking(await runAxe(owner, noViolations())), 'axe: feedback').toEqual([]);
+    await owner.setViewportSize({ width: 320, height: 800 });
+    expect(await layoutProblems(owner), 'layout: feedback at 320 px').toEqual([]);
+    await owner.setViewportSize({ width: 1280, height: 900 });
 
     await adminSection(owner, 'Audit log');
     await expect

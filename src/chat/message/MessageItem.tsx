@@ -10,6 +10,7 @@ import { linkCitations } from './citationLinks';
 import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
 import { MessageFiles } from './MessageFiles';
+import { type FeedbackActor, ReplyFeedback } from './ReplyFeedback';
 import { SiblingSwitcher } from './SiblingSwitcher';
 import { ToolSteps } from './ToolSteps';
 import { useTranslatedText } from './useTranslatedText';
@@ -43,6 +44,8 @@ interface MessageItemProps {
   /** The conversation's "Translate all". */
   translateAll: boolean;
   commands: MessageCommands;
+  /** A stored reply's thumbs. */
+  feedback?: FeedbackActor;
 }
 
 /**
@@ -134,6 +137,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             editRef={editButton}
           />
         )}
+        {props.feedback && <ReplyFeedback actor={props.feedback} />}
       </footer>
     </article>
   );

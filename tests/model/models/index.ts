@@ -7,6 +7,7 @@ import { botEditorModel } from './botEditor';
 import { botsModel } from './bots';
 import { citationsModel } from './citations';
 import { conversationsModel } from './conversations';
+import { feedbackModel } from './feedback';
 import { importerModel } from './importer';
 import { knowledgeBaseModel } from './knowledgeBase';
 import { languageModel } from './language';
@@ -53,6 +54,7 @@ export const models = [
   personalizationModel,
   memoriesModel,
   savedMemoryModel,
+  feedbackModel,
   importerModel,
 ];
 

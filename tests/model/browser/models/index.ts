@@ -8,6 +8,7 @@ import { botEditorBrowserModel } from './botEditor';
 import { botsBrowserModel } from './bots';
 import { citationsBrowserModel } from './citations';
 import { conversationsBrowserModel } from './conversations';
+import { feedbackBrowserModel } from './feedback';
 import { knowledgeBaseBrowserModel } from './knowledgeBase';
 import { languageBrowserModel } from './language';
 import { membersBrowserModel } from './members';
@@ -42,6 +43,7 @@ export const browserModels: BrowserModel[] = [
   topicBrowserModel({ double: noDouble, broke: noServer }),
   attachmentsBrowserModel,
   citationsBrowserModel,
+  feedbackBrowserModel,
   shareBrowserModel,
   projectsBrowserModel,
   sharedConversationBrowserModel,
