@@ -11,8 +11,10 @@ import { conversationsBrowserModel } from './conversations';
 import { knowledgeBaseBrowserModel } from './knowledgeBase';
 import { languageBrowserModel } from './language';
 import { membersBrowserModel } from './members';
+import { memoriesBrowserModel } from './memories';
 import { organizationBrowserModel } from './organization';
 import { orgSettingsBrowserModel } from './orgSettings';
+import { personalizationBrowserModel } from './personalization';
 import { projectsBrowserModel } from './projects';
 import { sessionBrowserModel } from './session';
 import { shareBrowserModel } from './share';
@@ -35,6 +37,8 @@ export const browserModels: BrowserModel[] = [
   sessionBrowserModel,
   accountBrowserModel,
   apiKeysBrowserModel,
+  personalizationBrowserModel,
+  memoriesBrowserModel,
   themeBrowserModel,
   botsBrowserModel,
   sidePanelBrowserModel,
