@@ -16,6 +16,7 @@ import { organizationBrowserModel } from './organization';
 import { orgSettingsBrowserModel } from './orgSettings';
 import { personalizationBrowserModel } from './personalization';
 import { projectsBrowserModel } from './projects';
+import { savedMemoryBrowserModel } from './savedMemory';
 import { sessionBrowserModel } from './session';
 import { shareBrowserModel } from './share';
 import { sharedConversationBrowserModel } from './sharedConversation';
@@ -46,6 +47,7 @@ export const browserModels: BrowserModel[] = [
   topicBrowserModel({ double: noDouble, broke: noServer }),
   attachmentsBrowserModel,
   citationsBrowserModel,
+  savedMemoryBrowserModel({ double: noDouble }),
   shareBrowserModel,
   projectsBrowserModel,
   sharedConversationBrowserModel,
