@@ -8,6 +8,7 @@ import { botEditorBrowserModel } from './botEditor';
 import { botsBrowserModel } from './bots';
 import { citationsBrowserModel } from './citations';
 import { conversationsBrowserModel } from './conversations';
+import { importerBrowserModel } from './importer';
 import { knowledgeBaseBrowserModel } from './knowledgeBase';
 import { languageBrowserModel } from './language';
 import { membersBrowserModel } from './members';
@@ -40,6 +41,7 @@ export const browserModels: BrowserModel[] = [
   apiKeysBrowserModel,
   personalizationBrowserModel,
   memoriesBrowserModel,
+  importerBrowserModel,
   themeBrowserModel,
   botsBrowserModel,
   sidePanelBrowserModel,
