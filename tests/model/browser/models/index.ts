@@ -9,12 +9,16 @@ import { botsBrowserModel } from './bots';
 import { citationsBrowserModel } from './citations';
 import { conversationsBrowserModel } from './conversations';
 import { feedbackBrowserModel } from './feedback';
+import { importerBrowserModel } from './importer';
 import { knowledgeBaseBrowserModel } from './knowledgeBase';
 import { languageBrowserModel } from './language';
 import { membersBrowserModel } from './members';
+import { memoriesBrowserModel } from './memories';
 import { organizationBrowserModel } from './organization';
 import { orgSettingsBrowserModel } from './orgSettings';
+import { personalizationBrowserModel } from './personalization';
 import { projectsBrowserModel } from './projects';
+import { savedMemoryBrowserModel } from './savedMemory';
 import { sessionBrowserModel } from './session';
 import { shareBrowserModel } from './share';
 import { sharedConversationBrowserModel } from './sharedConversation';
@@ -36,6 +40,9 @@ export const browserModels: BrowserModel[] = [
   sessionBrowserModel,
   accountBrowserModel,
   apiKeysBrowserModel,
+  personalizationBrowserModel,
+  memoriesBrowserModel,
+  importerBrowserModel,
   themeBrowserModel,
   botsBrowserModel,
   sidePanelBrowserModel,
@@ -44,6 +51,7 @@ export const browserModels: BrowserModel[] = [
   attachmentsBrowserModel,
   citationsBrowserModel,
   feedbackBrowserModel,
+  savedMemoryBrowserModel({ double: noDouble }),
   shareBrowserModel,
   projectsBrowserModel,
   sharedConversationBrowserModel,
