@@ -134,12 +134,12 @@ export function createWorkspaceEndpoints(http: HttpClient) {
     /** A file's bytes, or an image's thumbnail. */
     fileContent: (id: string, thumbnail = false) =>
       http.blob(`/api/v1/file/${encodeURIComponent(id)}/content`, thumbnail ? { thumbnail: 1 } : undefined),
-    /** Asks for another reply in place of `messageId` and yields its events. */
-    regenerate: (topicId: string, messageId: string, signal: AbortSignal) =>
+    /** Asks for another reply in place of `messageId` (by another of the bot's models) and yields its events. */
+    regenerate: (topicId: string, messageId: string, signal: AbortSignal, model?: string) =>
       events(
         http.stream(
           `/api/v1/topic/${encodeURIComponent(topicId)}/message/${encodeURIComponent(messageId)}/regenerate`,
-          {},
+          model ? { model } : {},
           signal,
         ),
       ),
