@@ -225,7 +225,7 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
     created_at: Date;
     head: string | null;
     topic_model: string | null;
-    parameters: ReplyParameters;
+    parameters: TopicParameters;
     model_id: string | null;
     files: MessageFile[] | null;
     citations: Citation[] | null;
@@ -266,7 +266,7 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
 export type TopicRecord = Awaited<ReturnType<typeof readTopic>>;
 
 /** A conversation's settings for its replies, where its bot allows them (`userParameters`). */
-export interface ReplyParameters {
+export interface TopicParameters {
   temperature?: number;
   maxTokens?: number;
 }
@@ -288,7 +288,7 @@ export async function tuneTopic(
   db: Db,
   owner: Owner,
   id: string,
-  change: { model?: string | null; parameters?: ReplyParameters | null },
+  change: { model?: string | null; parameters?: TopicParameters | null },
 ) {
   const { rows } = await db.query<{
     bot_id: string;
@@ -304,7 +304,7 @@ export async function tuneTopic(
   if (!topic) throw topicNotFound();
   const offered = await modelsOfBot(db, topic.bot_id);
   const model =
-    change.model === undefined ? pickModel(offered, topic.model_id) : pickModel(offered, null, change.model);
+    change.model === undefined ? pickModel(offered, [topic.model_id]) : pickModel(offered, [], change.model);
   const parameters = change.parameters ?? {};
   if (change.parameters) {
     if (!topic.user_parameters)

@@ -111,12 +111,13 @@ export const modelNotOffered = () =>
 
 /**
  * The model a reply runs on, of those the bot offers: `wanted` (a member's pick, refused when the
- * bot does not offer it), else the conversation's `chosen` one while the bot still offers it, else
- * the bot's default; null for a bot without catalogue models.
+ * bot does not offer it), else the first of `preferred` the bot still offers (the model that wrote a
+ * reply being continued, the conversation's choice), else the bot's default; null for a bot without
+ * catalogue models.
  */
 export function pickModel(
   offered: ReplyModel[],
-  chosen: string | null,
+  preferred: (string | null)[],
   wanted?: string | null,
 ): ReplyModel | null {
   if (wanted) {
@@ -124,7 +125,11 @@ export function pickModel(
     if (!model) throw modelNotOffered();
     return model;
   }
-  return offered.find((candidate) => candidate.id === chosen) ?? offered[0] ?? null;
+  for (const id of preferred) {
+    const model = offered.find((candidate) => candidate.id === id);
+    if (model) return model;
+  }
+  return offered[0] ?? null;
 }
 
 /**
@@ -145,4 +150,19 @@ export function withModel(
     vision: model.vision,
     contextTokens: model.contextTokens,
   };
+}
+
+/** The longest reply a catalogue model writes unless the conversation sets one. */
+export const defaultReplyTokens = 4096;
+
+/**
+ * The longest reply on `model`, in tokens: the conversation's maximum, else the default, within the
+ * model's context; without a catalogue model, the conversation's maximum (if any).
+ */
+export function replyTokensOf(
+  model: ReplyModel | null,
+  parameters: { maxTokens?: number },
+): number | undefined {
+  if (!model) return parameters.maxTokens;
+  return Math.min(parameters.maxTokens ?? defaultReplyTokens, model.contextTokens);
 }

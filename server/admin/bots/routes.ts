@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
+import { modelsOfBot, pickModel } from '../../models/store';
 import { prepareReply, shownFailure, unkept } from '../../replies/pipeline';
 import { openEventStream } from '../../replies/sse';
 import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
@@ -300,6 +301,8 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
       const prepared = await prepareReply(app, {
         owner: { tenant: request.tenant, userId: request.auth.userId },
         bot: row,
+        // On its default catalogue model, as a new conversation would be.
+        model: pickModel(await modelsOfBot(app.db, row.id), []),
         provider,
         conversation: { history: turns.slice(0, -1), text: last.text },
         steps: null,
