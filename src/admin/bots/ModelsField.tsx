@@ -35,10 +35,7 @@ export function ModelsField({ catalogue, chosen, problem, onChange }: ModelsFiel
     >
       <legend>{t('Models')}</legend>
       <p id={`${id}-hint`} className="field-hint">
-        <T>
-          The catalogue models the bot offers; the first is the default, and members pick another per
-          conversation. None chosen: it runs on the provider and model above.
-        </T>
+        {t('The first is the default; members may pick another per conversation. None: the model above.')}
       </p>
       {catalogue.length === 0 && (
         <p className="field-hint">
