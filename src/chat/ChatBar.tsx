@@ -1,5 +1,4 @@
 import { useActorRef, useSelector } from '@xstate/react';
-import { lazy, Suspense } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { topicMachine } from '../../machines/topic';
 import { useDocumentTitle } from '../app/useDocumentTitle';
@@ -12,10 +11,9 @@ import { T } from '../i18n/T';
 import { useFormat } from '../i18n/useFormat';
 import { useT } from '../i18n/useT';
 import { useMessageTranslation } from './message/useTranslatedText';
+import { ChatSettingsDialog } from './model/ChatSettingsDialog';
+import { ModelPicker } from './model/ModelPicker';
 import { useChatBot } from './useChatBot';
-
-const ModelPicker = lazy(() => import('./model/ModelPicker'));
-const ChatSettingsDialog = lazy(() => import('./model/ChatSettingsDialog'));
 
 interface ChatBarProps {
   chat: ActorRefFrom<typeof topicMachine>;
@@ -75,11 +73,7 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
           </p>
         )}
       </div>
-      {conversation && models.length > 1 && (
-        <Suspense fallback={null}>
-          <ModelPicker tuning={tuning} models={models} />
-        </Suspense>
-      )}
+      {conversation && models.length > 1 && <ModelPicker tuning={tuning} models={models} />}
       {conversation && translationOffered && (
         <button
           type="button"
@@ -110,11 +104,7 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
           ]}
         />
       )}
-      {settingsOpen && (
-        <Suspense fallback={null}>
-          <ChatSettingsDialog tuning={tuning} />
-        </Suspense>
-      )}
+      {settingsOpen && <ChatSettingsDialog tuning={tuning} />}
       {exporting && (
         <p className="chat-bar-bot chat-bar-error" role="status">
           <T>Exporting…</T>

@@ -12,7 +12,7 @@ import { TextField } from '../../components/TextField';
  * The chat's settings, where its bot allows them: the conversation's temperature and maximum reply
  * length (empty: the model's own). Checked here, then by the server against the model's context.
  */
-export default function ChatSettingsDialog({ tuning }: { tuning: ActorRefFrom<typeof chatModelMachine> }) {
+export function ChatSettingsDialog({ tuning }: { tuning: ActorRefFrom<typeof chatModelMachine> }) {
   const { draft, problems } = useSelector(tuning, (snapshot) => snapshot.context);
   const saving = useSelector(tuning, (snapshot) => snapshot.matches({ settings: 'saving' }));
   const formRef = useRef<HTMLFormElement>(null);

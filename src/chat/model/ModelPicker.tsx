@@ -18,7 +18,7 @@ interface ModelPickerProps {
  * The conversation's model, in the chat's bar: each of the bot's models with its price. The choice is
  * the conversation's: its next replies are written, and priced, by it.
  */
-export default function ModelPicker({ tuning, models }: ModelPickerProps) {
+export function ModelPicker({ tuning, models }: ModelPickerProps) {
   const t = useT();
   const id = useId();
   const format = useFormat();
