@@ -437,7 +437,7 @@ describe('an organization the operator creates and its admins run, in Chromium a
     await expect.poll(() => member.locator('.chat-bar-bot').textContent()).toMatch(/0\.10 per reply/);
 
     // The chat's settings: a temperature past 2 is refused next to its field, then the reply follows them.
-    await member.getByRole('button', { name: 'Conversation actions' }).click();
+    await member.locator('.chat-bar').getByRole('button', { name: 'Conversation actions' }).click();
     await member.getByRole('menuitem', { name: 'Chat settings' }).click();
     const settings = member.getByRole('dialog', { name: 'Chat settings' });
     await settings.getByLabel('Temperature').fill('3');

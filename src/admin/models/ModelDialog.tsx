@@ -105,7 +105,7 @@ export function ModelDialog({ model, providers, saving, problem, onSave, onCance
   };
 
   return (
-    <Dialog title={model ? 'Edit model' : 'Add model'} role="dialog" onClose={onCancel}>
+    <Dialog title={model ? 'Edit model' : 'Add model'} role="dialog" className="scrolling" onClose={onCancel}>
       <form ref={formRef} className="form compact" noValidate onSubmit={submit}>
         <TextField label="Name" maxLength={80} hint="What members see." {...field('name')} />
         <SelectField
