@@ -350,6 +350,36 @@ describe('the model catalogue: admins offer models, conversations pick one, repl
     expect(rows[0]).toEqual({ prompt_tokens: 1500, completion_tokens: 50 });
     expect(tenThousandths(after.balance - (await billing(server, user)).balance)).toBe(116);
 
+    // A provider reporting more than the reply may use: charged what it held, never more
+    // (0.01 + 2000 × 0.000001 + 100 × 0.000002 = 0.0122).
+    model.script(() => ({ chunks: ['Long'], usage: { prompt_tokens: 90_000, completion_tokens: 90_000 } }));
+    const capped = await stream(
+      server,
+      `/api/v1/topic/${topic}/message/${reply._id}/regenerate`,
+      user.token,
+      'acme',
+      { model: deep._id },
+    );
+    expect(capped.events.at(-1)).toMatchObject({ event: 'done', data: { cost: 0.0122 } });
+
+    // A provider reporting no usage: charged by an estimate of what was sent and written, kept with it.
+    model.script(() => ({ chunks: ['x'.repeat(400)], usage: null }));
+    const estimated = await stream(
+      server,
+      `/api/v1/topic/${topic}/message/${reply._id}/regenerate`,
+      user.token,
+      'acme',
+      { model: deep._id },
+    );
+    const { rows: counted } = await server.app.db.query<{ prompt_tokens: number; completion_tokens: number }>(
+      'select prompt_tokens, completion_tokens from messages where id = $1',
+      [estimated.events.at(-1)?.data.botMessageId],
+    );
+    expect(counted[0].completion_tokens).toBe(100);
+    expect(counted[0].prompt_tokens).toBeGreaterThan(0);
+    const estimate = Math.ceil(100 + counted[0].prompt_tokens / 100 + (2 * 100) / 100);
+    expect(estimated.events.at(-1)).toMatchObject({ event: 'done', data: { cost: estimate / 10_000 } });
+
     // A model the bot does not offer: refused before anything is reserved or written.
     const refused = await call(server, `/api/v1/topic/${topic}/message/${reply._id}/regenerate`, {
       token: user.token,
@@ -358,7 +388,7 @@ describe('the model catalogue: admins offer models, conversations pick one, repl
     });
     expect(refused.status).toBe(400);
     expect(refused.body.field).toBe('model');
-    expect((await readTopic(server, user, topic)).messages).toHaveLength(branched.messages.length);
+    expect((await readTopic(server, user, topic)).messages).toHaveLength(branched.messages.length + 2);
     expect((await billing(server, user)).reserved).toBe(0);
     model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
   });
@@ -464,8 +494,16 @@ describe('the model catalogue: admins offer models, conversations pick one, repl
       max_tokens: 50,
       stop: ['\n\n', 'END'],
     });
+    expect(completion.data.choices[0].finish_reason).toBe('stop');
     // Held 0.01 + 1000 × 0.0001 + 50 × 0.0002, charged 0.01 + 40 × 0.0001 + 5 × 0.0002 = 0.015.
     expect(tenThousandths(10 - (await billing(server, user)).balance)).toBe(150);
+    // A reply that reaches max_tokens ends with finish reason `length`, as OpenAI's.
+    const cut = await client.chat.completions.create({
+      model: bot._id,
+      messages: [{ role: 'user', content: 'Count me' }],
+      max_tokens: 1,
+    });
+    expect(cut.choices[0]).toMatchObject({ message: { content: 'Exact' }, finish_reason: 'length' });
 
     model.script(() => ({ chunks: ['Stream', 'ed'], usage: { prompt_tokens: 12, completion_tokens: 3 } }));
     const chunks = await client.chat.completions.create({
@@ -496,7 +534,7 @@ describe('the model catalogue: admins offer models, conversations pick one, repl
       'select model_id from api_calls where user_id = $1',
       [user.id],
     );
-    expect(rows.map((row) => row.model_id)).toEqual([metered._id, metered._id]);
+    expect(rows.map((row) => row.model_id)).toEqual([metered._id, metered._id, metered._id]);
     model.script((request) => ({ chunks: ['You said: ', textOf(request.messages.at(-1)?.content)] }));
   });
 });

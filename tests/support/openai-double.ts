@@ -358,7 +358,10 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
       sendJson(response, 400, { error: { message: invalid, type: 'invalid_request_error' } });
       return;
     }
-    const script = titling ? titleFor(chat) : scriptFor(chat);
+    const scripted = titling ? titleFor(chat) : scriptFor(chat);
+    // As OpenAI does, a reply stops at `max_tokens` (each chunk counting as a token) with finish reason `length`.
+    const long = chat.max_tokens !== undefined && scripted.chunks.length > chat.max_tokens;
+    const script = long ? { ...scripted, chunks: scripted.chunks.slice(0, chat.max_tokens) } : scripted;
     if (script.status && script.status >= 400) {
       sendJson(response, script.status, {
         error: { message: script.chunks[0] ?? 'error', type: 'server_error', code: null },
@@ -370,7 +373,7 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
       name: call.name,
       pieces: argumentPieces(call.arguments),
     }));
-    const finishReason = calls.length ? 'tool_calls' : 'stop';
+    const finishReason = calls.length ? 'tool_calls' : long ? 'length' : 'stop';
     if (!chat.stream) {
       // Not streamed, the answer comes whole, after the time its pieces would take.
       if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
