@@ -392,6 +392,13 @@ describe('an organization the operator creates and its admins run, in Chromium a
     await add('Swift', 'double-1', '0.1');
     await add('Deep', 'double-2', '0.3');
     expect(await layoutProblems(owner), 'the Models screen').toEqual([]);
+    // The narrowest screen: the cards and the form fit.
+    await owner.setViewportSize({ width: 320, height: 900 });
+    expect(await layoutProblems(owner), 'the Models screen at 320 px').toEqual([]);
+    await owner.getByRole('button', { name: 'Edit Swift' }).click();
+    expect(await layoutProblems(owner), 'the model form at 320 px').toEqual([]);
+    await owner.keyboard.press('Escape');
+    await owner.setViewportSize({ width: 1280, height: 900 });
 
     // Poet offers both, Deep first (its default), and lets members set temperature and length.
     await adminSection(owner, 'Bots');
@@ -461,6 +468,9 @@ describe('an organization the operator creates and its admins run, in Chromium a
     expect(model.requests.at(-1)?.model).toBe('double-2');
     expect(await picker.inputValue()).toBe(await picker.locator('option').nth(1).getAttribute('value'));
     expect(await layoutProblems(member), 'the chat with a model picker').toEqual([]);
+    await member.setViewportSize({ width: 320, height: 800 });
+    expect(await layoutProblems(member), 'the chat with a model picker at 320 px').toEqual([]);
+    await member.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('a member who opens /admin is told it is for admins only', async () => {
