@@ -14,6 +14,10 @@ export interface BotRecord {
   platform: { name: string };
   /** Price of one reply, in the organization's currency. */
   price: number;
+  /** The catalogue models it offers, its default first (none: it runs on its own). */
+  models?: { _id: string; name: string }[];
+  /** Members may set a conversation's temperature and reply length. */
+  userParameters?: boolean;
 }
 
 /** Active bots are those with active true (seed-spec §4). */

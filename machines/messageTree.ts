@@ -73,6 +73,10 @@ export interface TopicRecord {
   head: string | null;
   /** Every message of every branch. */
   messages: ChatMessage[];
+  /** The catalogue model its replies are written by (null: its bot runs on its own). */
+  model?: string | null;
+  /** Its temperature and maximum reply length, where its bot lets members set them. */
+  parameters?: { temperature?: number; maxTokens?: number };
 }
 
 /** Where a message sits among the messages that follow the same one: "‹ 2 / 3 ›". */

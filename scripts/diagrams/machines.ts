@@ -5,6 +5,7 @@ import { attachmentMachine } from '../../machines/attachment';
 import { attachmentsMachine } from '../../machines/attachments';
 import { botEditorMachine } from '../../machines/botEditor';
 import { botsMachine } from '../../machines/bots';
+import { chatModelMachine } from '../../machines/chatModel';
 import { citationsMachine } from '../../machines/citations';
 import { conversationsMachine } from '../../machines/conversations';
 import { feedbackMachine } from '../../machines/feedback';
@@ -42,6 +43,7 @@ export const machines = [
   { file: 'machines/language.ts', machine: languageMachine },
   { file: 'machines/worker.ts', machine: workerMachine },
   { file: 'machines/topic.ts', machine: topicMachine },
+  { file: 'machines/chatModel.ts', machine: chatModelMachine },
   { file: 'machines/attachments.ts', machine: attachmentsMachine },
   { file: 'machines/attachment.ts', machine: attachmentMachine },
   { file: 'machines/citations.ts', machine: citationsMachine },

@@ -6,7 +6,18 @@ import { type CatalogueBot, readCatalogue } from './store';
 const botSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['_id', 'name', 'description', 'active', 'categories', 'platform', 'price', 'vision', 'models'],
+  required: [
+    '_id',
+    'name',
+    'description',
+    'active',
+    'categories',
+    'platform',
+    'price',
+    'vision',
+    'models',
+    'userParameters',
+  ],
   properties: {
     _id: { type: 'string' },
     name: { type: 'string' },
@@ -20,6 +31,10 @@ const botSchema = {
         required: ['_id', 'name'],
         properties: { _id: { type: 'string' }, name: { type: 'string' } },
       },
+    },
+    userParameters: {
+      type: 'boolean',
+      description: 'members may set a conversation’s temperature and reply length',
     },
     platform: {
       type: 'object',

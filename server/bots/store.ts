@@ -15,6 +15,8 @@ export interface CatalogueBot {
   vision: boolean;
   /** The catalogue models it offers, its default first (none: it runs its own settings). */
   models: { _id: string; name: string }[];
+  /** Members may set a conversation's temperature and reply length. */
+  userParameters: boolean;
   groups: string[];
 }
 
@@ -35,8 +37,9 @@ export async function readCatalogue(
     categories: { _id: string; name: string }[] | null;
     groups: string[];
     models: ModelRow[];
+    user_parameters: boolean;
   }>(
-    `select b.id, b.name, b.description, b.active, b.platform, b.config, b.price,
+    `select b.id, b.name, b.description, b.active, b.platform, b.config, b.price, b.user_parameters,
             json_agg(json_build_object('_id', c.id, 'name', c.name) order by c.name) filter (where c.id is not null) as categories,
             array(select bg.group_id from bot_groups bg where bg.bot_id = b.id) as groups,
             coalesce((select json_agg(m order by bm.position)
@@ -63,6 +66,7 @@ export async function readCatalogue(
       price: Number(first ? first.price : bot.price),
       vision: reachOf(config).vision,
       models: bot.models.map((model) => ({ _id: model.id, name: model.name })),
+      userParameters: bot.user_parameters,
       groups: bot.groups,
     };
   });

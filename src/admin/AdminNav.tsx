@@ -6,6 +6,7 @@ import { useT } from '../i18n/useT';
 const sections = [
   { href: '/admin', label: 'Bots' },
   { href: '/admin/providers', label: 'Providers' },
+  { href: '/admin/models', label: 'Models' },
   { href: '/admin/tools', label: 'Tools' },
   { href: '/admin/categories', label: 'Categories' },
   { href: '/admin/knowledge', label: 'Knowledge' },

@@ -8,6 +8,8 @@ import type {
   GroupRecord,
   InvitationRecord,
   McpServerRecord,
+  ModelRecord,
+  ModelRequest,
   ProviderRecord,
   ToolRecord,
 } from '../../machines/adminList';
@@ -119,6 +121,16 @@ export function createAdminEndpoints(http: HttpClient) {
     /** Whether the server has a provider of its own (OPENAI_BASE_URL), used by bots that name none. */
     serverProvider: () => http.get<{ configured: boolean }>(`${admin}/provider/server`),
     serverModels: () => modelsAt(`${admin}/provider/server/models`),
+
+    /** The organization's model catalogue. */
+    models: async () => pageOf(await http.get<ModelRecord[]>(`${admin}/model`)),
+    /** `name` travels encrypted, like every name. */
+    createModel: (values: ModelRequest) =>
+      http.post<ModelRecord>(`${admin}/model`, { ...values }, { returnError: true }),
+    updateModel: (id: string, values: Partial<ModelRequest>) =>
+      http.patch<ModelRecord>(at('model', id), { ...values }),
+    /** Refused (409) while a bot offers the model. */
+    deleteModel: (id: string) => http.delete<unknown>(at('model', id)),
 
     knowledgeBases: async () =>
       pageOf(await http.get<KnowledgeBaseRecord[] | AdminPage<KnowledgeBaseRecord>>(`${admin}/knowledge`)),

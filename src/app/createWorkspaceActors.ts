@@ -1,6 +1,7 @@
 import { type ActorRefFrom, createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
 import { apiKeysMachine } from '../../machines/apiKeys';
 import { activeBots, type botsMachine } from '../../machines/bots';
+import { chatModelMachine } from '../../machines/chatModel';
 import { citationsMachine } from '../../machines/citations';
 import { conversationsMachine } from '../../machines/conversations';
 import { feedbackMachine } from '../../machines/feedback';
@@ -192,6 +193,17 @@ export function createWorkspaceActors({
     actors: { saveFeedback: fromPromise(({ input }) => api.saveFeedback(input)) },
   });
 
+  /** The conversation's model and reply settings: each chat screen runs its own actor of it. */
+  const chatModel = chatModelMachine.provide({
+    actors: {
+      fetchPrices: fromPromise(() => api.models()),
+      saveChoice: fromPromise(({ input }) => api.tuneTopic(input.topicId, { model: input.model })),
+      saveParameters: fromPromise(({ input }) =>
+        api.tuneTopic(input.topicId, { parameters: input.parameters }),
+      ),
+    },
+  });
+
   /** The Profile panel's API keys: the panel runs its own actor of it while it shows the profile. */
   const apiKeys = apiKeysMachine.provide({
     actors: {
@@ -234,6 +246,7 @@ export function createWorkspaceActors({
     theme,
     chat,
     feedback,
+    chatModel,
     apiKeys,
     attachments,
     citations,

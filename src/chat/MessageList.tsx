@@ -85,7 +85,9 @@ export function MessageList({
 }) {
   const t = useT();
   const now = useNow();
-  const { name } = useChatBot(chat);
+  const { bot, name } = useChatBot(chat);
+  // "Regenerate with…" where the bot offers a choice of models.
+  const models = bot?.models && bot.models.length > 1 ? bot.models : null;
   const view = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const messages = useSelector(chat, (snapshot) => snapshot.context.messages);
@@ -109,7 +111,8 @@ export function MessageList({
   const commands = useMemo<MessageCommands>(
     () => ({
       edit: (messageId, text) => chat.send({ type: 'EDIT', messageId, text }),
-      regenerate: (messageId) => chat.send({ type: 'REGENERATE', messageId }),
+      regenerate: (messageId, model) =>
+        chat.send(model ? { type: 'REGENERATE', messageId, model } : { type: 'REGENERATE', messageId }),
       showSibling: (messageId) => chat.send({ type: 'SHOW_SIBLING', messageId }),
       showCitation: (messageId, citation) => citations.send({ type: 'SHOW_CITATION', messageId, citation }),
     }),
@@ -143,6 +146,7 @@ export function MessageList({
                 position={positions.get(message._id) ?? { index: 1, count: 1, previous: null, next: null }}
                 canChange={canChange}
                 translateAll={translateAll}
+                models={models}
                 commands={commands}
                 feedback={feedbackOf(message)}
               />

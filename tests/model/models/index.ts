@@ -5,6 +5,7 @@ import { attachmentModel } from './attachment';
 import { attachmentsModel } from './attachments';
 import { botEditorModel } from './botEditor';
 import { botsModel } from './bots';
+import { chatModelModel } from './chatModel';
 import { citationsModel } from './citations';
 import { conversationsModel } from './conversations';
 import { feedbackModel } from './feedback';
@@ -42,6 +43,7 @@ export const models = [
   languageModel,
   workerModel,
   topicModel,
+  chatModelModel,
   projectsModel,
   attachmentsModel,
   attachmentModel,

@@ -67,7 +67,10 @@ describe('openai provider', () => {
 
   it('sends the reply’s parameters and reports the usage the server streams, or an estimate', async () => {
     const reports: Parameters<NonNullable<ReplyRequest['usage']>>[0][] = [];
-    model.script(() => ({ chunks: ['Short', ' answer'], usage: { prompt_tokens: 321, completion_tokens: 7 } }));
+    model.script(() => ({
+      chunks: ['Short', ' answer'],
+      usage: { prompt_tokens: 321, completion_tokens: 7 },
+    }));
     const result = await run(provider, {
       config: { temperature: 0.2 },
       parameters: { temperature: 1.5, maxTokens: 64, stop: ['END'] },

@@ -6,6 +6,7 @@ import { apiKeysBrowserModel } from './apiKeys';
 import { attachmentsBrowserModel } from './attachments';
 import { botEditorBrowserModel } from './botEditor';
 import { botsBrowserModel } from './bots';
+import { chatModelBrowserModel } from './chatModel';
 import { citationsBrowserModel } from './citations';
 import { conversationsBrowserModel } from './conversations';
 import { feedbackBrowserModel } from './feedback';
@@ -48,6 +49,7 @@ export const browserModels: BrowserModel[] = [
   sidePanelBrowserModel,
   conversationsBrowserModel({ double: noDouble }),
   topicBrowserModel({ double: noDouble, broke: noServer }),
+  chatModelBrowserModel,
   attachmentsBrowserModel,
   citationsBrowserModel,
   feedbackBrowserModel,
