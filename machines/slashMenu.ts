@@ -138,7 +138,7 @@ export const slashMenuMachine = setup({
   states: {
     closed: {
       id: 'slashMenu.closed',
-      description: 'No menu: the box does not start with /.',
+      description: 'No menu: the box does not start with /, or a prompt was just put in it.',
       on: { TYPE: { guard: 'isSlash', target: 'loading', actions: 'assignQuery' } },
     },
     loading: {
@@ -179,11 +179,11 @@ export const slashMenuMachine = setup({
         UP: { guard: 'hasMatches', actions: 'highlightPrevious' },
         PICK: [
           { guard: 'asksValues', target: 'asking', actions: 'assignPicked' },
-          { guard: 'hasMatches', target: 'dismissed', actions: 'insertPicked' },
+          { guard: 'hasMatches', target: 'closed', actions: 'insertPicked' },
         ],
         CHOOSE: [
           { guard: 'isMatchAsking', target: 'asking', actions: 'assignPicked' },
-          { guard: 'isMatch', target: 'dismissed', actions: 'insertPicked' },
+          { guard: 'isMatch', target: 'closed', actions: 'insertPicked' },
         ],
         CLOSE: 'dismissed',
       },
@@ -193,7 +193,7 @@ export const slashMenuMachine = setup({
       description: 'A dialog asks a value for each placeholder, each required, before the text lands.',
       on: {
         FILL: [
-          { guard: 'isFilled', target: 'dismissed', actions: 'insertFilled' },
+          { guard: 'isFilled', target: 'closed', actions: 'insertFilled' },
           { actions: 'assignMissing' },
         ],
         CANCEL: { target: 'open', actions: 'forgetPicked' },

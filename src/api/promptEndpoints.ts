@@ -6,7 +6,7 @@ import type { HttpClient } from './http';
 export function createPromptEndpoints(http: HttpClient) {
   const at = (id: string) => `/api/v1/prompt/${encodeURIComponent(id)}`;
   return {
-    prompts: () => http.get<Prompt[]>('/api/v1/prompt'),
+    prompts: (signal?: AbortSignal) => http.get<Prompt[]>('/api/v1/prompt', undefined, signal),
     addPrompt: (draft: PromptDraft) =>
       http.post<Prompt>('/api/v1/prompt', { ...draft }, { returnError: true }),
     editPrompt: (id: string, draft: PromptDraft) => http.patch<Prompt>(at(id), { ...draft }),

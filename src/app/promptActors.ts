@@ -1,5 +1,6 @@
 import { fromPromise } from 'xstate';
 import { promptsMachine } from '../../machines/prompts';
+import type { Prompt } from '../../machines/promptText';
 import { slashMenuMachine } from '../../machines/slashMenu';
 import type { HttpClient } from '../api/http';
 import { createPromptEndpoints } from '../api/promptEndpoints';
@@ -10,7 +11,8 @@ import { createPromptEndpoints } from '../api/promptEndpoints';
  */
 function createPromptMachines(http: HttpClient) {
   const api = createPromptEndpoints(http);
-  const listPrompts = fromPromise(() => api.prompts());
+  // Aborted when the menu closes before they come.
+  const listPrompts = fromPromise<Prompt[]>(({ signal }) => api.prompts(signal));
   return {
     prompts: promptsMachine.provide({
       actors: {

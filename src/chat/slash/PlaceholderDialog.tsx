@@ -41,6 +41,8 @@ export function PlaceholderDialog({
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
+          // It sits in the composer's form: its submit must not also send the message.
+          event.stopPropagation();
           onFill(values);
         }}
       >

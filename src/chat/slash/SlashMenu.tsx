@@ -1,5 +1,6 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type KeyboardEvent, type RefObject, useEffect, useLayoutEffect } from 'react';
+import { createPortal } from 'react-dom';
 import { matchesOf } from '../../../machines/slashMenu';
 import { useActors } from '../../app/ActorsContext';
 import { promptMachinesOf } from '../../app/promptActors';
@@ -136,15 +137,19 @@ export default function SlashMenu({ text, listId, box, keys, onCombobox, onInser
           )}
         </div>
       )}
-      {snapshot.matches('asking') && picked && (
-        <PlaceholderDialog
-          prompt={picked}
-          missing={missing}
-          returnFocus={box}
-          onFill={(values) => actor.send({ type: 'FILL', values })}
-          onCancel={() => actor.send({ type: 'CANCEL' })}
-        />
-      )}
+      {snapshot.matches('asking') &&
+        picked &&
+        // Out of the composer's form: a form of its own, not one inside another.
+        createPortal(
+          <PlaceholderDialog
+            prompt={picked}
+            missing={missing}
+            returnFocus={box}
+            onFill={(values) => actor.send({ type: 'FILL', values })}
+            onCancel={() => actor.send({ type: 'CANCEL' })}
+          />,
+          document.body,
+        )}
     </>
   );
 }

@@ -72,9 +72,9 @@ export const slashMenuModel: MachineModel = {
     else expect(picked).toBeNull();
     // A value left empty (spaces are empty) is named; nothing lands.
     if (event?.type === 'FILL' && snapshot.matches('asking')) expect(missing).toEqual(['language']);
-    if (event?.type === 'FILL' && snapshot.matches('dismissed'))
+    if (event?.type === 'FILL' && snapshot.matches('closed'))
       expect(inserted.text).toBe('Translate hallo into English.');
-    if ((event?.type === 'PICK' || event?.type === 'CHOOSE') && snapshot.matches('dismissed'))
+    if ((event?.type === 'PICK' || event?.type === 'CHOOSE') && snapshot.matches('closed'))
       expect(inserted.text).toBe('Sum up.');
     if (event?.type === 'CLOSE') expect(snapshot.matches('dismissed')).toBe(true);
   },

@@ -18,6 +18,7 @@ import { sessionBrowserModel } from './session';
 import { shareBrowserModel } from './share';
 import { sharedConversationBrowserModel } from './sharedConversation';
 import { sidePanelBrowserModel } from './sidePanel';
+import { slashMenuBrowserModel } from './slashMenu';
 import { ssoSettingsBrowserModel } from './ssoSettings';
 import { themeBrowserModel } from './theme';
 import { topicBrowserModel } from './topic';
@@ -41,6 +42,7 @@ export const browserModels: BrowserModel[] = [
   conversationsBrowserModel({ double: noDouble }),
   topicBrowserModel({ double: noDouble, broke: noServer }),
   attachmentsBrowserModel,
+  slashMenuBrowserModel,
   citationsBrowserModel,
   shareBrowserModel,
   projectsBrowserModel,
