@@ -14,6 +14,7 @@ import { membersBrowserModel } from './members';
 import { organizationBrowserModel } from './organization';
 import { orgSettingsBrowserModel } from './orgSettings';
 import { projectsBrowserModel } from './projects';
+import { promptsBrowserModel } from './prompts';
 import { sessionBrowserModel } from './session';
 import { shareBrowserModel } from './share';
 import { sharedConversationBrowserModel } from './sharedConversation';
@@ -36,6 +37,7 @@ export const browserModels: BrowserModel[] = [
   sessionBrowserModel,
   accountBrowserModel,
   apiKeysBrowserModel,
+  promptsBrowserModel,
   themeBrowserModel,
   botsBrowserModel,
   sidePanelBrowserModel,
