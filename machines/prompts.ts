@@ -184,7 +184,7 @@ export const promptsMachine = setup({
       initial: 'editing',
       states: {
         editing: {
-          id: 'prompts.editing',
+          id: 'prompts.dialog.editing',
           description:
             'Command, title, text (and for admins, the whole organization); a problem shows at its field.',
           on: {
@@ -197,7 +197,7 @@ export const promptsMachine = setup({
           },
         },
         changing: {
-          id: 'prompts.changing',
+          id: 'prompts.dialog.changing',
           description: 'Saves the changed prompt; a refusal shows in the dialog.',
           invoke: {
             id: 'editPrompt',
@@ -211,7 +211,7 @@ export const promptsMachine = setup({
           },
         },
         adding: {
-          id: 'prompts.adding',
+          id: 'prompts.dialog.adding',
           description: 'Saves the new prompt; a refusal (a command taken) shows in the dialog.',
           invoke: {
             id: 'addPrompt',
