@@ -37,6 +37,7 @@ import { inputGuardPlugin } from './plugins/inputGuard';
 import { isApiPath, staticPlugin } from './plugins/static';
 import { tenancyPlugin } from './plugins/tenancy';
 import { projectsPlugin } from './projects/routes';
+import { promptsPlugin } from './prompts/routes';
 import { repeat } from './repeat';
 import { openaiTranslation } from './replies/engines/openai';
 import { botProviders, botTitlers } from './replies/engines/registry';
@@ -155,6 +156,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(billingPlugin);
   await app.register(notificationsPlugin);
   await app.register(memoriesPlugin);
+  await app.register(promptsPlugin);
   await app.register(translatePlugin);
   await app.register(filesPlugin);
   await app.register(chatPlugin);

@@ -257,8 +257,9 @@ describe('the conversation workspace in Chromium against npm start', () => {
       .first()
       .click();
     await page.waitForURL(/\/topics\/new\?bot=/);
-    await page.getByRole('textbox').fill(formula);
-    await page.getByRole('textbox').press('Enter');
+    // The message box (a combobox, of the `/` menu; its label is in Arabic).
+    await page.locator('textarea').fill(formula);
+    await page.locator('textarea').press('Enter');
     await page.waitForURL(/\/topics\/[0-9a-f-]{36}$/);
     await expect.poll(() => lastReply(page).textContent()).toContain('26.666');
     /** The characters of an element's text from left to right on screen. */

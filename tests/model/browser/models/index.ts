@@ -19,11 +19,13 @@ import { organizationBrowserModel } from './organization';
 import { orgSettingsBrowserModel } from './orgSettings';
 import { personalizationBrowserModel } from './personalization';
 import { projectsBrowserModel } from './projects';
+import { promptsBrowserModel } from './prompts';
 import { savedMemoryBrowserModel } from './savedMemory';
 import { sessionBrowserModel } from './session';
 import { shareBrowserModel } from './share';
 import { sharedConversationBrowserModel } from './sharedConversation';
 import { sidePanelBrowserModel } from './sidePanel';
+import { slashMenuBrowserModel } from './slashMenu';
 import { ssoSettingsBrowserModel } from './ssoSettings';
 import { themeBrowserModel } from './theme';
 import { topicBrowserModel } from './topic';
@@ -44,6 +46,7 @@ export const browserModels: BrowserModel[] = [
   personalizationBrowserModel,
   memoriesBrowserModel,
   importerBrowserModel,
+  promptsBrowserModel,
   themeBrowserModel,
   botsBrowserModel,
   sidePanelBrowserModel,
@@ -51,6 +54,7 @@ export const browserModels: BrowserModel[] = [
   topicBrowserModel({ double: noDouble, broke: noServer }),
   chatModelBrowserModel,
   attachmentsBrowserModel,
+  slashMenuBrowserModel,
   citationsBrowserModel,
   feedbackBrowserModel,
   savedMemoryBrowserModel({ double: noDouble }),

@@ -1,0 +1,4 @@
+import { promptsBrowserModel } from './models/prompts';
+import { runInBrowser } from './runner';
+
+runInBrowser(promptsBrowserModel);

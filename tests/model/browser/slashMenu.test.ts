@@ -1,0 +1,4 @@
+import { slashMenuBrowserModel } from './models/slashMenu';
+import { runInBrowser } from './runner';
+
+runInBrowser(slashMenuBrowserModel);
