@@ -151,7 +151,7 @@ export function Composer({
         <T>Enter sends, Shift+Enter starts a new line.</T>
       </span>
       {streaming ? (
-        <button ref={button} type="button" className="button" onClick={stop}>
+        <button ref={button} type="button" className="button" onClick={stop} data-shortcut="stop">
           <T>Stop</T>
         </button>
       ) : (

@@ -6,6 +6,7 @@ import { attachmentsModel } from './attachments';
 import { botEditorModel } from './botEditor';
 import { botsModel } from './bots';
 import { citationsModel } from './citations';
+import { commandPaletteModel } from './commandPalette';
 import { conversationsModel } from './conversations';
 import { importerModel } from './importer';
 import { knowledgeBaseModel } from './knowledgeBase';
@@ -54,6 +55,7 @@ export const models = [
   memoriesModel,
   savedMemoryModel,
   importerModel,
+  commandPaletteModel,
 ];
 
 /** The admin area's machines, as adminMachines.test.ts walks them. */
