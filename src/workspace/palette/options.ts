@@ -13,7 +13,7 @@ export interface PaletteGroup {
   options: PaletteOption[];
 }
 
-/** Lower case without accents, so "cafe" finds "Café". */
+/** Lower case without accents: typing an e finds an é. */
 const folded = (text: string) =>
   text
     .normalize('NFD')

@@ -37,7 +37,7 @@ export function usePaletteGroups(palette: ActorRefFrom<typeof commandPaletteMach
     close();
     navigate(to);
   };
-  // The languages' names in the page's language too, so "German" finds Deutsch.
+  // The languages' names in the page's language too: Deutsch is found by its English name in English.
   const names = new Intl.DisplayNames([currentLanguage], { type: 'language' });
 
   return [
