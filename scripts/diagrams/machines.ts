@@ -6,6 +6,7 @@ import { attachmentsMachine } from '../../machines/attachments';
 import { botEditorMachine } from '../../machines/botEditor';
 import { botsMachine } from '../../machines/bots';
 import { citationsMachine } from '../../machines/citations';
+import { commandPaletteMachine } from '../../machines/commandPalette';
 import { conversationsMachine } from '../../machines/conversations';
 import { importerMachine } from '../../machines/importer';
 import { knowledgeBaseMachine } from '../../machines/knowledgeBase';
@@ -54,6 +55,7 @@ export const machines = [
   { file: 'machines/memories.ts', machine: memoriesMachine },
   { file: 'machines/savedMemory.ts', machine: savedMemoryMachine },
   { file: 'machines/importer.ts', machine: importerMachine },
+  { file: 'machines/commandPalette.ts', machine: commandPaletteMachine },
   { file: 'machines/adminList.ts', machine: adminListMachine },
   { file: 'machines/botEditor.ts', machine: botEditorMachine },
   { file: 'machines/knowledgeBase.ts', machine: knowledgeBaseMachine },

@@ -35,6 +35,7 @@ export function CommandPalette({ palette }: { palette: Palette }) {
     (snapshot) => snapshot.matches({ palette: 'debouncing' }) || snapshot.matches({ palette: 'searching' }),
   );
   const failed = useSelector(palette, (snapshot) => snapshot.matches({ palette: 'failed' }));
+  const error = useSelector(palette, (snapshot) => snapshot.context.error);
   const all = usePaletteGroups(palette);
   const groups = filterGroups(all, query.trim());
   const options = groups.flatMap((group) => group.options);
@@ -101,9 +102,7 @@ export function CommandPalette({ palette }: { palette: Palette }) {
       )}
       {failed && (
         <div className="error-box palette-note" role="alert">
-          <span>
-            <T>Could not search conversations.</T>
-          </span>
+          <span>{t(error ?? 'Could not search conversations.')}</span>
           <button type="button" className="button small" onClick={() => palette.send({ type: 'RETRY' })}>
             <T>Retry</T>
           </button>

@@ -7,6 +7,7 @@ import { attachmentsBrowserModel } from './attachments';
 import { botEditorBrowserModel } from './botEditor';
 import { botsBrowserModel } from './bots';
 import { citationsBrowserModel } from './citations';
+import { commandPaletteBrowserModel } from './commandPalette';
 import { conversationsBrowserModel } from './conversations';
 import { knowledgeBaseBrowserModel } from './knowledgeBase';
 import { languageBrowserModel } from './language';
@@ -43,6 +44,7 @@ export const browserModels: BrowserModel[] = [
   attachmentsBrowserModel,
   citationsBrowserModel,
   shareBrowserModel,
+  commandPaletteBrowserModel,
   projectsBrowserModel,
   sharedConversationBrowserModel,
   adminListBrowserModel,
