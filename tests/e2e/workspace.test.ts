@@ -131,7 +131,13 @@ describe('the conversation workspace in Chromium against npm start', () => {
   });
 
   it('opens the command palette and the shortcuts dialog by keyboard only; the shortcuts act, fitting 320 px', async () => {
-    const { page } = await loggedIn({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const { account, page } = await loggedIn({ permissions: ['clipboard-read', 'clipboard-write'] });
+    // A project, listed once the page loads again (chat() opens the home screen afresh).
+    const made = await call(server as unknown as TestServer, '/api/v1/project', {
+      token: account.token,
+      body: { name: account.encrypt('Lighthouse logs') },
+    });
+    expect(made.status).toBe(201);
     await chat(page, 'ELIZA', 'Men are all alike.', 'In what way?');
     const conversation = page.url();
     const box = page.getByLabel('Message');
@@ -189,6 +195,8 @@ describe('the conversation workspace in Chromium against npm start', () => {
     expect(await active()).toBe(last);
     await page.keyboard.press('Home');
     expect(await active()).toBe(first);
+    // A member is offered no admin screen.
+    expect(await palette.getByRole('option', { name: /^Admin: / }).count()).toBe(0);
     expect(blocking(await runAxe(page, noViolations()))).toEqual([]);
     await page.setViewportSize({ width: 320, height: 640 });
     expect(await layoutProblems(page)).toEqual([]);
@@ -220,6 +228,16 @@ describe('the conversation workspace in Chromium against npm start', () => {
     expect(await palette.count()).toBe(0);
     await page.keyboard.press('Alt+Shift+M');
     await expect.poll(() => hasFocus(box)).toBe(true);
+
+    // A project: its conversations in the sidebar.
+    await page.keyboard.press('Control+K');
+    await page.keyboard.type('lighthouse');
+    await palette
+      .getByRole('group', { name: 'Projects' })
+      .getByRole('option', { name: 'Lighthouse logs' })
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await sidebar(page).getByRole('region', { name: 'Lighthouse logs' }).waitFor();
 
     // An action: the theme, at once.
     await page.keyboard.press('Control+K');
