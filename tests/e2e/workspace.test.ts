@@ -195,6 +195,10 @@ describe('the conversation workspace in Chromium against npm start', () => {
     expect(await active()).toBe(last);
     await page.keyboard.press('Home');
     expect(await active()).toBe(first);
+    // The palette holds the keyboard: the other shortcuts wait.
+    await page.keyboard.press('Alt+Shift+N');
+    expect(page.url()).toBe(conversation);
+    expect(await palette.count()).toBe(1);
     // A member is offered no admin screen.
     expect(await palette.getByRole('option', { name: /^Admin: / }).count()).toBe(0);
     expect(blocking(await runAxe(page, noViolations()))).toEqual([]);

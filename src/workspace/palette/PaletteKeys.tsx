@@ -13,8 +13,16 @@ export interface Asked {
   command: 'palette' | 'shortcuts';
 }
 
-/** A dialog of the page's own (not the palette's) holds the keyboard: the shortcuts wait. */
-const otherDialogOpen = () => document.querySelector('[aria-modal="true"]:not(.commands)') !== null;
+/**
+ * Whether an open dialog holds the keyboard: the shortcuts wait while one is open, but for the keys
+ * that go from the palette to the shortcuts dialog and back.
+ */
+const heldByDialog = (command: Command) => {
+  const dialog = document.querySelector('[aria-modal="true"]');
+  return (
+    !!dialog && !(dialog.classList.contains('commands') && (command === 'palette' || command === 'shortcuts'))
+  );
+};
 
 /** The button the shortcut presses, if the screen shows it. */
 const press = (button: HTMLElement | null | undefined) => {
@@ -58,10 +66,13 @@ export function PaletteKeys() {
     };
     const onKeyDown = (event: KeyboardEvent) => {
       const command = commandOf(event, mac);
-      if (!command || event.defaultPrevented || otherDialogOpen()) return;
+      if (!command || event.defaultPrevented || heldByDialog(command)) return;
       event.preventDefault();
-      if (command === 'palette' || command === 'shortcuts') setAsked({ command });
-      else setSaid(act(command) ?? '');
+      if (command === 'palette' || command === 'shortcuts') return setAsked({ command });
+      // Emptied first, so that saying the same again is heard again.
+      setSaid('');
+      const message = act(command);
+      if (message) requestAnimationFrame(() => setSaid(message));
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
