@@ -37,6 +37,8 @@ export interface AttachmentEntry {
 
 export interface AttachmentsContext {
   files: AttachmentEntry[];
+  /** How many files it takes: a message's `maxAttachments`, or more where the input says so (a project). */
+  limit: number;
   /** How many files were added so far: each gets a key of its own. */
   added: number;
   /** Files left out of the last ADD: the message already had as many as it can carry. */
@@ -62,6 +64,7 @@ export const attachmentsMachine = setup({
   types: {
     context: {} as AttachmentsContext,
     events: {} as AttachmentsEvent,
+    input: {} as { limit?: number },
   },
   actors: {
     /** One file's upload: the app provides machines/attachment.ts, which reports FILE_* events here. */
@@ -89,7 +92,7 @@ export const attachmentsMachine = setup({
     /** Each file gets its own actor, which starts uploading it; those beyond the limit are left out. */
     addFiles: assign(({ context, event, spawn }) => {
       assertEvent(event, 'ADD');
-      const room = Math.max(0, maxAttachments - context.files.length);
+      const room = Math.max(0, context.limit - context.files.length);
       const taken = event.files.slice(0, room);
       const added = taken.map((picked, index): AttachmentEntry => {
         const key = `file-${context.added + index + 1}`;
@@ -120,7 +123,7 @@ export const attachmentsMachine = setup({
     }),
     restoreFiles: assign(({ context, event, spawn }) => {
       assertEvent(event, 'RESTORE');
-      const room = Math.max(0, maxAttachments - context.files.length);
+      const room = Math.max(0, context.limit - context.files.length);
       const restored = event.files.slice(0, room).map((file, index): AttachmentEntry => {
         const key = `file-${context.added + index + 1}`;
         return {
@@ -167,7 +170,7 @@ export const attachmentsMachine = setup({
   id: 'attachments',
   description:
     'The files of the message being written: each uploads on its own; Send waits until every one is on the server.',
-  context: { files: [], added: 0, leftOut: 0 },
+  context: ({ input }) => ({ files: [], limit: input?.limit ?? maxAttachments, added: 0, leftOut: 0 }),
   initial: 'empty',
   on: {
     ADD: { target: '.sorting', actions: 'addFiles' },

@@ -7,6 +7,15 @@ export interface NamedRef {
   name: string;
 }
 
+/** A project holds at most this many files (the server's limit too). */
+export const maxProjectFiles = 20;
+
+/** A project's file: its type and size shown in the form. */
+export interface ProjectFile extends NamedRef {
+  type: string;
+  size: number;
+}
+
 /** A project as the member sees it: their own, or one shared with a group of theirs (`shared`). */
 export interface ProjectRecord {
   _id: string;
@@ -14,7 +23,7 @@ export interface ProjectRecord {
   instructions: string;
   /** The default bot's id: a new chat in the project starts with it. */
   bot: string | null;
-  files: NamedRef[];
+  files: ProjectFile[];
   /** Ids of the knowledge bases its replies search. */
   knowledgeBases: string[];
   /** Ids of the groups it is shared with. */

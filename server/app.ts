@@ -35,6 +35,7 @@ import { inputGuardPlugin } from './plugins/inputGuard';
 import { isApiPath, staticPlugin } from './plugins/static';
 import { tenancyPlugin } from './plugins/tenancy';
 import { projectsPlugin } from './projects/routes';
+import { promptsPlugin } from './prompts/routes';
 import { repeat } from './repeat';
 import { openaiTranslation } from './replies/engines/openai';
 import { botProviders, botTitlers } from './replies/engines/registry';
@@ -152,6 +153,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(billingPlugin);
   await app.register(notificationsPlugin);
   await app.register(memoriesPlugin);
+  await app.register(promptsPlugin);
   await app.register(translatePlugin);
   await app.register(filesPlugin);
   await app.register(chatPlugin);

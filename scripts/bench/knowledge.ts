@@ -56,7 +56,7 @@ export async function printKnowledgeFigures(): Promise<void> {
       for (let round = 0; round < rounds; round += 1)
         for (const question of questions) {
           const started = performance.now();
-          const search = { question, bases: [base._id], documents: [], limit: 5 };
+          const search = { question, bases: [base._id], files: [], documents: [], limit: 5 };
           if (withVectors) await retrieve(server.app, who, search);
           else await searchPassages(server.app.db, 'app', { ...search, embed: null });
           timings.push(performance.now() - started);

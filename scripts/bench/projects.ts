@@ -41,6 +41,14 @@ export async function printProjectFigures(): Promise<void> {
       config: Record<string, unknown>;
     }>("select id, platform, config from bots where tenant = 'app' and name = 'Assistant'");
     const bot = rows[0];
+    const status = async () =>
+      (
+        await server.app.db.query<{ status: string }>(
+          'select status from knowledge_documents where file_id = $1',
+          [file],
+        )
+      ).rows[0]?.status;
+    while ((await status()) !== 'ready') await new Promise((resolve) => setTimeout(resolve, 100));
     const who = { tenant: 'app', userId: user.id };
     // The member's own part: custom instructions of 1,000 characters and `memories` memories.
     await call(server, '/api/v1/user/me/instructions', {
@@ -83,6 +91,12 @@ export async function printProjectFigures(): Promise<void> {
     await contexts(true); // warm-up
     const without = await contexts(false);
     const within = await contexts(true);
+    // As while the file is being indexed: split and searched on the fly (full text only).
+    const markFile = (to: string) =>
+      server.app.db.query('update knowledge_documents set status = $2 where file_id = $1', [file, to]);
+    await markFile('failed');
+    const unindexed = await contexts(true);
+    await markFile('ready');
     await remember(20);
     await contexts(true, true); // warm-up
     const withTwenty = await contexts(true, true);
@@ -120,7 +134,9 @@ export async function printProjectFigures(): Promise<void> {
     console.log(
       `## Projects, PGlite: what a project (2,000 characters of instructions, a ${pages}-page PDF searched per message) adds to a model bot's reply (${loadLine()})`,
     );
-    console.log(`reply context alone: without a project ${line(without)}; in the project ${line(within)}`);
+    console.log(
+      `reply context alone: without a project ${line(without)}; in the project ${line(within)} (its file's stored passages, full text and vectors); while the file is being indexed ${line(unindexed)} (split on the fly, full text)`,
+    );
     console.log(
       `with the member's custom instructions and memories too: 20 memories (all given) ${line(withTwenty)}; 200 memories (the 20 most relevant) ${line(withTwoHundred)}`,
     );

@@ -14,7 +14,7 @@ const maxAttempts = 3;
 interface Job {
   file_id: string;
   tenant: string;
-  base_id: string;
+  base_id: string | null;
   attempts: number;
   claim: string;
 }

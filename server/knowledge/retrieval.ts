@@ -9,10 +9,11 @@ import { queryTerms, searchPassages, snippetOf } from './search';
 
 /**
  * Searches for the question: the organization's `bases` (their indexed passages), the owner's
- * `documents` (files attached to the conversation, split on the fly) and the files of `project` (one
- * the owner may read: else none), at most `limit` passages,
- * numbered from 1 as the reply cites them; with `room`, as many as fit in that many characters
- * (at least the best, the last cut around its matching words).
+ * `documents` (files attached to the conversation) and the files of `project` (one the owner may
+ * read: else none), at most `limit` passages, numbered from 1 as the reply cites them; with `room`,
+ * as many as fit in that many characters (at least the best, the last cut around its matching words).
+ * A file indexed for a project is searched by its stored passages (full text and vectors); any other,
+ * or one still being indexed, is split on the fly and searched by full text.
  */
 export async function retrieve(
   app: FastifyInstance,
@@ -32,28 +33,38 @@ export async function retrieve(
       'select id from knowledge_bases where tenant = $1 and id = any($2::text[])',
       [owner.tenant, request.bases],
     ),
-    app.db.query<{ id: string; name: string; text: string; page_starts: number[] | null }>(
-      `select f.id, f.name, b.text, b.page_starts
+    app.db.query<{ id: string; name: string; text: string | null; page_starts: number[] | null }>(
+      `select f.id, f.name, case when d.status is distinct from 'ready' then b.text end as text,
+              b.page_starts
        from files f join file_blobs b on b.tenant = f.tenant and b.sha256 = f.sha256
+       left join knowledge_documents d on d.file_id = f.id and d.base_id is null
        where f.tenant = $1 and b.text is not null
          and (f.user_id = $2 and f.id = any($3::text[])
               or f.id in (select pf.file_id from project_files pf join projects p on p.id = pf.project_id
                           where p.id = $4 and p.tenant = $1 and ${mayReadProject('p', '$2')}))`,
       [owner.tenant, owner.userId, request.documents, request.project ?? null],
     ),
-    request.bases.length ? embedderFor(app, owner.tenant) : null,
+    request.bases.length || request.project ? embedderFor(app, owner.tenant) : null,
   ]);
   const baseIds = bases.map((base) => base.id);
+  const indexed = documents.filter((document) => document.text === null).map((document) => document.id);
   const found = await searchPassages(app.db, owner.tenant, {
     question: request.question,
     bases: baseIds,
-    documents: documents.map((document) => ({
-      fileId: document.id,
-      name: document.name,
-      pieces: splitPassages(document.text, document.page_starts),
-    })),
+    files: indexed,
+    documents: documents.flatMap((document) =>
+      document.text === null
+        ? []
+        : [
+            {
+              fileId: document.id,
+              name: document.name,
+              pieces: splitPassages(document.text, document.page_starts),
+            },
+          ],
+    ),
     limit: request.limit,
-    embed: baseIds.length ? embed : null,
+    embed: baseIds.length || indexed.length ? embed : null,
   });
   const terms = queryTerms(request.question);
   const passages: Passage[] = [];

@@ -90,10 +90,11 @@ const toFound = (row: Row): Found => ({
 const key = (found: { fileId: string; position: number }) => `${found.fileId}:${found.position}`;
 
 /**
- * The passages that best answer the question, best first: from the organization's `bases` (indexed
- * passages) and from `documents` split on the fly. Full-text search ranks them all (accent-folded,
- * as conversation search does); when the bases have vectors and `embed` answers, the nearest
- * passages by cosine are fused with it by reciprocal rank. Nothing when nothing matches.
+ * The passages that best answer the question, best first: from the organization's `bases` and the
+ * indexed `files` (stored passages), and from `documents` split on the fly. Full-text search ranks
+ * them all (accent-folded, as conversation search does); when the stored passages have vectors and
+ * `embed` answers, the nearest passages by cosine are fused with it by reciprocal rank. Nothing when
+ * nothing matches.
  */
 export async function searchPassages(
   db: Db,
@@ -101,6 +102,7 @@ export async function searchPassages(
   request: {
     question: string;
     bases: string[];
+    files: string[];
     documents: LooseDocument[];
     limit: number;
     embed?: Embed | null;
@@ -110,12 +112,13 @@ export async function searchPassages(
   const loose = request.documents.flatMap((document) =>
     document.pieces.map((piece) => ({ file_id: document.fileId, name: document.name, ...piece })),
   );
+  const stored = request.bases.length > 0 || request.files.length > 0;
   // The full text is ranked in the database's thread while this one ranks the vectors: at once.
   const [byText, byVector] = await Promise.all([
-    terms.length && (request.bases.length || loose.length)
-      ? fullText(db, tenant, { query: tsQuery(terms), bases: request.bases, loose })
+    terms.length && (stored || loose.length)
+      ? fullText(db, tenant, { query: tsQuery(terms), ...request, loose })
       : [],
-    request.embed && request.bases.length ? nearest(db, tenant, request) : [],
+    request.embed && stored ? nearest(db, tenant, request) : [],
   ]);
   return fuse([byText, byVector], key).slice(0, request.limit);
 }
@@ -127,14 +130,20 @@ export async function searchPassages(
 async function fullText(
   db: Db,
   tenant: string,
-  search: { query: string; bases: string[]; loose: (Piece & { file_id: string; name: string })[] },
+  search: {
+    query: string;
+    bases: string[];
+    files: string[];
+    loose: (Piece & { file_id: string; name: string })[];
+  },
 ): Promise<Found[]> {
   const { rows } = await db.query<Row>(
     `with q as (select to_tsquery('simple', parley_fold($1)) as query),
      ranked as (
        select p.file_id, p.position, ts_rank_cd(p.search, (select query from q)) as rank
        from knowledge_passages p
-       where p.tenant = $2 and p.base_id = any($3::text[]) and p.search @@ (select query from q)
+       where p.tenant = $2 and (p.base_id = any($3::text[]) or p.base_id is null and p.file_id = any($6::text[]))
+         and p.search @@ (select query from q)
        order by rank desc, p.file_id, p.position limit $5),
      found as (
        select p.file_id, f.name, p.position, p.page, p.text, ranked.rank
@@ -147,7 +156,7 @@ async function fullText(
        where v.search @@ (select query from q))
      select file_id, name, position, page, text from found
      order by rank desc, file_id, position limit $5`,
-    [search.query, tenant, search.bases, JSON.stringify(search.loose), candidates],
+    [search.query, tenant, search.bases, JSON.stringify(search.loose), candidates, search.files],
   );
   return rows.map(toFound);
 }
@@ -159,11 +168,12 @@ interface Vectors {
   units: Float32Array[];
 }
 /**
- * The bases' vectors, kept by this node while a base's set of ready documents stays the same (a
- * ready document's passages never change): reading 10,000 vectors for every question cost seconds.
+ * Vectors kept by this node, per base while its set of ready documents stays the same, per indexed
+ * file of a project while its document does (a ready document's passages never change): reading
+ * 10,000 vectors for every question cost seconds.
  */
 const vectorCache = new Map<string, { stamp: string; vectors: Vectors }>();
-const cachedBases = 32;
+const cachedSources = 128;
 
 /** The vector scaled to length 1; null for a vector of length 0, which is near nothing. */
 export function unit(vector: ArrayLike<number>): Float32Array | null {
@@ -174,40 +184,45 @@ export function unit(vector: ArrayLike<number>): Float32Array | null {
   return Float32Array.from(vector, (value) => value * scale);
 }
 
-async function vectorsOf(db: Db, tenant: string, bases: string[]): Promise<Vectors[]> {
-  const { rows: stamps } = await db.query<{ id: string; stamp: string }>(
-    `select b.id, coalesce(string_agg(d.file_id, ',' order by d.file_id), '') as stamp
+/** The vectors of the bases and of the indexed files (cached as `file:` and the file's id). */
+async function vectorsOf(db: Db, tenant: string, sources: { bases: string[]; files: string[] }) {
+  const { rows: stamps } = await db.query<{ key: string; stamp: string }>(
+    `select b.id as key, coalesce(string_agg(d.file_id, ',' order by d.file_id), '') as stamp
      from unnest($2::text[]) as b (id)
      left join knowledge_documents d on d.base_id = b.id and d.tenant = $1 and d.status = 'ready'
-     group by b.id`,
-    [tenant, bases],
+     group by b.id
+     union all
+     select 'file:' || d.file_id, d.created_at::text from knowledge_documents d
+     where d.tenant = $1 and d.file_id = any($3::text[]) and d.base_id is null and d.status = 'ready'`,
+    [tenant, sources.bases, sources.files],
   );
-  const stale = stamps.filter((base) => vectorCache.get(base.id)?.stamp !== base.stamp);
+  const stale = stamps.filter((source) => vectorCache.get(source.key)?.stamp !== source.stamp);
   if (stale.length) {
-    const { rows } = await db.query<{
-      base_id: string;
-      file_id: string;
-      position: number;
-      embedding: number[];
-    }>(
-      `select base_id, file_id, position, embedding from knowledge_passages
-       where tenant = $1 and base_id = any($2::text[]) and embedding is not null`,
-      [tenant, stale.map((base) => base.id)],
+    const bases = stale.filter((source) => !source.key.startsWith('file:')).map((source) => source.key);
+    const files = stale
+      .filter((source) => source.key.startsWith('file:'))
+      .map((source) => source.key.slice(5));
+    const { rows } = await db.query<{ key: string; file_id: string; position: number; embedding: number[] }>(
+      `select coalesce(base_id, 'file:' || file_id) as key, file_id, position, embedding from knowledge_passages
+       where tenant = $1 and (base_id = any($2::text[]) or base_id is null and file_id = any($3::text[]))
+         and embedding is not null`,
+      [tenant, bases, files],
     );
-    for (const base of stale) {
-      vectorCache.delete(base.id);
-      if (vectorCache.size >= cachedBases) vectorCache.delete(vectorCache.keys().next().value as string);
-      const vectors: Vectors = { passages: [], units: [] };
-      for (const row of rows) {
-        const scaled = row.base_id === base.id && unit(row.embedding);
-        if (!scaled) continue;
-        vectors.passages.push({ file_id: row.file_id, position: row.position });
-        vectors.units.push(scaled);
-      }
-      vectorCache.set(base.id, { stamp: base.stamp, vectors });
+    const loaded = new Map(stale.map((source) => [source.key, { passages: [], units: [] } as Vectors]));
+    for (const row of rows) {
+      const vectors = loaded.get(row.key);
+      const scaled = vectors && unit(row.embedding);
+      if (!scaled) continue;
+      vectors.passages.push({ file_id: row.file_id, position: row.position });
+      vectors.units.push(scaled);
+    }
+    for (const source of stale) {
+      vectorCache.delete(source.key);
+      if (vectorCache.size >= cachedSources) vectorCache.delete(vectorCache.keys().next().value as string);
+      vectorCache.set(source.key, { stamp: source.stamp, vectors: loaded.get(source.key) as Vectors });
     }
   }
-  return stamps.flatMap((base) => vectorCache.get(base.id)?.vectors ?? []);
+  return stamps.flatMap((source) => vectorCache.get(source.key)?.vectors ?? []);
 }
 
 /**
@@ -235,15 +250,15 @@ function mostSimilar(question: Float32Array, bases: Vectors[]) {
   return best;
 }
 
-/** The bases' passages nearest the question by their vectors (ranked here: no pgvector). */
+/** The stored passages nearest the question by their vectors (ranked here: no pgvector). */
 async function nearest(
   db: Db,
   tenant: string,
-  request: { question: string; bases: string[]; embed?: Embed | null },
+  request: { question: string; bases: string[]; files: string[]; embed?: Embed | null },
 ): Promise<Found[]> {
   if (!request.embed) return [];
   const [vectors, embedded] = await Promise.all([
-    vectorsOf(db, tenant, request.bases),
+    vectorsOf(db, tenant, request),
     request.embed([request.question]),
   ]);
   const question = embedded?.[0] && unit(embedded[0]);

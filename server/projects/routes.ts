@@ -19,7 +19,18 @@ const projectSchema = objectOf(
     name: { type: 'string' },
     instructions: { type: 'string' },
     bot: { type: ['string', 'null'], description: 'the default bot’s id' },
-    files: { type: 'array', items: ref },
+    files: {
+      type: 'array',
+      items: objectOf(
+        {
+          _id: { type: 'string' },
+          name: { type: 'string' },
+          type: { type: 'string' },
+          size: { type: 'number' },
+        },
+        ['_id', 'name', 'type', 'size'],
+      ),
+    },
     knowledgeBases: { type: 'array', items: { type: 'string' }, description: 'ids' },
     groups: { type: 'array', items: { type: 'string' }, description: 'ids of the groups it is shared with' },
     owner: ref,

@@ -15,7 +15,7 @@ export interface Project {
   name: string;
   instructions: string;
   bot: string | null;
-  files: { _id: string; name: string }[];
+  files: { _id: string; name: string; type: string; size: number }[];
   knowledgeBases: string[];
   groups: string[];
   owner: { _id: string; name: string };
@@ -39,14 +39,16 @@ interface ProjectRow {
   bot_id: string | null;
   owner_id: string;
   owner_name: string;
-  files: { _id: string; name: string }[];
+  files: { _id: string; name: string; type: string; size: number }[];
   bases: string[];
   groups: string[];
 }
 
 const projectQuery = `select p.id, p.name, p.instructions, p.bot_id, p.owner_id, u.display_name as owner_name,
-    coalesce((select json_agg(json_build_object('_id', f.id, 'name', f.name) order by pf.position)
-              from project_files pf join files f on f.id = pf.file_id where pf.project_id = p.id), '[]') as files,
+    coalesce((select json_agg(json_build_object('_id', f.id, 'name', f.name, 'type', b.type, 'size', b.size)
+                                order by pf.position)
+              from project_files pf join files f on f.id = pf.file_id
+              join file_blobs b on b.tenant = f.tenant and b.sha256 = f.sha256 where pf.project_id = p.id), '[]') as files,
     coalesce((select json_agg(pk.base_id order by pk.base_id) from project_knowledge pk
               where pk.project_id = p.id), '[]') as bases,
     coalesce((select json_agg(pg.group_id order by pg.group_id) from project_groups pg
@@ -141,10 +143,15 @@ async function checkInput(tx: Db, who: Owner, input: ProjectInput) {
 /** Replaces the lists given of the project `id` (checked before). */
 async function writeLists(tx: Db, id: string, input: ProjectInput) {
   if (input.files) {
-    await tx.query('delete from project_files where project_id = $1', [id]);
+    // Files kept stay (their passages with them); only those let go of or new change.
+    await tx.query('delete from project_files where project_id = $1 and not (file_id = any($2::text[]))', [
+      id,
+      input.files,
+    ]);
     await tx.query(
       `insert into project_files (project_id, file_id, position)
-       select $1, file_id, position - 1 from unnest($2::text[]) with ordinality as given (file_id, position)`,
+       select $1, file_id, position - 1 from unnest($2::text[]) with ordinality as given (file_id, position)
+       on conflict (project_id, file_id) do update set position = excluded.position`,
       [id, input.files],
     );
   }

@@ -29,7 +29,7 @@ export default function ChatArea({ topicId }: { topicId: string }) {
     topicId === 'new' ? { botId, topicId: null, project } : { botId: null, topicId, project: null };
   const chat = useActorRef(chatMachine, { input: address, inspect });
   // The files of the message being written: one set per chat screen.
-  const attachments = useActorRef(attachmentsMachine, { inspect });
+  const attachments = useActorRef(attachmentsMachine, { inspect, input: {} });
   const citations = useActorRef(citationsMachine, { inspect });
 
   // Another conversation chosen in the sidebar starts afresh; the one this chat just created goes on.

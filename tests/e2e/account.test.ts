@@ -223,8 +223,13 @@ describe('self-service accounts in Chromium against npm start', () => {
     await expect.poll(() => dialog.count()).toBe(0);
     await item('I prefer SI units').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => item('I prefer SI units').count()).toBe(0);
-    await memory.getByRole('button', { name: 'Forget all' }).click();
+    const forgetAll = memory.getByRole('button', { name: 'Forget all' });
+    await forgetAll.click();
     const forget = page.getByRole('alertdialog', { name: 'Forget all memories?' });
+    // Cancel keeps them, and focus goes back to Forget all.
+    await forget.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => forgetAll.evaluate((button) => button === document.activeElement)).toBe(true);
+    await forgetAll.click();
     await forget
       .getByRole('button', { name: /Forget/ })
       .last()
@@ -272,7 +277,7 @@ describe('self-service accounts in Chromium against npm start', () => {
     const importing = panel.getByRole('region', { name: 'Import conversations' });
     await importing.getByLabel('Export file (.json or .zip)').setInputFiles(file);
     await importing.getByRole('button', { name: 'Import' }).click();
-    await importing.getByText('1 conversations imported, 0 already there').waitFor();
+    await importing.getByText('1 conversation imported, 0 already there').waitFor();
     await importing.getByLabel('Export file (.json or .zip)').setInputFiles(file);
     await importing.getByRole('button', { name: 'Import' }).click();
     await importing.getByText('0 conversations imported, 1 already there').waitFor();

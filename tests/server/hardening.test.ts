@@ -11,6 +11,7 @@ describe('bad input, tenancy and persistence', () => {
   let acme: Awaited<ReturnType<typeof signUp>>;
   let topic: string;
   let project: string;
+  let prompt: string;
 
   beforeAll(async () => {
     server = await startApp();
@@ -22,6 +23,12 @@ describe('bad input, tenancy and persistence', () => {
     ).body._id;
     topic = (
       await call(server, '/api/v1/topic', { token: app.token, body: { bot: bots.body[0]._id, project } })
+    ).body._id;
+    prompt = (
+      await call(server, '/api/v1/prompt', {
+        token: app.token,
+        body: { command: 'hardened', title: 'Hardened', text: 'Keep {{this}}' },
+      })
     ).body._id;
   });
   afterAll(() => server.close());
@@ -79,6 +86,18 @@ describe('bad input, tenancy and persistence', () => {
         method: 'POST',
         path: () => '/api/v1/memory',
         body: (text) => ({ text, project: text }),
+        token: true,
+      },
+      {
+        method: 'POST',
+        path: () => '/api/v1/prompt',
+        body: (text) => ({ command: text, title: text, text, visibility: text }),
+        token: true,
+      },
+      {
+        method: 'PATCH',
+        path: () => `/api/v1/prompt/${prompt}`,
+        body: (text) => ({ command: text, title: text, text }),
         token: true,
       },
       { method: 'GET', path: (text) => `/api/v1/project/${encodeURIComponent(text)}`, token: true },
@@ -160,6 +179,9 @@ describe('bad input, tenancy and persistence', () => {
       ['PATCH', `/api/v1/project/${project}`, { instructions: 'taken over' }],
       ['DELETE', `/api/v1/project/${project}?conversations=delete`],
       ['GET', `/api/v1/topic?project=${project}`],
+      ['GET', '/api/v1/prompt'],
+      ['PATCH', `/api/v1/prompt/${prompt}`, { text: 'taken over' }],
+      ['DELETE', `/api/v1/prompt/${prompt}`],
     ] as const;
     let crossings = 0;
     for (const [method, path, body] of routes) {
@@ -167,7 +189,8 @@ describe('bad input, tenancy and persistence', () => {
       expect((await call(server, path, { method, token: acme.token, body })).status).toBe(401);
       // In its own organization it sees its own data only: app's user and topic do not exist there.
       const inAcme = await call(server, path, { method, token: acme.token, tenant: 'acme', body });
-      const targetsApp = path.includes(topic) || path.includes(app.id) || path.includes(project);
+      const targetsApp =
+        path.includes(topic) || path.includes(app.id) || path.includes(project) || path.includes(prompt);
       if (targetsApp) {
         expect([403, 404]).toContain(inAcme.status);
         if (inAcme.status < 300) crossings += 1;
@@ -180,6 +203,8 @@ describe('bad input, tenancy and persistence', () => {
     const topicStill = await call(server, `/api/v1/topic/${topic}`, { token: app.token });
     expect(topicStill.body.title).not.toBe('taken over');
     expect(topicStill.body.messages).toEqual([]);
+    const prompts = await call(server, '/api/v1/prompt', { token: app.token });
+    expect(prompts.body.find((kept: { _id: string }) => kept._id === prompt).text).not.toBe('taken over');
     const acmeBots = await call(server, '/api/v1/bot', { token: acme.token, tenant: 'acme' });
     expect(acmeBots.body.map((bot: { name: string }) => bot.name)).toContain('Acme Helpdesk');
     expect(acmeBots.body.map((bot: { name: string }) => bot.name)).not.toContain('Oracle');

@@ -8,7 +8,7 @@ import {
   toolSteps,
 } from '../support/openai-double';
 import { readEvents } from '../support/sse';
-import { admin, loginOwner } from './admin/support';
+import { admin, login, loginOwner, member } from './admin/support';
 import { upload } from './files/support';
 import { giveTools, newKey, newTopic, say, stepEvents, type User } from './tools/support';
 
@@ -486,5 +486,218 @@ describe('custom instructions and memory', () => {
     expect(await memories(owner)).toEqual([mine]);
     expect((await as(owner, '/api/v1/memory', { method: 'DELETE' })).body).toEqual({ deleted: 1 });
     expect(await memories(owner)).toEqual([]);
+  });
+
+  /** The prompt library: a member's own prompts and the organization's, who may write which, tenancy. */
+  describe('prompts', () => {
+    type Caller = { token: string; tenant: string };
+    const onPrompt = (user: Caller, path: string, options: { method?: string; body?: Json } = {}) =>
+      call(server, `/api/v1/prompt${path}`, { ...options, token: user.token, tenant: user.tenant });
+    const list = async (user: Caller) => (await onPrompt(user, '')).body as Json[];
+    const commands = async (user: Caller) =>
+      (await list(user)).map((prompt: Json) => `${prompt.visibility}:${prompt.command}`);
+
+    it('keeps a member’s prompts: create, list, change, delete; the command cleaned and checked', async () => {
+      const user = await signUp(server);
+      const made = await onPrompt(user, '', {
+        body: {
+          command: ' /Translate ',
+          title: '  Translate   this ',
+          text: ' Translate {{text}} into {{ language }}. ',
+        },
+      });
+      expect(made.status).toBe(201);
+      expect(made.body).toEqual({
+        _id: expect.any(String),
+        command: 'translate',
+        title: 'Translate this',
+        text: 'Translate {{text}} into {{ language }}.',
+        visibility: 'private',
+      });
+      expect(await list(user)).toEqual([made.body]);
+
+      // The same command again, whatever its case: 409 on the command, nothing written.
+      const again = await onPrompt(user, '', { body: { command: 'TRANSLATE', title: 'Again', text: 'Hi' } });
+      expect(again.status).toBe(409);
+      expect(again.body).toEqual({
+        error: 'You have a prompt /translate already: choose another command.',
+        code: 'COMMAND_TAKEN',
+        field: 'command',
+      });
+      for (const [body, field, error] of [
+        [{ command: 'two words', title: 'T', text: 'x' }, 'command', /letters, digits, - and _/],
+        [{ command: '-dash', title: 'T', text: 'x' }, 'command', /starts with a letter or a digit/],
+        [{ command: 'x'.repeat(33), title: 'T', text: 'x' }, 'command', /32 characters at most/],
+        [{ command: '/', title: 'T', text: 'x' }, 'command', /Write the command/],
+        [{ command: 'ok', title: ' ', text: 'x' }, 'title', /fill in title/],
+        [{ command: 'ok', title: 'T'.repeat(101), text: 'x' }, 'title', /100 characters/],
+        [{ command: 'ok', title: 'T', text: '   ' }, 'text', /Write the prompt/],
+        [{ command: 'ok', title: 'T', text: 'x'.repeat(8001) }, 'text', /8,000 characters at most/],
+        [{ command: 'ok', title: 'T', text: 'Hello {{ }}' }, 'text', /needs a name/],
+        [{ command: 'ok', title: 'T', text: `{{${'n'.repeat(41)}}}` }, 'text', /40 characters/],
+        [
+          { command: 'ok', title: 'T', text: Array.from({ length: 11 }, (_, i) => `{{p${i}}}`).join(' ') },
+          'text',
+          /10 placeholders/,
+        ],
+        [{ command: 'ok', title: 'T', text: 'x', visibility: 'public' }, 'visibility', /not valid|must be/],
+        [{ command: 'ok', title: 'T' }, 'text', /fill in text/],
+      ] as const) {
+        const answer = await onPrompt(user, '', { body });
+        expect(answer.status, JSON.stringify(body)).toBe(400);
+        expect(answer.body.code).toBe('INVALID_INPUT');
+        expect(answer.body.field).toBe(field);
+        expect(answer.body.error).toMatch(error);
+      }
+      // Letters of any script.
+      const greek = await onPrompt(user, '', {
+        body: { command: 'Περίληψη_2', title: 'Σύνοψη', text: 'Σύνοψη' },
+      });
+      expect(greek.status).toBe(201);
+      expect(greek.body.command).toBe('περίληψη_2');
+
+      const changed = await onPrompt(user, `/${made.body._id}`, {
+        method: 'PATCH',
+        body: { command: 'tr', text: 'Translate {{text}}.' },
+      });
+      expect(changed.status).toBe(200);
+      expect(changed.body).toEqual({ ...made.body, command: 'tr', text: 'Translate {{text}}.' });
+      const clash = await onPrompt(user, `/${made.body._id}`, {
+        method: 'PATCH',
+        body: { command: 'περίληψη_2' },
+      });
+      expect(clash.status).toBe(409);
+      expect(clash.body.field).toBe('command');
+      expect(await commands(user)).toEqual(['private:tr', 'private:περίληψη_2']);
+
+      expect((await onPrompt(user, `/${made.body._id}`, { method: 'DELETE' })).body).toEqual({
+        success: true,
+      });
+      expect((await onPrompt(user, `/${made.body._id}`, { method: 'DELETE' })).status).toBe(404);
+      expect(await commands(user)).toEqual(['private:περίληψη_2']);
+    });
+
+    it('lets only admins keep the organization’s prompts; another member’s private prompt is 404', async () => {
+      const boss = await member(server, 'app', 'admin');
+      const alice = await signUp(server);
+      const bob = await signUp(server);
+      const outsider = await signUp(server, 'acme');
+
+      // A member cannot make one for the organization, nor turn theirs into one.
+      const refused = await onPrompt(alice, '', {
+        body: { command: 'standup', title: 'Standup', text: 'x', visibility: 'organization' },
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.body.field).toBe('visibility');
+      const mine = (await onPrompt(alice, '', { body: { command: 'mine', title: 'Mine', text: 'Alice’s' } }))
+        .body;
+      expect(
+        (await onPrompt(alice, `/${mine._id}`, { method: 'PATCH', body: { visibility: 'organization' } }))
+          .status,
+      ).toBe(403);
+
+      const shared = await onPrompt(boss, '', {
+        body: {
+          command: 'standup',
+          title: 'Standup',
+          text: 'Yesterday {{done}}',
+          visibility: 'organization',
+        },
+      });
+      expect(shared.status).toBe(201);
+      // One /standup for the organization: a second admin's is refused with its own words.
+      const owner = await loginOwner(server, 'app');
+      const twice = await onPrompt(owner, '', {
+        body: { command: 'standup', title: 'Other', text: 'x', visibility: 'organization' },
+      });
+      expect(twice.status).toBe(409);
+      expect(twice.body.error).toBe(
+        'Your organization has a prompt /standup already: choose another command.',
+      );
+      // A member's own /standup beside the organization's: both listed, their own first.
+      const own = await onPrompt(bob, '', {
+        body: { command: 'standup', title: 'My standup', text: 'Mine' },
+      });
+      expect(own.status).toBe(201);
+      expect(await commands(bob)).toEqual(['private:standup', 'organization:standup']);
+      expect(await commands(alice)).toEqual(['private:mine', 'organization:standup']);
+
+      // Bob sees Alice's private prompt nowhere: 404 to read-modify-delete, her list untouched.
+      for (const method of ['PATCH', 'DELETE'])
+        expect(
+          (
+            await onPrompt(bob, `/${mine._id}`, {
+              method,
+              body: method === 'PATCH' ? { title: 'Taken' } : undefined,
+            })
+          ).status,
+        ).toBe(404);
+      // Not even an admin writes another member's private prompt.
+      expect(
+        (await onPrompt(boss, `/${mine._id}`, { method: 'PATCH', body: { title: 'Taken' } })).status,
+      ).toBe(404);
+      expect((await onPrompt(boss, `/${mine._id}`, { method: 'DELETE' })).status).toBe(404);
+      // A member may not change or delete the organization's.
+      expect(
+        (await onPrompt(alice, `/${shared.body._id}`, { method: 'PATCH', body: { title: 'Mine now' } }))
+          .status,
+      ).toBe(403);
+      expect((await onPrompt(alice, `/${shared.body._id}`, { method: 'DELETE' })).status).toBe(403);
+      // Another admin (the owner) may; only its author makes it private.
+      const edited = await onPrompt(owner, `/${shared.body._id}`, {
+        method: 'PATCH',
+        body: { title: 'Daily standup' },
+      });
+      expect(edited.status).toBe(200);
+      expect(
+        (await onPrompt(owner, `/${shared.body._id}`, { method: 'PATCH', body: { visibility: 'private' } }))
+          .status,
+      ).toBe(403);
+      expect((await list(alice)).find((prompt: Json) => prompt._id === shared.body._id).title).toBe(
+        'Daily standup',
+      );
+
+      // Another organization sees none of it, and reaches none of it.
+      expect(await list(outsider)).toEqual([]);
+      for (const id of [mine._id, shared.body._id]) {
+        expect((await onPrompt(outsider, `/${id}`, { method: 'PATCH', body: { title: 'x' } })).status).toBe(
+          404,
+        );
+        expect((await onPrompt(outsider, `/${id}`, { method: 'DELETE' })).status).toBe(404);
+      }
+      expect(await commands(alice)).toEqual(['private:mine', 'organization:standup']);
+
+      // An admin no more: the organization's prompt they wrote stays, others' to keep; they may take it back.
+      const demoted = await admin(server, owner, `/member/${boss.id}`, {
+        method: 'PATCH',
+        body: { role: 'member' },
+      });
+      expect(demoted.status).toBe(200);
+      const relogged = await login(server, 'app', boss.email, boss.password);
+      expect(
+        (await onPrompt(relogged, `/${shared.body._id}`, { method: 'PATCH', body: { title: 'Changed' } }))
+          .status,
+      ).toBe(403);
+      const back = await onPrompt(relogged, `/${shared.body._id}`, {
+        method: 'PATCH',
+        body: { visibility: 'private' },
+      });
+      expect(back.status).toBe(200);
+      expect(await commands(alice)).toEqual(['private:mine']);
+      expect(await commands(relogged)).toEqual(['private:standup']);
+    });
+
+    it('answers 401 without a session and keeps 200 prompts at most per member', async () => {
+      expect((await call(server, '/api/v1/prompt')).status).toBe(401);
+      const user = await signUp(server);
+      for (let n = 0; n < 200; n += 1)
+        expect((await onPrompt(user, '', { body: { command: `p${n}`, title: 'T', text: 'x' } })).status).toBe(
+          201,
+        );
+      const full = await onPrompt(user, '', { body: { command: 'one-more', title: 'T', text: 'x' } });
+      expect(full.status).toBe(409);
+      expect(full.body.code).toBe('TOO_MANY_PROMPTS');
+      expect((await list(user)).length).toBe(200);
+    });
   });
 });

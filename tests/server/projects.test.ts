@@ -82,7 +82,7 @@ describe('projects: own and shared through groups, in the reply context, with pi
       name: 'Onboarding',
       instructions: 'Answer in French.',
       bot: bots.Assistant,
-      files: [{ _id: handbook, name: 'handbook.pdf' }],
+      files: [{ _id: handbook, name: 'handbook.pdf', type: 'application/pdf', size: expect.any(Number) }],
       knowledgeBases: [guide._id],
       groups: [],
       owner: { _id: alice.id, name: alice.displayName },
@@ -182,6 +182,42 @@ describe('projects: own and shared through groups, in the reply context, with pi
     expect(found.text).toContain('> Holidays: every employee has twenty-eight days of paid leave a year.');
     expect(found.text).toContain('[1] *handbook.pdf*, page 2');
     expect(model.requests.length).toBe(asked);
+  });
+
+  it("indexes a project's file once however many projects hold it, finds it by meaning, and drops it with the last", async () => {
+    const text = new TextEncoder().encode('All about them: twin sons Leo and Max.');
+    const notes = (await upload(server, alice, text, 'family.txt', 'text/plain')).body._id;
+    const [first, second] = await Promise.all(
+      ['Family', 'Family too'].map(async (name) => (await create(alice, { name, files: [notes] })).body._id),
+    );
+    const indexed = async () =>
+      (
+        await server.app.db.query<{ status: string; passages: number }>(
+          `select d.status, (select count(*)::int from knowledge_passages p where p.file_id = d.file_id) as passages
+           from knowledge_documents d where d.file_id = $1`,
+          [notes],
+        )
+      ).rows;
+    await expect.poll(indexed, { timeout: 15_000 }).toEqual([{ status: 'ready', passages: 1 }]);
+
+    // Every word of the question is too common for full-text search: its vector finds the passage.
+    const topic = (await newTopic(alice, 'Assistant', first)).body._id;
+    const reply = await ask(server, alice, topic, { text: 'What about them?' });
+    expect(textOf(model.requests.at(-1)?.messages.at(-1)?.content)).toMatch(
+      /<passage n="1" file="family\.txt">\nAll about them: twin sons Leo and Max/,
+    );
+    expect(reply.done.citations).toEqual([
+      { n: 1, fileId: notes, name: 'family.txt', snippet: expect.stringContaining('twin sons') },
+    ]);
+
+    // Kept while a project holds it (changing a project's other lists does not index it again).
+    await as(alice, `/api/v1/project/${first}`, { method: 'PATCH', body: { files: [] } });
+    await as(alice, `/api/v1/project/${second}`, { method: 'PATCH', body: { files: [notes, handbook] } });
+    expect(await indexed()).toEqual([{ status: 'ready', passages: 1 }]);
+    await as(alice, `/api/v1/project/${second}?conversations=keep`, { method: 'DELETE' });
+    expect(await indexed()).toEqual([]);
+    // The member's file itself stays theirs.
+    expect((await download(server, alice, notes)).status).toBe(200);
   });
 
   it('shares through a group: members read it and its files and talk in it on their own account, until they leave', async () => {

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import type { attachmentsMachine } from '../../../machines/attachments';
+import { type attachmentsMachine, maxAttachments } from '../../../machines/attachments';
 import { useT } from '../../i18n/useT';
 import { AttachmentChip } from './AttachmentChip';
 
@@ -9,6 +9,7 @@ export function AttachmentList({ attachments }: { attachments: ActorRefFrom<type
   const t = useT();
   const files = useSelector(attachments, (snapshot) => snapshot.context.files);
   const leftOut = useSelector(attachments, (snapshot) => snapshot.context.leftOut);
+  const limit = useSelector(attachments, (snapshot) => snapshot.context.limit);
   if (!files.length && !leftOut) return null;
   return (
     <div className="attachments">
@@ -25,7 +26,9 @@ export function AttachmentList({ attachments }: { attachments: ActorRefFrom<type
       )}
       {leftOut > 0 && (
         <p className="attachment-notice" role="alert">
-          {t('At most 10 files can go with one message.')}
+          {limit === maxAttachments
+            ? t('At most 10 files can go with one message.')
+            : t('A project holds at most {count} files.').replace('{count}', String(limit))}
         </p>
       )}
     </div>

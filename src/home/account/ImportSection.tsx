@@ -87,7 +87,10 @@ export function ImportSection() {
         <FormError message={error} />
         <p className="status" role="status">
           {result
-            ? t('{imported} conversations imported, {skipped} already there')
+            ? (result.imported === 1
+                ? t('1 conversation imported, {skipped} already there')
+                : t('{imported} conversations imported, {skipped} already there')
+              )
                 .replace('{imported}', format.number(result.imported))
                 .replace('{skipped}', format.number(result.skipped))
             : ''}

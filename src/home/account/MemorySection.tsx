@@ -21,6 +21,13 @@ export function MemorySection() {
   const t = useT();
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
+  const forgetAll = useRef<HTMLButtonElement>(null);
+  // After the dialog: back to Forget all (Cancel), or to the heading once it is gone with the memories.
+  const [afterForget] = useState(() => ({
+    get current(): HTMLElement | null {
+      return forgetAll.current ?? heading.current;
+    },
+  }));
   const snapshot = useSelector(actor, (state) => state);
   const { memories, projects, editing, problem, added } = snapshot.context;
   const [text, setText] = useState('');
@@ -103,6 +110,7 @@ export function MemorySection() {
               </button>
               {memories.length > 0 && (
                 <button
+                  ref={forgetAll}
                   type="button"
                   className="button small danger"
                   onClick={() => actor.send({ type: 'ASK_FORGET' })}
@@ -127,7 +135,7 @@ export function MemorySection() {
         <ForgetDialog
           busy={snapshot.matches('forgetting')}
           error={problem?.message ?? null}
-          heading={heading}
+          returnFocus={afterForget}
           onConfirm={() => actor.send({ type: 'FORGET' })}
           onCancel={() => actor.send({ type: 'CANCEL' })}
         />
@@ -234,23 +242,28 @@ function EditDialog({
   );
 }
 
-/** Asks before every memory is forgotten; focus goes to the section's heading after (Forget all is gone). */
+/** Asks before every memory is forgotten; focus goes to `returnFocus` after. */
 function ForgetDialog({
   busy,
   error,
-  heading,
+  returnFocus,
   onConfirm,
   onCancel,
 }: {
   busy: boolean;
   error: string | null;
-  heading: RefObject<HTMLHeadingElement | null>;
+  returnFocus: RefObject<HTMLElement | null>;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
   const descriptionId = useId();
   return (
-    <Dialog title="Forget all memories?" describedBy={descriptionId} onClose={onCancel} returnFocus={heading}>
+    <Dialog
+      title="Forget all memories?"
+      describedBy={descriptionId}
+      onClose={onCancel}
+      returnFocus={returnFocus}
+    >
       <p id={descriptionId}>
         <T>Every memory is deleted, in every project. None can be brought back.</T>
       </p>

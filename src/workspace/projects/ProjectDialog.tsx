@@ -1,7 +1,12 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { activeBots } from '../../../machines/bots';
-import { maxInstructions, type ProjectDraft, type ProjectRecord } from '../../../machines/projects';
+import {
+  maxInstructions,
+  maxProjectFiles,
+  type ProjectDraft,
+  type ProjectRecord,
+} from '../../../machines/projects';
 import { CheckboxField } from '../../admin/fields/CheckboxField';
 import { SelectField } from '../../admin/fields/SelectField';
 import { TextAreaField } from '../../admin/fields/TextAreaField';
@@ -45,7 +50,7 @@ function ProjectForm() {
   const problem = useSelector(projects, (snapshot) => snapshot.context.problem);
   const state = useSelector(projects, (snapshot) => snapshot.value.dialog);
   const available = activeBots(useSelector(bots, (snapshot) => snapshot.context.bots));
-  const files = useActorRef(projectFiles, { inspect });
+  const files = useActorRef(projectFiles, { inspect, input: { limit: maxProjectFiles } });
   const entries = useSelector(files, (snapshot) => snapshot.context.files);
   const [draft, setDraft] = useState(() => draftOf(target));
   const [checked, setChecked] = useState(false);
@@ -56,7 +61,7 @@ function ProjectForm() {
     if (target?.files.length)
       files.send({
         type: 'RESTORE',
-        files: target.files.map((file) => ({ ...file, type: '', size: 0 })),
+        files: target.files,
       });
   }, [files, target]);
 

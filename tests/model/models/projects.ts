@@ -8,7 +8,7 @@ const project = (id: string, shared = false): ProjectRecord => ({
   name: `Project ${id}`,
   instructions: 'Answer in French.',
   bot: null,
-  files: [{ _id: 'f1', name: 'notes.pdf' }],
+  files: [{ _id: 'f1', name: 'notes.pdf', type: 'application/pdf', size: 2048 }],
   knowledgeBases: [],
   groups: [],
   owner: { _id: shared ? 'u2' : 'u1', name: shared ? 'Grace' : 'Ada' },
