@@ -1,5 +1,7 @@
 import { createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
 import { commandPaletteMachine } from '../../machines/commandPalette';
+import type { Prompt } from '../../machines/promptText';
+import { createResourceMachine } from '../../machines/resource';
 import type { HttpClient } from '../api/http';
 import { createWorkspaceEndpoints } from '../api/workspaceEndpoints';
 import type { Workspace } from './createWorkspaceActors';
@@ -9,7 +11,8 @@ const everywhere = { project: null, archived: false };
 
 /**
  * The command palette's machine with its effects, loaded with the palette on first use: the
- * conversation search is the sidebar's (GET /api/v1/topic?q=), aborted when the words change.
+ * conversation search is the sidebar's (GET /api/v1/topic?q=), aborted when the words change; and the
+ * saved prompts (GET /api/v1/prompt).
  */
 function createPaletteActors(http: HttpClient, inspect?: Observer<InspectionEvent>) {
   const api = createWorkspaceEndpoints(http);
@@ -23,8 +26,14 @@ function createPaletteActors(http: HttpClient, inspect?: Observer<InspectionEven
     }),
     { inspect },
   );
+  /** The saved prompts it offers, asked for afresh each time it opens. */
+  const prompts = createActor(
+    createResourceMachine<Prompt[]>().provide({ actors: { fetch: fromPromise(() => api.prompts()) } }),
+    { inspect },
+  );
   palette.start();
-  return { palette };
+  prompts.start();
+  return { palette, prompts };
 }
 
 export type PaletteActors = ReturnType<typeof createPaletteActors>;

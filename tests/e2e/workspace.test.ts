@@ -138,6 +138,16 @@ describe('the conversation workspace in Chromium against npm start', () => {
       body: { name: account.encrypt('Lighthouse logs') },
     });
     expect(made.status).toBe(201);
+    const prompt = await call(server as unknown as TestServer, '/api/v1/prompt', {
+      token: account.token,
+      body: {
+        command: 'tldr',
+        title: 'Summarize briefly',
+        text: 'Summarize {{topic}} in three lines.',
+        visibility: 'private',
+      },
+    });
+    expect(prompt.status).toBe(201);
     await chat(page, 'ELIZA', 'Men are all alike.', 'In what way?');
     const conversation = page.url();
     const box = page.getByLabel('Message');
@@ -195,6 +205,8 @@ describe('the conversation workspace in Chromium against npm start', () => {
     expect(await active()).toBe(last);
     await page.keyboard.press('Home');
     expect(await active()).toBe(first);
+    // In a chat, the saved prompts too.
+    expect(await palette.getByRole('group', { name: 'Prompts' }).count()).toBe(1);
     // The palette holds the keyboard: the other shortcuts wait.
     await page.keyboard.press('Alt+Shift+N');
     expect(page.url()).toBe(conversation);
@@ -218,8 +230,12 @@ describe('the conversation workspace in Chromium against npm start', () => {
     await page.waitForURL(/\/list$/);
     await page.keyboard.press('Alt+Shift+M');
     await expect.poll(() => said.textContent()).toBe('Open a chat to write a message.');
-    // The conversation, found by the server by a word of it, opened with Enter.
+    // No prompt outside a chat (it goes in the message box). The conversation, found by the server by
+    // a word of it, opened with Enter.
     await page.keyboard.press('Control+K');
+    await page.keyboard.type('summarize');
+    await palette.getByRole('status').getByText('Nothing matches.').waitFor();
+    await page.keyboard.press('Control+A');
     await page.keyboard.type('ALIKE');
     await palette
       .getByRole('group', { name: 'Conversations' })
@@ -232,6 +248,20 @@ describe('the conversation workspace in Chromium against npm start', () => {
     expect(await palette.count()).toBe(0);
     await page.keyboard.press('Alt+Shift+M');
     await expect.poll(() => hasFocus(box)).toBe(true);
+    // A saved prompt goes in the message box as its command, where the box's / menu takes it on; so
+    // does focus, from wherever the palette was opened (here the sidebar's search, by Alt+Shift+S).
+    await page.keyboard.press('Alt+Shift+S');
+    await expect.poll(() => hasFocus(sidebar(page).getByLabel('Search conversations'))).toBe(true);
+    await page.keyboard.press('Control+K');
+    await page.keyboard.type('summarize');
+    await palette
+      .getByRole('group', { name: 'Prompts' })
+      .getByRole('option', { name: /Summarize briefly/ })
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => box.inputValue()).toBe('/tldr');
+    expect(await hasFocus(box)).toBe(true);
+    await box.fill('');
 
     // A project: its conversations in the sidebar.
     await page.keyboard.press('Control+K');
@@ -249,9 +279,6 @@ describe('the conversation workspace in Chromium against npm start', () => {
     await palette.getByRole('option', { name: 'Appearance: Dark' }).waitFor();
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
-    // Alt+Shift+S: the conversations, at their search box.
-    await page.keyboard.press('Alt+Shift+S');
-    await expect.poll(() => hasFocus(sidebar(page).getByLabel('Search conversations'))).toBe(true);
     await page.context().close();
   });
 

@@ -10,16 +10,18 @@ import './palette.css';
 
 /** The palette and the shortcuts dialog, loaded on first use; each key press opens the one it asks for. */
 export default function CommandDialogs({ asked }: { asked: Asked }) {
-  const { palette } = paletteActorsOf(useWorkspace(), useActors().services.http);
+  const { palette, prompts } = paletteActorsOf(useWorkspace(), useActors().services.http);
   useEffect(() => {
     palette.send({ type: asked.command === 'palette' ? 'OPEN' : 'SHOW_SHORTCUTS' });
-  }, [asked, palette]);
+    // The prompts as they are now (another tab may have saved one): the first time, or again.
+    if (asked.command === 'palette') for (const type of ['LOAD', 'RELOAD'] as const) prompts.send({ type });
+  }, [asked, palette, prompts]);
   // Leaving the logged-in screens (logging out) closes them: the next user opens an empty palette.
   useEffect(() => () => palette.send({ type: 'CLOSE' }), [palette]);
   const shown = useSelector(palette, (snapshot) =>
     snapshot.matches('palette') ? 'palette' : snapshot.matches('shortcuts') ? 'shortcuts' : null,
   );
-  if (shown === 'palette') return <CommandPalette palette={palette} />;
+  if (shown === 'palette') return <CommandPalette palette={palette} prompts={prompts} />;
   if (shown === 'shortcuts') return <ShortcutsDialog onClose={() => palette.send({ type: 'CLOSE' })} />;
   return null;
 }

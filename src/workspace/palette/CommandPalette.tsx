@@ -1,7 +1,8 @@
 import { useSelector } from '@xstate/react';
-import { type KeyboardEvent, useEffect, useId, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { commandPaletteMachine } from '../../../machines/commandPalette';
+import type { PaletteActors } from '../../app/paletteActors';
 import { Dialog } from '../../components/Dialog';
 import { T } from '../../i18n/T';
 import { useFormat } from '../../i18n/useFormat';
@@ -25,7 +26,13 @@ function moved(key: string, active: number, count: number): number | null {
  * active one named by `aria-activedescendant` while focus stays in the box. ↑ ↓ Home End move, Enter
  * runs, Escape closes and focus goes back where it was. How many match is said in a live region.
  */
-export function CommandPalette({ palette }: { palette: Palette }) {
+export function CommandPalette({
+  palette,
+  prompts,
+}: {
+  palette: Palette;
+  prompts: PaletteActors['prompts'];
+}) {
   const t = useT();
   const format = useFormat();
   const id = useId();
@@ -36,7 +43,9 @@ export function CommandPalette({ palette }: { palette: Palette }) {
   );
   const failed = useSelector(palette, (snapshot) => snapshot.matches({ palette: 'failed' }));
   const error = useSelector(palette, (snapshot) => snapshot.context.error);
-  const all = usePaletteGroups(palette);
+  // Where focus goes when the palette closes: where it was, unless the option chosen says (a prompt: the message box).
+  const returnTo = useRef<HTMLElement | null>(null);
+  const all = usePaletteGroups(palette, prompts, returnTo);
   const groups = filterGroups(all, query.trim());
   const options = groups.flatMap((group) => group.options);
   const optionId = (key: string) => `${id}-${key}`;
@@ -72,6 +81,7 @@ export function CommandPalette({ palette }: { palette: Palette }) {
       title="Command palette"
       role="dialog"
       className="commands palette"
+      returnFocus={returnTo}
       onClose={() => palette.send({ type: 'CLOSE' })}
     >
       <label htmlFor={`${id}-box`}>

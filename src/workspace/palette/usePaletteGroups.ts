@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import type { RefObject } from 'react';
 import { useLocation } from 'wouter';
 import type { ActorRefFrom } from 'xstate';
 import { activeBots } from '../../../machines/bots';
@@ -8,6 +9,7 @@ import { type ThemeChoice, themeChoices } from '../../../machines/theme';
 import { isAdmin } from '../../admin/isAdmin';
 import { sectionsFor } from '../../admin/sections';
 import { useActors } from '../../app/ActorsContext';
+import type { PaletteActors } from '../../app/paletteActors';
 import { useWorkspace } from '../../app/useWorkspace';
 import { languages } from '../../i18n/languages';
 import { useT } from '../../i18n/useT';
@@ -16,11 +18,26 @@ import type { PaletteGroup } from './options';
 const themeLabels: Record<ThemeChoice, string> = { light: 'Light', dark: 'Dark', system: 'System' };
 
 /**
- * Everything the palette offers, by group, before filtering: the conversations the server found, the
- * bots, the projects, and the actions (new chat, the shortcuts, theme, language, the admin screens the
- * user's role opens). Choosing one closes the palette first (`close`), then does it.
+ * Types the words into the message box as a person would (React hears an input event), so the box's
+ * own `/` menu opens on them and asks for the prompt's placeholders.
  */
-export function usePaletteGroups(palette: ActorRefFrom<typeof commandPaletteMachine>): PaletteGroup[] {
+function typeInto(box: HTMLTextAreaElement, text: string) {
+  Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')?.set?.call(box, text);
+  box.dispatchEvent(new Event('input', { bubbles: true }));
+  box.focus();
+}
+
+/**
+ * Everything the palette offers, by group, before filtering: the conversations the server found, the
+ * bots, the projects, the saved prompts (in a chat: they go in its message box), and the actions (new
+ * chat, the shortcuts, theme, language, the admin screens the user's role opens). Choosing one closes
+ * the palette first (`close`), then does it; `returnTo` is where focus goes then, if not back.
+ */
+export function usePaletteGroups(
+  palette: ActorRefFrom<typeof commandPaletteMachine>,
+  prompts: PaletteActors['prompts'],
+  returnTo: RefObject<HTMLElement | null>,
+): PaletteGroup[] {
   const { bots, language, session } = useActors();
   const { theme, projects, conversations } = useWorkspace();
   const t = useT();
@@ -31,6 +48,9 @@ export function usePaletteGroups(palette: ActorRefFrom<typeof commandPaletteMach
   const currentTheme = useSelector(theme, (snapshot) => snapshot.value);
   const currentLanguage = useSelector(language, (snapshot) => snapshot.context.language);
   const role = useSelector(session, (snapshot) => snapshot.context.user?.role);
+  const promptList = useSelector(prompts, (snapshot) => snapshot.context.data ?? []);
+  // The chat's message box, where a prompt goes; none on the home screen. The palette, a modal, keeps it as it is.
+  const box = document.querySelector<HTMLTextAreaElement>('.composer textarea');
 
   const close = () => palette.send({ type: 'CLOSE' });
   const go = (to: string) => () => {
@@ -72,6 +92,20 @@ export function usePaletteGroups(palette: ActorRefFrom<typeof commandPaletteMach
           close();
           conversations.send({ type: 'FILTER', filter: { project: project._id, archived: false } });
           if (isMobileWidth(window.innerWidth)) conversations.send({ type: 'OPEN_DRAWER' });
+        },
+      })),
+    },
+    {
+      key: 'prompts',
+      label: t('Prompts'),
+      options: (box ? promptList : []).map((prompt) => ({
+        id: `prompt-${prompt._id}`,
+        label: prompt.title,
+        detail: `/${prompt.command}`,
+        run: () => {
+          returnTo.current = box;
+          close();
+          if (box) typeInto(box, `/${prompt.command}`);
         },
       })),
     },
