@@ -17,12 +17,14 @@ import { organizationMachine } from '../../machines/organization';
 import { orgSettingsMachine } from '../../machines/orgSettings';
 import { personalizationMachine } from '../../machines/personalization';
 import { projectsMachine } from '../../machines/projects';
+import { promptsMachine } from '../../machines/prompts';
 import { resourceMachine } from '../../machines/resource';
 import { savedMemoryMachine } from '../../machines/savedMemory';
 import { sessionMachine } from '../../machines/session';
 import { shareMachine } from '../../machines/share';
 import { sharedConversationMachine } from '../../machines/sharedConversation';
 import { sidePanelMachine } from '../../machines/sidePanel';
+import { slashMenuMachine } from '../../machines/slashMenu';
 import { ssoSettingsMachine } from '../../machines/ssoSettings';
 import { themeMachine } from '../../machines/theme';
 import { topicMachine } from '../../machines/topic';
@@ -56,6 +58,8 @@ export const machines = [
   { file: 'machines/savedMemory.ts', machine: savedMemoryMachine },
   { file: 'machines/importer.ts', machine: importerMachine },
   { file: 'machines/commandPalette.ts', machine: commandPaletteMachine },
+  { file: 'machines/prompts.ts', machine: promptsMachine },
+  { file: 'machines/slashMenu.ts', machine: slashMenuMachine },
   { file: 'machines/adminList.ts', machine: adminListMachine },
   { file: 'machines/botEditor.ts', machine: botEditorMachine },
   { file: 'machines/knowledgeBase.ts', machine: knowledgeBaseMachine },

@@ -3,6 +3,9 @@ import {
   type ClipboardEvent,
   type FormEvent,
   type KeyboardEvent,
+  lazy,
+  Suspense,
+  useCallback,
   useEffect,
   useId,
   useLayoutEffect,
@@ -17,6 +20,10 @@ import { T } from '../i18n/T';
 import { useT } from '../i18n/useT';
 import { AttachButton } from './attachments/AttachButton';
 import { AttachmentList } from './attachments/AttachmentList';
+import type { ComboboxState } from './slash/SlashMenu';
+
+// The / menu's code loads when a message first starts with /.
+const SlashMenu = lazy(() => import('./slash/SlashMenu'));
 
 type Attachments = ActorRefFrom<typeof attachmentsMachine>;
 
@@ -41,7 +48,8 @@ const waitReasons = {
 /**
  * The message box: Enter sends, Shift+Enter starts a new line; Stop while a reply streams. It grows
  * with its text up to a limit (set in CSS), then scrolls. Files come by the paperclip, by pasting
- * and by dropping them on the chat; Send waits until every one is uploaded.
+ * and by dropping them on the chat; Send waits until every one is uploaded. A `/` at its start opens
+ * the menu of saved prompts (the box is its combobox).
  */
 export function Composer({
   streaming,
@@ -56,6 +64,27 @@ export function Composer({
   const id = useId();
   const box = useRef<HTMLTextAreaElement>(null);
   const [text, setText] = useState('');
+  // Once loaded, the / menu stays: it opens and closes with the text.
+  const [slashUsed, setSlashUsed] = useState(false);
+  if (!slashUsed && text.startsWith('/')) setSlashUsed(true);
+  const menuKeys = useRef<((event: KeyboardEvent<HTMLTextAreaElement>) => boolean) | null>(null);
+  const [combobox, setCombobox] = useState<ComboboxState>({ expanded: false, active: undefined });
+  const onCombobox = useCallback(
+    (state: ComboboxState) =>
+      setCombobox((before) =>
+        before.expanded === state.expanded && before.active === state.active ? before : state,
+      ),
+    [],
+  );
+  // A picked prompt replaces the `/command`; the caret goes to its end, ready to edit or send.
+  const insert = useCallback((prompt: string) => {
+    setText(prompt);
+    requestAnimationFrame(() => {
+      const element = box.current;
+      element?.focus();
+      element?.setSelectionRange(prompt.length, prompt.length);
+    });
+  }, []);
   const waiting = useSelector(attachments, (snapshot) =>
     snapshot.matches('uploading')
       ? 'uploading'
@@ -106,6 +135,10 @@ export function Composer({
     wasStreaming.current = streaming;
   }, [streaming]);
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (menuKeys.current?.(event)) {
+      event.preventDefault();
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       send();
@@ -130,6 +163,18 @@ export function Composer({
         </p>
       )}
       <AttachmentList attachments={attachments} />
+      {slashUsed && (
+        <Suspense fallback={null}>
+          <SlashMenu
+            text={text}
+            listId={`${id}-prompts`}
+            box={box}
+            keys={menuKeys}
+            onCombobox={onCombobox}
+            onInsert={insert}
+          />
+        </Suspense>
+      )}
       <AttachButton
         disabled={disabled}
         onFiles={(files) => attachments.send({ type: 'ADD', files: files.map(picked) })}
@@ -141,6 +186,11 @@ export function Composer({
         dir="auto"
         value={text}
         placeholder={t('Write a message…')}
+        role="combobox"
+        aria-autocomplete="list"
+        aria-expanded={combobox.expanded}
+        aria-controls={combobox.expanded ? `${id}-prompts` : undefined}
+        aria-activedescendant={combobox.active}
         aria-describedby={`${id}-keys`}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
@@ -148,7 +198,8 @@ export function Composer({
         disabled={disabled}
       />
       <span id={`${id}-keys`} className="visually-hidden">
-        <T>Enter sends, Shift+Enter starts a new line.</T>
+        <T>Enter sends, Shift+Enter starts a new line.</T>{' '}
+        <T>Type / at the start of a message to pick a saved prompt.</T>
       </span>
       {streaming ? (
         <button ref={button} type="button" className="button" onClick={stop} data-shortcut="stop">

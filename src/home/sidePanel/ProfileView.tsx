@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useId } from 'react';
+import { lazy, Suspense, useId } from 'react';
 import { Link } from 'wouter';
 import { profileFlagsOf } from '../../../machines/sidePanel';
 import { isAdmin } from '../../admin/isAdmin';
@@ -18,6 +18,9 @@ import { PersonalizationSection } from '../account/PersonalizationSection';
 import { ProfileForm } from '../account/ProfileForm';
 import { useBilling } from '../useBilling';
 import { ThemeChoice } from './ThemeChoice';
+
+// Its machine and dialog load with the panel's section, not with the chat.
+const PromptsSection = lazy(() => import('../account/PromptsSection'));
 
 /** The user, the balance behind its flag, the order history and currency, and the account's own settings. */
 export function ProfileView() {
@@ -132,6 +135,9 @@ export function ProfileView() {
       <ProfileForm />
       <PersonalizationSection />
       <MemorySection />
+      <Suspense fallback={null}>
+        <PromptsSection />
+      </Suspense>
       <ImportSection />
       <PasswordForm />
       <ApiKeysSection />

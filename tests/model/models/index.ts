@@ -17,12 +17,14 @@ import { organizationModel } from './organization';
 import { orgSettingsModel } from './orgSettings';
 import { personalizationModel } from './personalization';
 import { projectsModel } from './projects';
+import { promptsModel } from './prompts';
 import { resourceModel } from './resource';
 import { savedMemoryModel } from './savedMemory';
 import { sessionModel } from './session';
 import { shareModel } from './share';
 import { sharedConversationModel } from './sharedConversation';
 import { sidePanelModel } from './sidePanel';
+import { slashMenuModel } from './slashMenu';
 import { ssoSettingsModel } from './ssoSettings';
 import { themeModel } from './theme';
 import { topicModel } from './topic';
@@ -56,6 +58,8 @@ export const models = [
   savedMemoryModel,
   importerModel,
   commandPaletteModel,
+  promptsModel,
+  slashMenuModel,
 ];
 
 /** The admin area's machines, as adminMachines.test.ts walks them. */
