@@ -261,6 +261,16 @@ describe('the conversation workspace in Chromium against npm start', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => box.inputValue()).toBe('/tldr');
     expect(await hasFocus(box)).toBe(true);
+    // …where its menu lists it, and Enter asks for its placeholder.
+    await page
+      .getByRole('listbox', { name: 'Prompts' })
+      .getByRole('option', { name: /Summarize briefly/ })
+      .waitFor();
+    await page.keyboard.press('Enter');
+    const fill = page.getByRole('dialog', { name: 'Fill in the prompt' });
+    await fill.getByLabel('topic').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => fill.count()).toBe(0);
     await box.fill('');
 
     // A project: its conversations in the sidebar.
