@@ -1,7 +1,6 @@
 import { createParser } from 'eventsource-parser';
 import type { ApiKey, CreatedKey, KeyList, KeyRequest } from '../../machines/apiKeys';
 import type { ConversationChange, ConversationFilter } from '../../machines/conversations';
-import type { Prompt } from '../../machines/promptText';
 import type { ShareAudience, ShareLink } from '../../machines/share';
 import { type HttpClient, HttpError, type UploadProgress } from './http';
 import type {
@@ -47,8 +46,6 @@ export function createWorkspaceEndpoints(http: HttpClient) {
         signal,
       ),
     topic: (id: string) => http.get<Topic>(`/api/v1/topic/${encodeURIComponent(id)}`),
-    /** The member's saved prompts and the organization's. */
-    prompts: () => http.get<Prompt[]>('/api/v1/prompt'),
     /** A new conversation with the bot, in the project when one is given. */
     createTopic: (bot: string, project: string | null) =>
       http.post<Topic>('/api/v1/topic', project ? { bot, project } : { bot }, { returnError: true }),

@@ -3,6 +3,7 @@ import { commandPaletteMachine } from '../../machines/commandPalette';
 import type { Prompt } from '../../machines/promptText';
 import { createResourceMachine } from '../../machines/resource';
 import type { HttpClient } from '../api/http';
+import { createPromptEndpoints } from '../api/promptEndpoints';
 import { createWorkspaceEndpoints } from '../api/workspaceEndpoints';
 import type { Workspace } from './createWorkspaceActors';
 
@@ -28,7 +29,9 @@ function createPaletteActors(http: HttpClient, inspect?: Observer<InspectionEven
   );
   /** The saved prompts it offers, asked for afresh each time it opens. */
   const prompts = createActor(
-    createResourceMachine<Prompt[]>().provide({ actors: { fetch: fromPromise(() => api.prompts()) } }),
+    createResourceMachine<Prompt[]>().provide({
+      actors: { fetch: fromPromise(() => createPromptEndpoints(http).prompts()) },
+    }),
     { inspect },
   );
   palette.start();
