@@ -7,6 +7,7 @@ import { botEditorMachine } from '../../machines/botEditor';
 import { botsMachine } from '../../machines/bots';
 import { chatModelMachine } from '../../machines/chatModel';
 import { citationsMachine } from '../../machines/citations';
+import { commandPaletteMachine } from '../../machines/commandPalette';
 import { conversationsMachine } from '../../machines/conversations';
 import { feedbackMachine } from '../../machines/feedback';
 import { importerMachine } from '../../machines/importer';
@@ -60,6 +61,7 @@ export const machines = [
   { file: 'machines/savedMemory.ts', machine: savedMemoryMachine },
   { file: 'machines/feedback.ts', machine: feedbackMachine },
   { file: 'machines/importer.ts', machine: importerMachine },
+  { file: 'machines/commandPalette.ts', machine: commandPaletteMachine },
   { file: 'machines/prompts.ts', machine: promptsMachine },
   { file: 'machines/slashMenu.ts', machine: slashMenuMachine },
   { file: 'machines/adminList.ts', machine: adminListMachine },

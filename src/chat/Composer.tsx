@@ -202,7 +202,7 @@ export function Composer({
         <T>Type / at the start of a message to pick a saved prompt.</T>
       </span>
       {streaming ? (
-        <button ref={button} type="button" className="button" onClick={stop}>
+        <button ref={button} type="button" className="button" onClick={stop} data-shortcut="stop">
           <T>Stop</T>
         </button>
       ) : (

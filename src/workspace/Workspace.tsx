@@ -10,6 +10,7 @@ import { SidePanel } from '../home/sidePanel/SidePanel';
 import { ConversationDialogs } from './conversations/ConversationDialogs';
 import { ConversationSidebar } from './conversations/ConversationSidebar';
 import { DrawerButton } from './conversations/DrawerButton';
+import { PaletteKeys } from './palette/PaletteKeys';
 import { ProjectDialogs } from './projects/ProjectDialog';
 
 /**
@@ -43,6 +44,7 @@ export default function Workspace({ children }: { children: ReactNode }) {
       </div>
       <ConversationDialogs />
       <ProjectDialogs />
+      <PaletteKeys />
     </div>
   );
 }

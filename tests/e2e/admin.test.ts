@@ -125,6 +125,16 @@ describe('an organization the operator creates and its admins run, in Chromium a
     await owner.goto(`${betaUrl}/login`);
     await logIn(owner, betaOwner.email, betaOwner.password);
     await owner.waitForURL(/\/list$/);
+    // The command palette (Ctrl+K) offers the owner the admin screens, Sign-in (owners only) among them.
+    await owner.getByRole('heading', { name: `Hello, ${betaOwner.displayName}` }).waitFor();
+    await owner.keyboard.press('Control+K');
+    const palette = owner.getByRole('dialog', { name: 'Command palette' });
+    await palette.getByRole('combobox').waitFor();
+    await owner.keyboard.type('admin');
+    await palette.getByRole('option', { name: 'Admin: Sign-in' }).waitFor();
+    expect(await palette.getByRole('option', { name: /^Admin: / }).count()).toBe(13);
+    await owner.keyboard.press('Escape');
+    await expect.poll(() => palette.count()).toBe(0);
 
     await owner.getByRole('button', { name: 'Profile' }).click();
     await owner.getByRole('complementary').getByRole('link', { name: 'Admin' }).click();

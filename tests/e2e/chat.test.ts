@@ -218,8 +218,10 @@ describe('home and chat in Chromium against npm start', () => {
       .poll(() => log.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight))
       .toBeLessThan(48);
     await expect.poll(() => jump.count()).toBe(0);
-    await page.getByRole('button', { name: 'Stop' }).click();
+    // Alt+Shift+X stops it, as the Stop button does.
+    await page.keyboard.press('Alt+Shift+X');
     await expect.poll(() => writing.count(), { timeout: 5000 }).toBe(0);
+    await lastReply().getByText('Stopped').waitFor();
     // Each message says when, the exact time in its tooltip.
     const time = page.locator('.message.user time').last();
     expect(await time.textContent()).toBe('now');

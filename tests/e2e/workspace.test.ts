@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, loginOwner } from '../server/admin/support';
 import { call, signUp, type TestServer } from '../support/app';
 import { blocking, noViolations, runAxe } from '../support/axe';
 import { launchBrowser } from '../support/browser';
+import { layoutProblems } from '../support/fit';
 import { type RunningServer, startServer } from '../support/server';
 
 type Account = Awaited<ReturnType<typeof signUp>>;
@@ -126,6 +127,168 @@ describe('the conversation workspace in Chromium against npm start', () => {
     await sidebar(page)
       .getByRole('link', { name: /1 \+ 1/ })
       .waitFor();
+    await page.context().close();
+  });
+
+  it('opens the command palette and the shortcuts dialog by keyboard only; the shortcuts act, fitting 320 px', async () => {
+    const { account, page } = await loggedIn({ permissions: ['clipboard-read', 'clipboard-write'] });
+    // A project, listed once the page loads again (chat() opens the home screen afresh).
+    const made = await call(server as unknown as TestServer, '/api/v1/project', {
+      token: account.token,
+      body: { name: account.encrypt('Lighthouse logs') },
+    });
+    expect(made.status).toBe(201);
+    const prompt = await call(server as unknown as TestServer, '/api/v1/prompt', {
+      token: account.token,
+      body: {
+        command: 'tldr',
+        title: 'Summarize briefly',
+        text: 'Summarize {{topic}} in three lines.',
+        visibility: 'private',
+      },
+    });
+    expect(prompt.status).toBe(201);
+    await chat(page, 'ELIZA', 'Men are all alike.', 'In what way?');
+    const conversation = page.url();
+    const box = page.getByLabel('Message');
+    const hasFocus = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
+    // What a shortcut with nothing to act on says, to a screen reader.
+    const said = page.locator('.app-shell > p[role="status"]');
+    // Ctrl+/ from the message box: the Keyboard shortcuts dialog; Escape gives focus back to the box.
+    await box.focus();
+    await page.keyboard.press('Control+/');
+    const shortcuts = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await shortcuts.getByText('Open the command palette').waitFor();
+    expect(await shortcuts.locator('dd').first().textContent()).toBe('Ctrl+K');
+    expect(blocking(await runAxe(page, noViolations()))).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => shortcuts.count()).toBe(0);
+    expect(await hasFocus(box)).toBe(true);
+    // `?` in the message box is a character; outside a field it opens the dialog.
+    await page.keyboard.press('?');
+    expect(await box.inputValue()).toBe('?');
+    await box.fill('');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('?');
+    await shortcuts.waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => shortcuts.count()).toBe(0);
+
+    // Alt+Shift+C copies the last reply (its Copy button says Copied).
+    await page.keyboard.press('Alt+Shift+C');
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('In what way?');
+    await expect.poll(() => said.textContent()).toBe('Reply copied.');
+
+    // Alt+Shift+M: back to the message box. Ctrl+K: the palette, focus in its combobox; nothing typed,
+    // the bots and actions by group.
+    await page.keyboard.press('Alt+Shift+M');
+    expect(await hasFocus(box)).toBe(true);
+    await page.keyboard.press('Control+K');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    const combobox = palette.getByRole('combobox', { name: 'Search conversations, bots and commands' });
+    await palette.getByRole('group', { name: 'Actions' }).getByRole('option', { name: 'New chat' }).waitFor();
+    expect(await hasFocus(combobox)).toBe(true);
+    // The active option is the box's aria-activedescendant: ↑ ↓ go round, Home and End to the ends.
+    const active = () =>
+      combobox.evaluate((element) => {
+        const option = document.getElementById(element.getAttribute('aria-activedescendant') ?? '');
+        return option?.getAttribute('aria-selected') === 'true' ? option.textContent : null;
+      });
+    const options = palette.getByRole('option');
+    const [first, last] = [await options.first().textContent(), await options.last().textContent()];
+    expect(await active()).toBe(first);
+    await page.keyboard.press('End');
+    expect(await active()).toBe(last);
+    await page.keyboard.press('ArrowDown');
+    expect(await active()).toBe(first);
+    await page.keyboard.press('ArrowUp');
+    expect(await active()).toBe(last);
+    await page.keyboard.press('Home');
+    expect(await active()).toBe(first);
+    // In a chat, the saved prompts too.
+    expect(await palette.getByRole('group', { name: 'Prompts' }).count()).toBe(1);
+    // The palette holds the keyboard: the other shortcuts wait.
+    await page.keyboard.press('Alt+Shift+N');
+    expect(page.url()).toBe(conversation);
+    expect(await palette.count()).toBe(1);
+    // A member is offered no admin screen.
+    expect(await palette.getByRole('option', { name: /^Admin: / }).count()).toBe(0);
+    expect(blocking(await runAxe(page, noViolations()))).toEqual([]);
+    await page.setViewportSize({ width: 320, height: 640 });
+    expect(await layoutProblems(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // An empty result says so; Escape closes the palette and gives focus back.
+    await page.keyboard.type('xyzzy');
+    await palette.getByRole('status').getByText('Nothing matches.').waitFor();
+    expect(await palette.getByRole('listbox').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => palette.count()).toBe(0);
+    expect(await hasFocus(box)).toBe(true);
+
+    // Alt+Shift+N: a new chat, where there is no message box for Alt+Shift+M to go to.
+    await page.keyboard.press('Alt+Shift+N');
+    await page.waitForURL(/\/list$/);
+    await page.keyboard.press('Alt+Shift+M');
+    await expect.poll(() => said.textContent()).toBe('Open a chat to write a message.');
+    // No prompt outside a chat (it goes in the message box). The conversation, found by the server by
+    // a word of it, opened with Enter.
+    await page.keyboard.press('Control+K');
+    await page.keyboard.type('summarize');
+    await palette.getByRole('status').getByText('Nothing matches.').waitFor();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('ALIKE');
+    await palette
+      .getByRole('group', { name: 'Conversations' })
+      .getByRole('option', { name: /Men are all alike/ })
+      .waitFor();
+    await palette.getByRole('status').getByText('One result').waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(conversation);
+    await page.getByRole('heading', { name: 'Men are all alike.', level: 1 }).waitFor();
+    expect(await palette.count()).toBe(0);
+    await page.keyboard.press('Alt+Shift+M');
+    await expect.poll(() => hasFocus(box)).toBe(true);
+    // A saved prompt goes in the message box as its command, where the box's / menu takes it on; so
+    // does focus, from wherever the palette was opened (here the sidebar's search, by Alt+Shift+S).
+    await page.keyboard.press('Alt+Shift+S');
+    await expect.poll(() => hasFocus(sidebar(page).getByLabel('Search conversations'))).toBe(true);
+    await page.keyboard.press('Control+K');
+    await page.keyboard.type('summarize');
+    await palette
+      .getByRole('group', { name: 'Prompts' })
+      .getByRole('option', { name: /Summarize briefly/ })
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => box.inputValue()).toBe('/tldr');
+    expect(await hasFocus(box)).toBe(true);
+    // …where its menu lists it, and Enter asks for its placeholder.
+    await page
+      .getByRole('listbox', { name: 'Prompts' })
+      .getByRole('option', { name: /Summarize briefly/ })
+      .waitFor();
+    await page.keyboard.press('Enter');
+    const fill = page.getByRole('dialog', { name: 'Fill in the prompt' });
+    await fill.getByLabel('topic').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => fill.count()).toBe(0);
+    await box.fill('');
+
+    // A project: its conversations in the sidebar.
+    await page.keyboard.press('Control+K');
+    await page.keyboard.type('lighthouse');
+    await palette
+      .getByRole('group', { name: 'Projects' })
+      .getByRole('option', { name: 'Lighthouse logs' })
+      .waitFor();
+    await page.keyboard.press('Enter');
+    await sidebar(page).getByRole('region', { name: 'Lighthouse logs' }).waitFor();
+
+    // An action: the theme, at once.
+    await page.keyboard.press('Control+K');
+    await page.keyboard.type('appearance dark');
+    await palette.getByRole('option', { name: 'Appearance: Dark' }).waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     await page.context().close();
   });
 

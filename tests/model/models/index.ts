@@ -7,6 +7,7 @@ import { botEditorModel } from './botEditor';
 import { botsModel } from './bots';
 import { chatModelModel } from './chatModel';
 import { citationsModel } from './citations';
+import { commandPaletteModel } from './commandPalette';
 import { conversationsModel } from './conversations';
 import { feedbackModel } from './feedback';
 import { importerModel } from './importer';
@@ -60,6 +61,7 @@ export const models = [
   savedMemoryModel,
   feedbackModel,
   importerModel,
+  commandPaletteModel,
   promptsModel,
   slashMenuModel,
 ];

@@ -8,6 +8,7 @@ import { botEditorBrowserModel } from './botEditor';
 import { botsBrowserModel } from './bots';
 import { chatModelBrowserModel } from './chatModel';
 import { citationsBrowserModel } from './citations';
+import { commandPaletteBrowserModel } from './commandPalette';
 import { conversationsBrowserModel } from './conversations';
 import { feedbackBrowserModel } from './feedback';
 import { importerBrowserModel } from './importer';
@@ -59,6 +60,7 @@ export const browserModels: BrowserModel[] = [
   feedbackBrowserModel,
   savedMemoryBrowserModel({ double: noDouble }),
   shareBrowserModel,
+  commandPaletteBrowserModel,
   projectsBrowserModel,
   sharedConversationBrowserModel,
   adminListBrowserModel,

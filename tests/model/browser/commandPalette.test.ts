@@ -1,0 +1,4 @@
+import { commandPaletteBrowserModel } from './models/commandPalette';
+import { runInBrowser } from './runner';
+
+runInBrowser(commandPaletteBrowserModel);
