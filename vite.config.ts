@@ -46,6 +46,18 @@ export default defineConfig({
     manifest: true,
     // Rolldown warns when plugins take long: the PWA's precache takes seconds on a busy machine, and
     // `npm start` (which builds first) should print no warning nobody can act on.
-    rolldownOptions: { checks: { bundlerTimings: false } },
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              name: 'shell',
+              test: /node_modules[\\/](wouter|react|react-dom|scheduler|xstate|@xstate)[\\/]|src[\\/]i18n[\\/](T|bidi|languages|useT)\.tsx?$/,
+            },
+          ],
+        },
+      },
+    },
   },
 });
