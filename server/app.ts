@@ -24,6 +24,7 @@ import { importsPlugin } from './imports/routes';
 import { startIndexer } from './knowledge/indexer';
 import { createMailer } from './mail/mailer';
 import { memoriesPlugin } from './memories/routes';
+import { modelsPlugin } from './models/routes';
 import { notificationsPlugin } from './notifications/routes';
 import { apiKeysPlugin, openaiApiPlugin } from './openai/routes';
 import { organizationsPlugin } from './organizations/routes';
@@ -148,6 +149,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(oidcPlugin);
   await app.register(organizationsPlugin);
   await app.register(botsPlugin);
+  await app.register(modelsPlugin);
   await app.register(usersPlugin);
   await app.register(billingPlugin);
   await app.register(notificationsPlugin);

@@ -7,6 +7,7 @@ import { invitationsAdminPlugin } from './invitations/routes';
 import { knowledgeAdminPlugin } from './knowledge/routes';
 import { mcpAdminPlugin } from './mcp/routes';
 import { membersAdminPlugin } from './members/routes';
+import { modelsAdminPlugin } from './models/routes';
 import { providersPlugin } from './providers/routes';
 import { requireRole } from './requireRole';
 import { settingsAdminPlugin } from './settings/routes';
@@ -24,6 +25,7 @@ export const adminPlugin: FastifyPluginAsync = async (app) => {
   await app.register(categoriesAdminPlugin);
   await app.register(groupsAdminPlugin);
   await app.register(providersPlugin);
+  await app.register(modelsAdminPlugin);
   await app.register(membersAdminPlugin);
   await app.register(invitationsAdminPlugin);
   await app.register(settingsAdminPlugin);

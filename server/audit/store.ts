@@ -67,7 +67,7 @@ const loggedName = `coalesce(after->>'name', before->>'name', after->>'email', b
 
 /**
  * The names of the organization's records with these ids, by id: bots, categories, members, groups,
- * providers, knowledge bases and their documents, MCP servers, invitations (by address) and the
+ * providers, catalogue models, knowledge bases and their documents, MCP servers, invitations (by address) and the
  * organization itself. A record since deleted is named as the log last recorded it (the `name` or
  * `email` of an entry about it).
  */
@@ -80,6 +80,7 @@ async function namesOf(db: Db, tenant: string, ids: string[]): Promise<Map<strin
      union all select id, display_name from users where tenant = $1 and id = any($2::text[])
      union all select id, name from groups where tenant = $1 and id = any($2::text[])
      union all select id, name from providers where tenant = $1 and id = any($2::text[])
+     union all select id, name from models where tenant = $1 and id = any($2::text[])
      union all select id, name from knowledge_bases where tenant = $1 and id = any($2::text[])
      union all select id, name from files where tenant = $1 and base_id is not null and id = any($2::text[])
      union all select id, name from mcp_servers where tenant = $1 and id = any($2::text[])

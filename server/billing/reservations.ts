@@ -2,6 +2,7 @@ import { replyChannel } from '../db/channels';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import type { Owner } from '../owner';
+import { type Pricing, type TokenUsage, tokenCharge, tokenPriced } from './tokens';
 
 // Money of a reply, chat or API alike: its price is held before the first token (the member's
 // balance and their groups' monthly budget, in one UPDATE of their row), then settled (charged) or
@@ -132,24 +133,36 @@ const held = (on: Reservations, id: string) =>
 /**
  * The row is complete: its reservation turned into a charge with its transaction (and a low-balance
  * notice when the charge crosses the line), in one statement with `set` (its text, its usage); a
- * `free` one only gives its reservation back. Null when the row had already been ended (cut off,
- * stopped elsewhere): nothing charged.
+ * `free` one only gives its reservation back. A reply on a token-priced model (`tokens`) is charged
+ * what its tokens cost, never more than it held; any other the price it held. Null when the row had
+ * already been ended (cut off, stopped elsewhere): nothing charged.
  */
 export async function settle(
   db: Db,
   owner: Owner,
   on: Reservations,
-  row: { id: string; description: string; free: boolean; set: Record<string, unknown> },
+  row: {
+    id: string;
+    description: string;
+    free: boolean;
+    set: Record<string, unknown>;
+    tokens?: { pricing: Pricing | null; usage: TokenUsage };
+  },
 ): Promise<{ cost: number; balance: number } | null> {
   const { values, param } = parameters();
   const id = param(row.id);
   const [user, tenant] = [param(owner.userId), param(owner.tenant)];
   const limit = param(lowBalance);
+  const pricing = row.tokens?.pricing ?? null;
+  const charged =
+    row.tokens && pricing && tokenPriced(pricing)
+      ? `least(held.reserved, ${param(tokenCharge(pricing, row.tokens.usage))}::numeric)`
+      : 'held.reserved';
   const { rows } = await db.query<{ cost: string | null; balance: string | null }>(
     `with ${held(on, id)},
      done as (
        update ${on.table} r set status = 'complete', reserved = 0, lease_until = null,
-              cost = case when ${param(row.free)} then 0 else held.reserved end${assignments(row.set, param).join('')}
+              cost = case when ${param(row.free)} then 0 else ${charged} end${assignments(row.set, param).join('')}
        from held where r.id = held.id returning r.cost, held.reserved, held.reserved_at${on.announced ? ', r.topic_id' : ''}),
      paid as (
        update users set balance = balance - (select cost from done), reserved = reserved - (select reserved from done),

@@ -6,7 +6,7 @@ import { type CatalogueBot, readCatalogue } from './store';
 const botSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['_id', 'name', 'description', 'active', 'categories', 'platform', 'price', 'vision'],
+  required: ['_id', 'name', 'description', 'active', 'categories', 'platform', 'price', 'vision', 'models'],
   properties: {
     _id: { type: 'string' },
     name: { type: 'string' },
@@ -29,6 +29,16 @@ const botSchema = {
     },
     price: { type: 'number', description: 'of one reply, in the organization’s currency' },
     vision: { type: 'boolean', description: 'whether the bot can be sent images' },
+    models: {
+      type: 'array',
+      description: 'the catalogue models it offers, its default first',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['_id', 'name'],
+        properties: { _id: { type: 'string' }, name: { type: 'string' } },
+      },
+    },
   },
 } as const;
 

@@ -1,9 +1,11 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { botNotForYou } from '../access/groups';
 import { insufficientBalance } from '../billing/reservations';
+import { priceToHold } from '../billing/tokens';
 import { ApiError } from '../errors';
 import { isImage } from '../files/kinds';
 import { reachOf } from '../files/prompt';
+import { modelsOfBot, pickModel, replyTokensOf, withModel } from '../models/store';
 import type { Owner } from '../owner';
 import type { Turn } from '../providers/types';
 import { runnable } from '../replies/bots';
@@ -27,14 +29,26 @@ import { topicNotFound, writeTitle } from './topics';
 const checkpointMs = 500;
 
 /**
- * The topic (the user's own, else 404) and its bot, when a reply can start now: the bot is for the
- * user's groups, this node takes replies, the bot can run here, the user can pay, and no reply is
- * being written in the topic. Refused before anything is reserved.
+ * The topic (the user's own, else 404), its bot and the model the reply is written by (`wanted`: one
+ * the bot offers, else 400; by default `preferred` (the model of a reply continued) or the
+ * conversation's choice while the bot offers them, else the bot's default), when a
+ * reply can start now: the bot is for the user's groups, this node takes replies, the bot can run
+ * here, the user can pay what the reply holds (its model's maximum on a token-priced model), and no
+ * reply is being written in the topic. Refused before anything is reserved.
  */
-export async function replyableTopic(app: FastifyInstance, owner: Owner, topicId: string) {
+export async function replyableTopic(
+  app: FastifyInstance,
+  owner: Owner,
+  topicId: string,
+  choice: { wanted?: string | null; preferred?: string | null } = {},
+) {
   const topic = await topicForReply(app.db, owner, topicId);
   if (!topic) throw topicNotFound();
-  const run = runnable(app, topic);
+  const offered = await modelsOfBot(app.db, topic.bot_id);
+  const model = pickModel(offered, [choice.preferred ?? null, topic.model_id], choice.wanted);
+  // A conversation's parameters count while its bot allows them.
+  const parameters = topic.user_parameters ? topic.parameters : {};
+  const run = runnable(app, { ...topic, config: withModel(topic.config, model) });
   if (run.refused === 'not_allowed') throw botNotForYou(topic.name);
   if (run.refused === 'shutting_down')
     throw new ApiError(
@@ -43,17 +57,18 @@ export async function replyableTopic(app: FastifyInstance, owner: Owner, topicId
       'SHUTTING_DOWN',
     );
   if (run.refused) throw new ApiError(409, 'This bot is not available right now.', 'BOT_INACTIVE');
-  if (!topic.can_pay) throw insufficientBalance();
+  const price = priceToHold(topic.price, model, replyTokensOf(model, parameters) ?? 0);
+  if (Number(topic.available) < price) throw insufficientBalance();
   if (topic.busy) throw replyInProgress();
-  return { ...topic, provider: run.provider, price: Number(topic.price) };
+  return { ...topic, provider: run.provider, model, parameters, price };
 }
 
-/** Refused before anything is reserved: a bot without vision is never sent an image. */
+/** Refused before anything is reserved: a bot (on its model) without vision is never sent an image. */
 export function refuseUnseen(topic: ReplyableTopic, files: { type: string }[]) {
-  if (files.some((file) => isImage(file.type)) && !reachOf(topic.config).vision)
+  if (files.some((file) => isImage(file.type)) && !reachOf(withModel(topic.config, topic.model)).vision)
     throw new ApiError(
       422,
-      `${topic.name} cannot see images. Remove the image, or ask a bot that can see images.`,
+      `${topic.model?.name ?? topic.name} cannot see images. Remove the image, or ask a bot that can see images.`,
       'VISION_UNSUPPORTED',
       'files',
     );
@@ -61,13 +76,22 @@ export function refuseUnseen(topic: ReplyableTopic, files: { type: string }[]) {
 
 type ReplyableTopic = Awaited<ReturnType<typeof replyableTopic>>;
 
-/** The bot message as the reply's record: checkpointed (its lease renewed), then settled or released. */
-function messageRecord(app: FastifyInstance, owner: Owner, botName: string, messageId: string): ReplyRecord {
+/**
+ * The bot message as the reply's record: checkpointed (its lease renewed), then settled (priced by its
+ * model) or released.
+ */
+function messageRecord(
+  app: FastifyInstance,
+  owner: Owner,
+  topic: ReplyableTopic,
+  messageId: string,
+): ReplyRecord {
+  const description = `Reply from ${topic.name}${topic.model ? ` (${topic.model.name})` : ''}`;
   return {
     renewMs: checkpointMs,
     renew: (text) => checkpoint(app.db, messageId, text),
-    settle: (text, free) =>
-      settle(app.db, owner, { messageId, text, description: `Reply from ${botName}`, free }),
+    settle: (text, free, usage) =>
+      settle(app.db, owner, { messageId, text, description, free, usage, pricing: topic.model }),
     release: (text, status) => release(app.db, owner, { messageId, text, status }),
     cite: (citations) => setCitations(app.db, messageId, citations),
   };
@@ -98,6 +122,8 @@ export async function startLiveReply(
   const prepared = await prepareReply(app, {
     owner: request.owner,
     bot: topic,
+    model: topic.model,
+    parameters: topic.parameters,
     provider: topic.provider,
     // A message, a regeneration and a continuation alike: in the topic's project, if it has one; the
     // member's own conversation in the app (their instructions and memories join it).
@@ -106,7 +132,7 @@ export async function startLiveReply(
     steps: { tenant: request.owner.tenant, messageId },
     approvals: true,
     continuing: sofar && { text: sofar.text, steps: sofar.steps.length },
-    record: messageRecord(app, request.owner, topic.name, messageId),
+    record: messageRecord(app, request.owner, topic, messageId),
     log: request.log,
   });
   const live = app.liveReplies.start(reply.topicId, messageId, sofar);
@@ -151,7 +177,8 @@ async function nameTopic(
   const writer = app.botTitlers[bot.platform];
   if (!writer || !exchange.answer.trim()) return null;
   try {
-    const answer = await writer({ config: bot.config, tenant: request.owner.tenant, ...exchange });
+    const config = withModel(bot.config, bot.model);
+    const answer = await writer({ config, tenant: request.owner.tenant, ...exchange });
     const title = answer ? modelTitle(answer) : '';
     if (!title) return null;
     return (await writeTitle(app.db, request.owner, topicId, title)) ? title : null;

@@ -102,6 +102,7 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
         parent,
         text,
         price: topic.price,
+        model: topic.model?.id ?? null,
         files,
       });
       return answer(request, reply, {
@@ -115,12 +116,23 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
     },
   );
 
+  // `{ model }`: written by another of the bot's models, kept as a branch like any regeneration; the
+  // conversation's own choice stays as it was.
   app.post(
     '/api/v1/topic/:id/message/:messageId/regenerate',
-    { schema: { params: messageParams } },
+    {
+      schema: {
+        params: messageParams,
+        body: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          properties: { model: { type: ['string', 'null'], minLength: 1, maxLength: 64 } },
+        },
+      },
+    },
     async (request, reply) => {
       const topicId = request.params.id;
-      const topic = await replyableTopic(app, ownerOf(request), topicId);
+      const topic = await replyableTopic(app, ownerOf(request), topicId, { wanted: request.body?.model });
       // A reply gets a new sibling; a message of the user's (whose reply failed) gets a reply.
       const message = await messageOf(app.db, topicId, request.params.messageId);
       const answered = message.role === 'bot' ? message.parent : message.id;
@@ -131,6 +143,7 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
         topicId,
         parent: answered,
         price: topic.price,
+        model: topic.model?.id ?? null,
       });
       return answer(request, reply, {
         topicId,
@@ -147,9 +160,11 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
     { schema: { params: messageParams } },
     async (request, reply) => {
       const topicId = request.params.id;
-      const topic = await replyableTopic(app, ownerOf(request), topicId);
+      if ((await streamingReplyOf(app.db, ownerOf(request), topicId)) === undefined) throw topicNotFound();
       const message = await messageOf(app.db, topicId, request.params.messageId);
       if (message.role !== 'bot' || !message.parent) throw notContinuable();
+      // Continued by the model that wrote it, while the bot still offers it.
+      const topic = await replyableTopic(app, ownerOf(request), topicId, { preferred: message.model_id });
       // The reply goes on answering the same message, with the same conversation before it.
       const question = await questionAt(app.db, topicId, message.parent);
       if (!question) throw notContinuable();
@@ -159,6 +174,7 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
         topicId,
         messageId: message.id,
         price: topic.price,
+        model: topic.model?.id ?? null,
       });
       return answer(request, reply, {
         topicId,

@@ -8,11 +8,12 @@ import {
   replyReservations,
   settle as settleReservation,
 } from '../billing/reservations';
+import type { Pricing } from '../billing/tokens';
 import { replyChannel } from '../db/channels';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import type { Owner } from '../owner';
-import type { Citation, Turn } from '../providers/types';
+import type { Citation, ReplyUsage, Turn } from '../providers/types';
 import { lease } from '../replies/lease';
 import { type Step, stepsJson } from '../tools/steps';
 import { shortTitle } from './titles';
@@ -32,8 +33,13 @@ export interface TopicForReply {
   platform: string;
   config: Record<string, unknown>;
   head: string | null;
-  /** The user's balance, less what replies in flight hold, covers the bot's price. */
-  can_pay: boolean;
+  /** The user's balance, less what replies in flight hold. */
+  available: string;
+  /** The conversation's choice of model (the bot may no longer offer it) and its parameters. */
+  model_id: string | null;
+  parameters: { temperature?: number; maxTokens?: number };
+  /** The bot lets members set a conversation's parameters. */
+  user_parameters: boolean;
   /** A reply is being written in the topic. */
   busy: boolean;
   /** The bot is for the user's groups. */
@@ -46,7 +52,7 @@ export interface TopicForReply {
 export async function topicForReply(db: Db, owner: Owner, topicId: string): Promise<TopicForReply | null> {
   const { rows } = await db.query<TopicForReply>(
     `select b.id as bot_id, b.name, b.price, b.active, b.platform, b.config, t.head, t.project_id as project,
-            u.balance - u.reserved >= b.price as can_pay,
+            u.balance - u.reserved as available, t.model_id, t.parameters, b.user_parameters,
             exists (select 1 from messages m where m.topic_id = t.id and m.status = 'streaming') as busy,
             ${mayUseBot('b.id', 'u.id')} as may_use
      from topics t join bots b on b.id = t.bot_id join users u on u.id = t.user_id
@@ -128,6 +134,8 @@ export async function startReply(
     parent: string | null;
     text: string;
     price: number;
+    /** The catalogue model that writes the reply. */
+    model?: string | null;
     files?: { _id: string; name: string; type: string; size: number }[];
   },
 ): Promise<
@@ -154,8 +162,8 @@ export async function startReply(
                 (file.value->>'size')::bigint
          from asked, jsonb_array_elements($8::jsonb) with ordinality as file (value, position)),
        answer as (
-         insert into messages (topic_id, parent, role, text, status, reserved, lease_until)
-         select $1, asked.id, 'bot', '', 'streaming', $4, ${lease} from asked returning id),
+         insert into messages (topic_id, parent, role, text, status, reserved, lease_until, model_id)
+         select $1, asked.id, 'bot', '', 'streaming', $4, ${lease}, $9 from asked returning id),
        touched as (
          update topics set updated_at = now(), head = (select id from answer),
                 title = case when title = '' then $6 else title end
@@ -175,6 +183,7 @@ export async function startReply(
         shortTitle(reply.text),
         reply.parent,
         JSON.stringify(reply.files ?? []),
+        reply.model ?? null,
       ],
     );
     const { user_message_id, bot_message_id, history, history_carries_files, titled } = rows[0];
@@ -195,19 +204,19 @@ export async function startReply(
 export async function startRegeneration(
   db: Db,
   owner: Owner,
-  reply: { topicId: string; parent: string; price: number },
+  reply: { topicId: string; parent: string; price: number; model: string | null },
 ): Promise<StartedReply> {
   try {
     const { rows } = await db.query<{ bot_message_id: string | null }>(
       `with hold as (${hold}),
        answer as (
-         insert into messages (topic_id, parent, role, text, status, reserved, lease_until)
-         select $1, $5, 'bot', '', 'streaming', $4, ${lease} from hold returning id),
+         insert into messages (topic_id, parent, role, text, status, reserved, lease_until, model_id)
+         select $1, $5, 'bot', '', 'streaming', $4, ${lease}, $6 from hold returning id),
        touched as (
          update topics set updated_at = now(), head = (select id from answer)
          where id = $1 and exists (select 1 from answer))
        select (select id from answer) as bot_message_id`,
-      [reply.topicId, owner.userId, owner.tenant, reply.price, reply.parent],
+      [reply.topicId, owner.userId, owner.tenant, reply.price, reply.parent, reply.model],
     );
     if (!rows[0].bot_message_id) throw await refusal(db, owner, reply.price);
     return { userMessageId: reply.parent, botMessageId: rows[0].bot_message_id };
@@ -237,7 +246,7 @@ export interface ContinuedReply extends StartedReply {
 export async function startContinuation(
   db: Db,
   owner: Owner,
-  reply: { topicId: string; messageId: string; price: number },
+  reply: { topicId: string; messageId: string; price: number; model: string | null },
 ): Promise<ContinuedReply> {
   try {
     const { rows } = await db.query<{
@@ -253,7 +262,8 @@ export async function startContinuation(
          for update),
        hold as (${holdWhen('exists (select 1 from target)')}),
        answer as (
-         update messages m set status = 'streaming', reserved = $4, reserved_at = now(), lease_until = ${lease}
+         update messages m set status = 'streaming', reserved = $4, reserved_at = now(), lease_until = ${lease},
+                model_id = $6
          from target where m.id = target.id and exists (select 1 from hold)
          returning m.id, m.parent, m.text),
        touched as (
@@ -261,7 +271,7 @@ export async function startContinuation(
          where id = $1 and exists (select 1 from answer))
        select exists (select 1 from target) as continuable, answer.id as bot_message_id, answer.parent, answer.text
        from (select 1) as one left join answer on true`,
-      [reply.topicId, owner.userId, owner.tenant, reply.price, reply.messageId],
+      [reply.topicId, owner.userId, owner.tenant, reply.price, reply.messageId, reply.model],
     );
     const row = rows[0];
     if (!row.continuable) throw notContinuable();
@@ -289,19 +299,32 @@ export async function checkpoint(db: Db, messageId: string, text: string): Promi
 }
 
 /**
- * The reply is complete: stored, its reservation turned into a charge (`billing/reservations`
- * `settle`), the topic touched; null when it had already been ended (interrupted): nothing charged.
+ * The reply is complete: stored with the tokens it used, its reservation turned into a charge
+ * (`billing/reservations` `settle`: by those tokens on a token-priced model), the topic touched; null
+ * when it had already been ended (interrupted): nothing charged.
  */
 export const settle = (
   db: Db,
   owner: Owner,
-  reply: { messageId: string; text: string; description: string; free: boolean },
+  reply: {
+    messageId: string;
+    text: string;
+    description: string;
+    free: boolean;
+    usage: ReplyUsage;
+    pricing: Pricing | null;
+  },
 ) =>
   settleReservation(db, owner, replyReservations, {
     id: reply.messageId,
     description: reply.description,
     free: reply.free,
-    set: { text: reply.text },
+    set: {
+      text: reply.text,
+      prompt_tokens: reply.usage.promptTokens,
+      completion_tokens: reply.usage.completionTokens,
+    },
+    tokens: { pricing: reply.pricing, usage: reply.usage },
   });
 
 /**

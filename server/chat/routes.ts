@@ -14,6 +14,7 @@ import {
   renameTopic,
   searchTopics,
   switchBranch,
+  tuneTopic,
 } from './topics';
 
 // Path parameters are always there (an empty id is a conversation that does not exist: 404).
@@ -25,7 +26,7 @@ const idParams = {
 
 /**
  * Topics: list, search, create, read with their message tree, rename, switch branch, move into or out
- * of a project, pin, archive, export, delete.
+ * of a project, pin, archive, choose the model and parameters of its replies, export, delete.
  */
 export const chatPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const owner = (request: { auth: { userId: string; tenant: string } }) => ({
@@ -141,18 +142,29 @@ export const chatPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
             project: { type: ['string', 'null'], minLength: 1, maxLength: 64 },
             pinned: { type: 'boolean' },
             archived: { type: 'boolean' },
+            model: { type: ['string', 'null'], minLength: 1, maxLength: 64 },
+            parameters: {
+              type: ['object', 'null'],
+              additionalProperties: false,
+              properties: {
+                temperature: { type: 'number', minimum: 0, maximum: 2 },
+                maxTokens: { type: 'integer', minimum: 1, maximum: 10_000_000 },
+              },
+            },
           },
         },
         response: { 200: changedTopicSchema },
       },
     },
     async (request) => {
-      const { head, title, project, pinned, archived } = request.body;
+      const { head, title, project, pinned, archived, model, parameters } = request.body;
       // Checked before anything changes: a bad title leaves the topic as it was.
       const cleaned = title?.replace(/\s+/g, ' ').trim();
       if (cleaned === '') throw new ApiError(400, 'Please fill in title.', 'INVALID_INPUT', 'title');
       if (project !== undefined || pinned !== undefined || archived !== undefined)
         await arrangeTopic(app.db, owner(request), request.params.id, { project, pinned, archived });
+      if (model !== undefined || parameters !== undefined)
+        await tuneTopic(app.db, owner(request), request.params.id, { model, parameters });
       if (head !== undefined) await switchBranch(app.db, owner(request), request.params.id, head);
       if (cleaned === undefined) return readTopic(app.db, owner(request), request.params.id);
       return renameTopic(app.db, owner(request), request.params.id, cleaned);

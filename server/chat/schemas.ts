@@ -100,6 +100,7 @@ const messageSchema = {
     text: { type: 'string' },
     status: { type: 'string', enum: ['complete', 'streaming', 'stopped', 'interrupted', 'failed'] },
     bot: { type: 'string', description: 'the bot that wrote a reply' },
+    model: { type: 'string', description: 'the catalogue model that wrote a reply' },
     cost: { type: 'number', description: 'what a complete bot reply was charged' },
     files: {
       type: 'array',
@@ -139,6 +140,16 @@ const messageSchema = {
 const topicProperties = {
   ...summaryProperties,
   head: { type: ['string', 'null'], description: 'the last message of the branch on screen' },
+  model: {
+    type: ['string', 'null'],
+    description: 'the catalogue model its replies are written by: its choice, else the bot’s default',
+  },
+  parameters: {
+    type: 'object',
+    additionalProperties: false,
+    description: 'its temperature and maximum reply length, where its bot allows them',
+    properties: { temperature: { type: 'number' }, maxTokens: { type: 'integer' } },
+  },
   messages: { type: 'array', items: messageSchema },
 } as const;
 
@@ -146,7 +157,7 @@ const topicProperties = {
 export const topicSchema = {
   type: 'object',
   additionalProperties: false,
-  required: [...summaryRequired, 'head', 'messages'],
+  required: [...summaryRequired, 'head', 'model', 'parameters', 'messages'],
   properties: topicProperties,
 } as const;
 

@@ -2,7 +2,9 @@ import { botNotForYou, mayUseBot } from '../access/groups';
 import { inReadableProject, mayReadProject, readableProject } from '../access/projects';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import { reachOf } from '../files/prompt';
 import { deleteTopicFiles } from '../files/store';
+import { modelsOfBot, pickModel, withModel } from '../models/store';
 import type { Owner } from '../owner';
 import type { Citation } from '../providers/types';
 import { type Step, stepsJson, stepsOf } from '../tools/steps';
@@ -222,11 +224,15 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
     cost: string | null;
     created_at: Date;
     head: string | null;
+    topic_model: string | null;
+    parameters: TopicParameters;
+    model_id: string | null;
     files: MessageFile[] | null;
     citations: Citation[] | null;
     steps: Step[] | null;
   }>(
-    `select m.id, m.parent, m.role, m.text, m.status, m.cost, m.created_at, t.head, m.citations,
+    `select m.id, m.parent, m.role, m.text, m.status, m.cost, m.created_at, t.head, m.citations, m.model_id,
+            t.parameters, ${chosenModel} as topic_model,
             ${stepsJson()} as steps,
             (select json_agg(json_build_object('_id', mf.file_id, 'name', mf.name, 'type', mf.type,
                     'size', mf.size, 'removed', f.id is null) order by mf.position)
@@ -239,6 +245,8 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
   return {
     ...topic,
     head: rows[0]?.head ?? null,
+    model: rows[0]?.topic_model ?? null,
+    parameters: rows[0]?.parameters ?? {},
     messages: messages.map((row) => ({
       _id: row.id,
       parent: row.parent,
@@ -246,6 +254,7 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
       text: row.text,
       status: row.status,
       ...(row.role === 'bot' ? { bot: topic.bot._id } : {}),
+      ...(row.model_id ? { model: row.model_id } : {}),
       ...(row.cost === null ? {} : { cost: Number(row.cost) }),
       ...(row.files ? { files: row.files.map(messageFile) } : {}),
       ...(row.citations ? { citations: row.citations } : {}),
@@ -255,6 +264,80 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
   };
 }
 export type TopicRecord = Awaited<ReturnType<typeof readTopic>>;
+
+/** A conversation's settings for its replies, where its bot allows them (`userParameters`). */
+export interface TopicParameters {
+  temperature?: number;
+  maxTokens?: number;
+}
+
+/**
+ * SQL: the model the topic `t` replies with: its choice while its bot still offers it, else the bot's
+ * default; null for a bot without catalogue models.
+ */
+const chosenModel = `coalesce(
+  (select bm.model_id from bot_models bm where bm.bot_id = t.bot_id and bm.model_id = t.model_id),
+  (select bm.model_id from bot_models bm where bm.bot_id = t.bot_id order by bm.position limit 1))`;
+
+/**
+ * The member's choice of the topic's model (one its bot offers: 400 otherwise; null: the bot's
+ * default) and of its parameters (only where the bot allows them: 403 otherwise; the maximum reply
+ * length within the model's context). What is given changes, nothing else.
+ */
+export async function tuneTopic(
+  db: Db,
+  owner: Owner,
+  id: string,
+  change: { model?: string | null; parameters?: TopicParameters | null },
+) {
+  const { rows } = await db.query<{
+    bot_id: string;
+    model_id: string | null;
+    config: Record<string, unknown>;
+    user_parameters: boolean;
+  }>(
+    `select t.bot_id, t.model_id, b.config, b.user_parameters from topics t join bots b on b.id = t.bot_id
+     where t.id = $1 and t.tenant = $2 and t.user_id = $3`,
+    [id, owner.tenant, owner.userId],
+  );
+  const topic = rows[0];
+  if (!topic) throw topicNotFound();
+  const offered = await modelsOfBot(db, topic.bot_id);
+  const model =
+    change.model === undefined ? pickModel(offered, [topic.model_id]) : pickModel(offered, [], change.model);
+  const parameters = change.parameters ?? {};
+  if (change.parameters) {
+    if (!topic.user_parameters)
+      throw new ApiError(
+        403,
+        'This bot does not let you set its temperature or reply length.',
+        'PARAMETERS_NOT_ALLOWED',
+        'parameters',
+      );
+    const context = reachOf(withModel(topic.config, model)).contextTokens;
+    if (parameters.maxTokens !== undefined && parameters.maxTokens > context)
+      throw new ApiError(
+        400,
+        `The maximum reply length must be within the model's context of ${context} tokens.`,
+        'INVALID_INPUT',
+        'parameters.maxTokens',
+      );
+  }
+  await db.query(
+    `update topics set model_id = case when $4 then $5 else model_id end,
+       parameters = case when $6 then $7::jsonb else parameters end
+     where id = $1 and tenant = $2 and user_id = $3`,
+    [
+      id,
+      owner.tenant,
+      owner.userId,
+      change.model !== undefined,
+      change.model ?? null,
+      change.parameters !== undefined,
+      JSON.stringify(parameters),
+    ],
+  );
+}
 
 /** The messages of the branch on screen, root first: from the head up through its parents. */
 export function branchOnScreen(topic: TopicRecord) {

@@ -8,12 +8,14 @@ export interface TreeMessage {
   id: string;
   parent: string | null;
   role: 'user' | 'bot';
+  /** The catalogue model that wrote a reply. */
+  model_id: string | null;
 }
 
 /** A message of the topic (the topic is already the user's), or 404: ids of other topics never match. */
 export async function messageOf(db: Db, topicId: string, messageId: string): Promise<TreeMessage> {
   const { rows } = await db.query<TreeMessage>(
-    'select id, parent, role from messages where id = $1 and topic_id = $2',
+    'select id, parent, role, model_id from messages where id = $1 and topic_id = $2',
     [messageId, topicId],
   );
   if (!rows[0]) throw messageNotFound();

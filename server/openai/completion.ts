@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors';
+import type { ReplyModel } from '../models/store';
 import type { Owner } from '../owner';
-import { type Provider, ProviderError, type Turn } from '../providers/types';
+import {
+  type Provider,
+  ProviderError,
+  type ReplyParameters,
+  type ReplyUsage,
+  type Turn,
+} from '../providers/types';
 import { type Outcome, prepareReply, type ReplyRecord, type ReplySink } from '../replies/pipeline';
 import { type EventStream, openEventStream } from '../replies/sse';
 import { invalidRequest, OpenAiError, serverError, toOpenAiError } from './errors';
@@ -11,9 +18,6 @@ export interface ChatMessage {
   role: string;
   content?: unknown;
 }
-
-/** A rough count of tokens (about four characters each): the built-in bots and the providers report none. */
-export const estimateTokens = (text: string) => (text ? Math.max(1, Math.ceil(text.length / 4)) : 0);
 
 /** The text of a message's content: a string, or the text parts of an array (anything else is refused). */
 export function textOf(content: unknown, index: number): string {
@@ -64,11 +68,13 @@ export interface Completion {
   owner: Owner;
   callId: string;
   bot: ApiBot;
+  /** The bot's default catalogue model, when it has some. */
+  model: ReplyModel | null;
+  /** The request's `temperature`, `max_tokens` and `stop`. */
+  parameters: ReplyParameters;
   provider: Provider;
   history: Turn[];
   text: string;
-  /** Every message's text, for the usage estimate. */
-  promptText: string;
   stream: boolean;
   store: boolean;
   includeUsage: boolean;
@@ -77,28 +83,27 @@ export interface Completion {
 /** The calls this node runs: stopped, and waited for, when it closes. */
 export type RunningCalls = Set<{ controller: AbortController; finished: Promise<unknown> }>;
 
-const usageOf = (completion: Completion, answer: string) => {
-  const prompt = estimateTokens(completion.promptText);
-  const answered = estimateTokens(answer);
-  return { prompt_tokens: prompt, completion_tokens: answered, total_tokens: prompt + answered };
-};
+/** A reply's usage as OpenAI writes it. */
+const usageOf = (usage: ReplyUsage) => ({
+  prompt_tokens: usage.promptTokens,
+  completion_tokens: usage.completionTokens,
+  total_tokens: usage.promptTokens + usage.completionTokens,
+});
 
 /** The call's row in api_calls as the reply's record: its lease renewed, then settled with its usage or released. */
 function callRecord(app: FastifyInstance, completion: Completion): ReplyRecord {
-  const { owner, callId } = completion;
+  const { owner, callId, model } = completion;
   return {
     renewMs,
     renew: () => renewCall(app.db, callId),
-    settle: (answer, free) => {
-      const usage = usageOf(completion, answer);
-      return settleCall(app.db, owner, {
+    settle: (_answer, free, usage) =>
+      settleCall(app.db, owner, {
         callId,
-        description: `Reply from ${completion.bot.name} (API)`,
+        description: `Reply from ${completion.bot.name}${model ? ` (${model.name})` : ''} (API)`,
         free,
-        promptTokens: usage.prompt_tokens,
-        completionTokens: usage.completion_tokens,
-      });
-    },
+        usage,
+        pricing: model,
+      }),
     release: (_text, status) => releaseCall(app.db, owner, { callId, status }),
   };
 }
@@ -136,6 +141,8 @@ export async function answerCompletion(
     const prepared = await prepareReply(app, {
       owner: completion.owner,
       bot: completion.bot,
+      model: completion.model,
+      parameters: completion.parameters,
       provider: completion.provider,
       conversation: { history: completion.history, text: completion.text },
       steps: { tenant: completion.owner.tenant, apiCallId: completion.callId },
@@ -163,12 +170,18 @@ export async function answerCompletion(
   }
 }
 
+/** A completed answer: its text and the tokens it used. */
+interface Answered {
+  text: string;
+  usage: ReplyUsage;
+}
+
 /** The answer once the reply ended: the text (stored as a topic with `store: true`), or the error to answer. */
 async function ended(
   app: FastifyInstance,
   completion: Completion,
   outcome: Outcome,
-): Promise<string | OpenAiError> {
+): Promise<Answered | OpenAiError> {
   if (outcome.end === 'stopped')
     return new OpenAiError(499, 'The request was cancelled.', 'invalid_request_error', 'cancelled');
   if (outcome.end === 'lost')
@@ -187,7 +200,7 @@ async function ended(
       answer: outcome.text,
       cost: outcome.charge.cost,
     });
-  return outcome.text;
+  return { text: outcome.text, usage: outcome.usage };
 }
 
 /** The completion as OpenAI writes it: `chat.completion` JSON, or `chat.completion.chunk` events as it is written. */
@@ -209,12 +222,12 @@ class Chunks implements ReplySink {
 
   /** The stream's headers and its first chunk (the assistant's role). */
   open(reply: FastifyReply) {
-    this.stream = openEventStream(reply, { 'x-parley-usage': 'estimated' });
+    this.stream = openEventStream(reply);
     this.stream.data(this.chunk({ role: 'assistant', content: '' }, null));
   }
 
   /** The stream's end: the last chunk, the usage when asked and [DONE]; or an error event (headers already went). */
-  close(answer: string | OpenAiError) {
+  close(answer: Answered | OpenAiError) {
     const stream = this.stream;
     if (!stream) return;
     if (answer instanceof OpenAiError) {
@@ -222,16 +235,16 @@ class Chunks implements ReplySink {
     } else {
       stream.data(this.chunk({}, 'stop'));
       if (this.completion.includeUsage)
-        stream.data({ ...this.chunk({}, null), choices: [], usage: usageOf(this.completion, answer) });
+        stream.data({ ...this.chunk({}, null), choices: [], usage: usageOf(answer.usage) });
       stream.data('[DONE]');
     }
     stream.end();
   }
 
-  /** The whole completion as one `chat.completion`. */
-  answer(reply: FastifyReply, answer: string | OpenAiError) {
+  /** The whole completion as one `chat.completion`; whether its usage is the provider's or estimated in a header. */
+  answer(reply: FastifyReply, answer: Answered | OpenAiError) {
     if (answer instanceof OpenAiError) throw answer;
-    reply.header('x-parley-usage', 'estimated');
+    reply.header('x-parley-usage', answer.usage.estimated ? 'estimated' : 'provider');
     return {
       id: this.id,
       object: 'chat.completion',
@@ -240,12 +253,12 @@ class Chunks implements ReplySink {
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: answer, refusal: null },
+          message: { role: 'assistant', content: answer.text, refusal: null },
           logprobs: null,
           finish_reason: 'stop',
         },
       ],
-      usage: usageOf(this.completion, answer),
+      usage: usageOf(answer.usage),
     };
   }
 

@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { priceToHold } from '../billing/tokens';
 import { canRun } from '../bots/availability';
 import { ApiError, notFound } from '../errors';
+import { modelsOfBot, pickModel, replyTokensOf, withModel } from '../models/store';
 import type { Owner } from '../owner';
 import { repeat } from '../repeat';
 import { runnable } from '../replies/bots';
 import { retryIn } from '../security/counters';
-import { answerCompletion, type RunningCalls, textOf, turnsOf } from './completion';
+import { answerCompletion, type RunningCalls, turnsOf } from './completion';
 import {
   apiAccessOff,
   invalidApiKey,
@@ -73,7 +75,7 @@ const modelsSchema = {
 const completionBody = {
   type: 'object',
   required: ['model', 'messages'],
-  // OpenAI's other parameters (temperature, max_tokens, user, …) are accepted and ignored.
+  // OpenAI's other parameters (user, seed, …) are accepted and ignored.
   additionalProperties: true,
   properties: {
     model: { type: 'string', minLength: 1, maxLength: 200 },
@@ -92,6 +94,16 @@ const completionBody = {
     stream_options: {
       type: ['object', 'null'],
       properties: { include_usage: { type: ['boolean', 'null'] } },
+    },
+    temperature: { type: ['number', 'null'], minimum: 0, maximum: 2 },
+    max_tokens: { type: ['integer', 'null'], minimum: 1, maximum: 10_000_000 },
+    // Up to four sequences, as OpenAI takes them.
+    stop: {
+      anyOf: [
+        { type: 'null' },
+        { type: 'string', minLength: 1, maxLength: 200 },
+        { type: 'array', maxItems: 4, items: { type: 'string', minLength: 1, maxLength: 200 } },
+      ],
     },
   },
 } as const;
@@ -356,24 +368,34 @@ export const openaiApiPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
       const owner: Owner = { tenant: holder.tenant, userId: holder.userId };
       const body = request.body;
       const bot = await botNamed(owner, body.model);
-      const run = runnable(app, bot);
+      // A bot with catalogue models answers on its default one.
+      const model = pickModel(await modelsOfBot(app.db, bot.id), []);
+      const run = runnable(app, { ...bot, config: withModel(bot.config, model) });
       if (run.refused) throw modelRefused(bot.name, run.refused);
       const { history, text } = turnsOf(body.messages);
-      const promptText = body.messages.map((message, index) => textOf(message.content, index)).join('\n');
-      // Reserved before the first token, as a chat reply: a call that cannot be paid never starts.
+      const stop = typeof body.stop === 'string' ? [body.stop] : (body.stop ?? undefined);
+      const parameters = {
+        ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
+        ...(typeof body.max_tokens === 'number' ? { maxTokens: body.max_tokens } : {}),
+        ...(stop?.length ? { stop } : {}),
+      };
+      // Reserved before the first token, as a chat reply (a token-priced model's maximum): a call
+      // that cannot be paid never starts.
       const callId = await reserveCall(app.db, owner, {
         keyId: holder.keyId,
         botId: bot.id,
-        price: Number(bot.price),
+        modelId: model?.id ?? null,
+        price: priceToHold(bot.price, model, replyTokensOf(model, parameters) ?? 0),
       });
       const completion = {
         owner,
         callId,
         bot,
+        model,
+        parameters,
         provider: run.provider,
         history,
         text,
-        promptText,
         stream: body.stream === true,
         store: body.store === true,
         includeUsage: body.stream_options?.include_usage === true,

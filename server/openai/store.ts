@@ -8,8 +8,10 @@ import {
   release as releaseReservation,
   settle as settleReservation,
 } from '../billing/reservations';
+import type { Pricing } from '../billing/tokens';
 import type { Db } from '../db/database';
 import type { Owner } from '../owner';
+import type { ReplyUsage } from '../providers/types';
 import { lease, leaseSeconds } from '../replies/lease';
 
 /** What every key starts with, so a leaked one is recognisable (secret scanners, logs). */
@@ -214,15 +216,15 @@ export async function keyHolder(db: Db, key: string): Promise<KeyHolder | null> 
 export async function reserveCall(
   db: Db,
   owner: Owner,
-  call: { keyId: string; botId: string; price: number },
+  call: { keyId: string; botId: string; modelId: string | null; price: number },
 ): Promise<string> {
   const { rows } = await db.query<{ id: string | null }>(
     `with hold as (${hold}),
      started as (
-       insert into api_calls (id, tenant, user_id, key_id, bot_id, status, reserved, lease_until)
-       select $1, $3, $2, $5, $6, 'streaming', $4, ${lease} from hold returning id)
+       insert into api_calls (id, tenant, user_id, key_id, bot_id, model_id, status, reserved, lease_until)
+       select $1, $3, $2, $5, $6, $7, 'streaming', $4, ${lease} from hold returning id)
      select (select id from started) as id`,
-    [randomUUID(), owner.userId, owner.tenant, call.price, call.keyId, call.botId],
+    [randomUUID(), owner.userId, owner.tenant, call.price, call.keyId, call.botId, call.modelId],
   );
   if (!rows[0]?.id) throw await refusal(db, owner, call.price);
   return rows[0].id;
@@ -239,24 +241,20 @@ export async function renewCall(db: Db, callId: string): Promise<boolean> {
 
 /**
  * The completion is done: its reservation becomes a charge, as a chat reply's (`billing/reservations`
- * `settle`), with its token counts; null when the call had already been ended (cut off).
+ * `settle`: by its tokens on a token-priced model), with its token counts; null when the call had
+ * already been ended (cut off).
  */
 export const settleCall = (
   db: Db,
   owner: Owner,
-  call: {
-    callId: string;
-    description: string;
-    free: boolean;
-    promptTokens: number;
-    completionTokens: number;
-  },
+  call: { callId: string; description: string; free: boolean; usage: ReplyUsage; pricing: Pricing | null },
 ) =>
   settleReservation(db, owner, callReservations, {
     id: call.callId,
     description: call.description,
     free: call.free,
-    set: { prompt_tokens: call.promptTokens, completion_tokens: call.completionTokens },
+    set: { prompt_tokens: call.usage.promptTokens, completion_tokens: call.usage.completionTokens },
+    tokens: { pricing: call.pricing, usage: call.usage },
   });
 
 /** The call ended without completing (the client left, the bot failed): its reservation is given back. */

@@ -65,6 +65,23 @@ export interface ReplyTools {
   optional?: boolean;
 }
 
+/** What a conversation or an API call sets of a reply (the engine's defaults otherwise). */
+export interface ReplyParameters {
+  temperature?: number;
+  /** The longest reply, in tokens (`max_tokens`). */
+  maxTokens?: number;
+  /** Where the model stops writing (`stop`, the API's). */
+  stop?: string[];
+}
+
+/** The tokens a request of a reply read and wrote: the provider's `usage`, or an estimate. */
+export interface ReplyUsage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Not reported by the provider: about four characters a token. */
+  estimated: boolean;
+}
+
 export interface ReplyRequest {
   /** Earlier turns of the topic, without the new message. */
   history: Turn[];
@@ -81,6 +98,10 @@ export interface ReplyRequest {
   signal: AbortSignal;
   /** Makes this reply free: a usage hint, or an answer saying what the bot cannot do. */
   waive: () => void;
+  /** Temperature, maximum length and stop sequences of this reply, where set. */
+  parameters?: ReplyParameters;
+  /** Counts the tokens of each request the reply made to its model (a model bot's engine reports them). */
+  usage?: (usage: ReplyUsage) => void;
   /** The bot's tools (model bots that have some). */
   tools?: ReplyTools;
   /**

@@ -1,7 +1,16 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { tokenPriced } from '../billing/tokens';
+import { charsPerToken } from '../files/prompt';
 import { citationOf } from '../knowledge/retrieval';
+import { type ReplyModel, replyTokensOf, withModel } from '../models/store';
 import type { Owner } from '../owner';
-import { type Citation, type Provider, ProviderError } from '../providers/types';
+import {
+  type Citation,
+  type Provider,
+  ProviderError,
+  type ReplyParameters,
+  type ReplyUsage,
+} from '../providers/types';
 import { replyTools } from '../tools/run';
 import type { Step, StepOwner } from '../tools/steps';
 import { type ReplyContext, replyContext } from './context';
@@ -21,8 +30,8 @@ export interface ReplyRecord {
   renewMs: number;
   /** Keeps the text so far and renews the lease; false when the reply was ended elsewhere. */
   renew(text: string): Promise<boolean>;
-  /** Complete: charged (nothing when `free`); null when it had been ended elsewhere. */
-  settle(text: string, free: boolean): Promise<Charge | null>;
+  /** Complete: charged (nothing when `free`; by `usage` on a token-priced model); null when it had been ended elsewhere. */
+  settle(text: string, free: boolean, usage: ReplyUsage): Promise<Charge | null>;
   /** Ended early: kept as far as `text` (null: as last kept), its reservation given back; whether it is kept. */
   release(text: string | null, status: 'stopped' | 'failed'): Promise<boolean>;
   /** Keeps the sources the reply is given, before it starts. */
@@ -45,7 +54,7 @@ export interface ReplySink {
 
 /** How a reply ended; `lost`: someone else ended it (stopped from another node, cut off, deleted). */
 export type Outcome =
-  | { end: 'complete'; text: string; charge: Charge; citations: Citation[] }
+  | { end: 'complete'; text: string; charge: Charge; citations: Citation[]; usage: ReplyUsage }
   | { end: 'stopped'; text: string; kept: boolean }
   | { end: 'failed'; text: string; kept: boolean; error: unknown }
   | { end: 'lost' };
@@ -53,6 +62,10 @@ export type Outcome =
 export interface ReplyJob {
   owner: Owner;
   bot: { platform: string; config: Record<string, unknown> };
+  /** The catalogue model the reply is written by (the bot's own settings when null). */
+  model?: ReplyModel | null;
+  /** The conversation's (or the API call's) temperature, maximum length and stop sequences. */
+  parameters?: ReplyParameters;
   provider: Provider;
   /**
    * The branch before the message answered, oldest first, and that message (stored: `messageId`);
@@ -82,7 +95,9 @@ export interface PreparedReply {
  * The reply's context (`replyContext`), its sources kept with it: everything that may refuse, before
  * anything is sent. Should it fail, the reply is released (nothing charged) and the error thrown.
  */
-export async function prepareReply(app: FastifyInstance, job: ReplyJob): Promise<PreparedReply> {
+export async function prepareReply(app: FastifyInstance, given: ReplyJob): Promise<PreparedReply> {
+  // The one place a reply's model joins it: the catalogue row replaces where the bot's replies go.
+  const job = { ...given, bot: { ...given.bot, config: withModel(given.bot.config, given.model ?? null) } };
   let context: ReplyContext;
   try {
     context = await replyContext(app, job.owner, job.bot, job.conversation, job.carriesFiles);
@@ -111,6 +126,8 @@ async function runReply(
   let text = job.continuing?.text ?? '';
   let free = false;
   const renewal = keepRenewed(record, () => text, log);
+  const used: ReplyUsage = { promptTokens: 0, completionTokens: 0, estimated: false };
+  let reported = false;
   const stop = AbortSignal.any([signal, renewal.lost]);
   const tools = replyTools({
     db: app.db,
@@ -136,6 +153,13 @@ async function runReply(
       waive: () => {
         free = true;
       },
+      parameters: parametersOf(job),
+      usage: (round) => {
+        reported = true;
+        used.promptTokens += round.promptTokens;
+        used.completionTokens += round.completionTokens;
+        used.estimated ||= round.estimated;
+      },
       tools,
       continuing: job.continuing?.text,
     })) {
@@ -145,9 +169,11 @@ async function runReply(
     renewal.end();
     if (renewal.lost.aborted) return { end: 'lost' };
     if (signal.aborted) return { end: 'stopped', text, kept: await record.release(text, 'stopped') };
-    const charge = await record.settle(text, free);
+    const usage = reported ? used : estimatedUsage(context, text);
+    const charge = await record.settle(text, free, usage);
     if (!charge) return { end: 'lost' };
-    return { end: 'complete', text, charge, citations: context.knowledge?.passages.map(citationOf) ?? [] };
+    const citations = context.knowledge?.passages.map(citationOf) ?? [];
+    return { end: 'complete', text, charge, citations, usage };
   } catch (error) {
     renewal.end();
     if (renewal.lost.aborted) return { end: 'lost' };
@@ -159,6 +185,30 @@ async function runReply(
     });
     return status === 'stopped' ? { end: 'stopped', text, kept } : { end: 'failed', text, kept, error };
   }
+}
+
+/**
+ * The reply's parameters as the engine sends them: a maximum length where one is set, and always on a
+ * token-priced model (its reservation counted on it).
+ */
+function parametersOf(job: ReplyJob): ReplyParameters {
+  const { maxTokens: _asked, ...parameters } = job.parameters ?? {};
+  const model = job.model ?? null;
+  const bounded = job.parameters?.maxTokens !== undefined || tokenPriced(model);
+  const maxTokens = bounded ? replyTokensOf(model, job.parameters ?? {}) : undefined;
+  return maxTokens === undefined ? parameters : { ...parameters, maxTokens };
+}
+
+/** A rough count of tokens (about four characters each), where the model reports none. */
+export const estimateTokens = (text: string) =>
+  text ? Math.max(1, Math.ceil(text.length / charsPerToken)) : 0;
+
+/** The usage of a reply whose engine reported none (the built-in bots): estimated from what it read and wrote. */
+function estimatedUsage(context: ReplyContext, text: string): ReplyUsage {
+  const read = [...context.instructions, ...context.history.map((turn) => turn.text), context.text].join(
+    '\n',
+  );
+  return { promptTokens: estimateTokens(read), completionTokens: estimateTokens(text), estimated: true };
 }
 
 /** Renews the record every `renewMs` while the reply runs: `lost` aborts once it was ended elsewhere. */

@@ -96,6 +96,8 @@ export interface Message extends ChatMessage {
   createdAt: string;
   /** The bot that wrote a reply. */
   bot?: string;
+  /** The catalogue model that wrote a reply (a bot with catalogue models). */
+  model?: string;
   /** What a complete bot reply was charged. */
   cost?: number;
   /** The files a user's message carried. */
@@ -136,9 +138,18 @@ export interface TopicPage {
   next: string | null;
 }
 
+/** A conversation's temperature and maximum reply length (where its bot has `userParameters`). */
+export interface TopicParameters {
+  temperature?: number;
+  maxTokens?: number;
+}
+
 export interface Topic extends TopicSummary {
   /** The newest message of the branch on screen. */
   head: string | null;
+  /** The catalogue model its replies are written by (its choice, else the bot's default); null: none. */
+  model: string | null;
+  parameters: TopicParameters;
   messages: Message[];
 }
 

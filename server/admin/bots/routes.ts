@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
+import { modelsOfBot, pickModel } from '../../models/store';
 import { prepareReply, shownFailure, unkept } from '../../replies/pipeline';
 import { openEventStream } from '../../replies/sse';
 import { cleanName, idParams, objectOf, uniqueViolation } from '../../schemas';
 import type { Step } from '../../tools/steps';
 import { checkGroups } from '../groups/store';
+import { checkModels, setBotModels } from '../models/store';
 import {
   type AdminBot,
   type BotInput,
@@ -38,6 +40,8 @@ const botFields = {
   price: { type: 'number', minimum: 0, maximum: 1000 },
   categories: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 64 } },
   groups: { type: 'array', maxItems: 100, items: { type: 'string', minLength: 1, maxLength: 64 } },
+  models: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 64 } },
+  userParameters: { type: 'boolean' },
   active: { type: 'boolean' },
   position: { type: 'integer', minimum: 0, maximum: 1_000_000 },
 } as const;
@@ -65,6 +69,8 @@ const botSchema = objectOf(
       items: objectOf({ _id: { type: 'string' }, name: { type: 'string' } }, ['_id', 'name']),
     },
     groups: namesSchema,
+    models: { ...namesSchema, description: 'catalogue models (ids), the first the default' },
+    userParameters: { type: 'boolean', description: 'members may set temperature and reply length' },
     active: { type: 'boolean' },
     position: { type: 'integer' },
   },
@@ -81,11 +87,20 @@ const botSchema = objectOf(
     'price',
     'categories',
     'groups',
+    'models',
+    'userParameters',
     'active',
     'position',
   ],
 );
 const nameTaken = () => new ApiError(409, 'A bot with this name exists already.', 'NAME_TAKEN', 'name');
+/** A write refused by the database: the name taken, or a model removed meanwhile. */
+const writeFailure = (error: unknown) => {
+  if (uniqueViolation(error)) return nameTaken();
+  if ((error as { code?: string }).code === '23503')
+    return new ApiError(404, 'Model not found', 'NOT_FOUND', 'models');
+  return error;
+};
 
 /** What the audit log keeps of a bot: every field the editor shows. */
 const snapshot = ({ _id, ...bot }: AdminBot) => ({ ...bot, categories: bot.categories.map((c) => c._id) });
@@ -117,7 +132,15 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
     price: input.price,
     config,
     position,
+    userParameters: input.userParameters ?? false,
   });
+
+  /** The catalogue models a bot offers, checked: the organization's, and only for a model bot. */
+  const offered = async (tenant: string, platform: BotInput['platform'], models: string[]) => {
+    if (models.length && platform !== 'openai')
+      throw new ApiError(400, 'Only a model bot offers catalogue models.', 'INVALID_INPUT', 'models');
+    return checkModels(app.db, tenant, models);
+  };
 
   app.get('/bot', { schema: { response: { 200: { type: 'array', items: botSchema } } } }, async (request) =>
     (await listBots(app.db, request.tenant)).map(shown),
@@ -137,11 +160,13 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
       const config = await configOf(app.db, tenant, input);
       const categories = await checkCategories(app.db, tenant, input.categories);
       const groups = await checkGroups(app.db, tenant, input.groups ?? []);
+      const models = await offered(tenant, input.platform, input.models ?? []);
       const id = await app.db
         .transaction(async (tx) => {
           const id = await insertBot(tx, tenant, written(input, config, input.position ?? null));
           await setBotCategories(tx, id, categories);
           await setBotGroups(tx, id, groups);
+          await setBotModels(tx, id, models);
           const { bot } = await readBot(tx, tenant, id);
           await audit(tx, request, {
             action: 'bot.create',
@@ -152,7 +177,7 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
           return bot._id;
         })
         .catch((error) => {
-          throw uniqueViolation(error) ? nameTaken() : error;
+          throw writeFailure(error);
         });
       await app.botCatalogue.forget(tenant);
       return reply.code(201).send(shown((await readBot(app.db, tenant, id)).bot));
@@ -175,6 +200,7 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
         price: before.price,
         active: before.active,
         position: before.position,
+        userParameters: before.userParameters,
         categories: before.categories.map((category) => category._id),
         ...(platformChanged
           ? {}
@@ -198,11 +224,13 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
       const categories =
         changes.categories === undefined ? null : await checkCategories(app.db, tenant, changes.categories);
       const groups = changes.groups === undefined ? null : await checkGroups(app.db, tenant, changes.groups);
+      const models = await offered(tenant, input.platform, changes.models ?? before.models);
       await app.db
         .transaction(async (tx) => {
           await updateBot(tx, tenant, before._id, written(input, config, input.position ?? before.position));
           if (categories) await setBotCategories(tx, before._id, categories);
           if (groups) await setBotGroups(tx, before._id, groups);
+          if (changes.models) await setBotModels(tx, before._id, models);
           const { bot: after } = await readBot(tx, tenant, before._id);
           await audit(tx, request, {
             action: 'bot.update',
@@ -212,7 +240,7 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
           });
         })
         .catch((error) => {
-          throw uniqueViolation(error) ? nameTaken() : error;
+          throw writeFailure(error);
         });
       await app.botCatalogue.forget(tenant);
       return shown((await readBot(app.db, tenant, before._id)).bot);
@@ -273,6 +301,8 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
       const prepared = await prepareReply(app, {
         owner: { tenant: request.tenant, userId: request.auth.userId },
         bot: row,
+        // On its default catalogue model, as a new conversation would be.
+        model: pickModel(await modelsOfBot(app.db, row.id), []),
         provider,
         conversation: { history: turns.slice(0, -1), text: last.text },
         steps: null,

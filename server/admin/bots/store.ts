@@ -20,6 +20,8 @@ export interface BotRow {
   position: number;
   categories: { _id: string; name: string }[];
   groups: string[];
+  models: string[];
+  user_parameters: boolean;
 }
 
 /** What the admin area edits: the bot with its settings spelled out (the config's keys as fields). */
@@ -47,6 +49,10 @@ export interface AdminBot {
   categories: { _id: string; name: string }[];
   /** The groups whose members may use it (ids); empty: everyone. */
   groups: string[];
+  /** The catalogue models it offers (ids), the first its default; empty: it runs its own settings. */
+  models: string[];
+  /** Whether members may set a conversation's temperature and maximum reply length. */
+  userParameters: boolean;
   active: boolean;
   position: number;
 }
@@ -73,6 +79,8 @@ export function toAdminBot(row: BotRow): AdminBot {
     price: Number(row.price),
     categories: row.categories,
     groups: row.groups,
+    models: row.models,
+    userParameters: row.user_parameters,
     active: row.active,
     position: row.position,
     ...reachOf(row.config),
@@ -88,6 +96,8 @@ export function toAdminBot(row: BotRow): AdminBot {
 }
 
 const botQuery = `select b.id, b.name, b.description, b.active, b.platform, b.config, b.price, b.position,
+    b.user_parameters,
+    array(select bm.model_id from bot_models bm where bm.bot_id = b.id order by bm.position) as models,
     coalesce(json_agg(json_build_object('_id', c.id, 'name', c.name) order by c.name)
       filter (where c.id is not null), '[]') as categories,
     array(select bg.group_id from bot_groups bg join groups g on g.id = bg.group_id
@@ -132,6 +142,8 @@ export interface BotInput {
   price: number;
   categories: string[];
   groups?: string[];
+  models?: string[];
+  userParameters?: boolean;
   active: boolean;
   position?: number;
 }
@@ -222,6 +234,7 @@ export interface BotWrite {
   price: number;
   config: Record<string, unknown>;
   position: number;
+  userParameters: boolean;
 }
 
 /** A bot's written columns, in the order both statements list them. */
@@ -233,6 +246,7 @@ const botValues = (bot: Omit<BotWrite, 'position'> & { position: number | null }
   bot.price,
   JSON.stringify(bot.config),
   bot.position,
+  bot.userParameters,
 ];
 
 /** Adds a bot, last in the list unless given a position (a taken name is the unique violation it throws). */
@@ -242,9 +256,9 @@ export async function insertBot(
   bot: Omit<BotWrite, 'position'> & { position: number | null },
 ): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    `insert into bots (tenant, name, description, active, platform, price, config, position)
+    `insert into bots (tenant, name, description, active, platform, price, config, position, user_parameters)
      values ($1, $2, $3, $4, $5, $6, $7,
-             coalesce($8, (select coalesce(max(position), -1) + 1 from bots where tenant = $1)))
+             coalesce($8, (select coalesce(max(position), -1) + 1 from bots where tenant = $1)), $9)
      returning id`,
     [tenant, ...botValues(bot)],
   );
@@ -254,7 +268,7 @@ export async function insertBot(
 export async function updateBot(db: Db, tenant: string, id: string, bot: BotWrite) {
   await db.query(
     `update bots set name = $3, description = $4, active = $5, platform = $6, price = $7, config = $8,
-       position = $9 where id = $1 and tenant = $2`,
+       position = $9, user_parameters = $10 where id = $1 and tenant = $2`,
     [id, tenant, ...botValues(bot)],
   );
 }

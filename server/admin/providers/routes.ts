@@ -4,6 +4,7 @@ import { ApiError } from '../../errors';
 import { keyHint, openProvider } from '../../providers/store';
 import { cleanName, idParams, objectOf, successResponse, uniqueViolation } from '../../schemas';
 import { checkProviderUrl, type providerFetch, RefusedAddress } from '../../security/outbound';
+import { modelsOnProvider } from '../models/store';
 import {
   activeBotsUsing,
   deleteProvider,
@@ -198,6 +199,13 @@ export const providersPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
             'PROVIDER_IN_USE',
           );
         }
+        const models = await modelsOnProvider(tx, request.tenant, before._id);
+        if (models.length)
+          throw new ApiError(
+            409,
+            `Models of the catalogue run on this provider: ${models.join(', ')}. Remove them or move them to another provider first.`,
+            'PROVIDER_IN_USE',
+          );
         await deleteProvider(tx, request.tenant, before._id);
         await audit(tx, request, {
           action: 'provider.delete',

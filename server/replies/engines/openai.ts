@@ -13,6 +13,7 @@ import {
 } from '../../providers/types';
 import { RefusedAddress } from '../../security/outbound';
 import type { TranslationProvider } from '../../translation/translator';
+import { estimateTokens } from '../pipeline';
 
 type Settings = Config['openai'];
 
@@ -75,7 +76,34 @@ interface Round {
   text: string;
   /** The function calls the model asked for, put together from their fragments. */
   calls: ToolCall[];
+  /** The tokens the server reported for the round (`usage`, asked with `stream_options`), if any. */
+  usage?: { prompt_tokens: number; completion_tokens: number };
 }
+
+/** A reported `usage` when it is one: both counts whole and not negative. */
+function usageOf(value: unknown): Round['usage'] {
+  const usage = value as { prompt_tokens?: unknown; completion_tokens?: unknown } | null | undefined;
+  const count = (n: unknown) => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  if (!usage || !count(usage.prompt_tokens) || !count(usage.completion_tokens)) return undefined;
+  return {
+    prompt_tokens: usage.prompt_tokens as number,
+    completion_tokens: usage.completion_tokens as number,
+  };
+}
+
+/** The text a request's messages carry (images and formatting left out), for an estimate of its tokens. */
+const messagesText = (messages: Record<string, unknown>[]) =>
+  messages
+    .map((message) => {
+      const { content, tool_calls: calls } = message as { content?: unknown; tool_calls?: unknown };
+      const text = Array.isArray(content)
+        ? content.map((part) => (part as { text?: unknown }).text ?? '').join('\n')
+        : typeof content === 'string'
+          ? content
+          : '';
+      return calls ? `${text}${JSON.stringify(calls)}` : text;
+    })
+    .join('\n');
 
 /** A fragment of a streamed tool call, as OpenAI sends it in `delta.tool_calls`. */
 interface CallFragment {
@@ -148,6 +176,7 @@ async function* streamRound(
         try {
           const chunk = JSON.parse(data) as {
             error?: { message?: string };
+            usage?: unknown;
             choices?: {
               delta?: { content?: string | null; tool_calls?: CallFragment[] | null };
               finish_reason?: string | null;
@@ -158,6 +187,8 @@ async function* streamRound(
               `The model failed: ${chunk.error.message ?? 'unknown error'}`,
               'PROVIDER_ERROR',
             );
+          // With `include_usage`, the last chunk (no choices) carries the request's usage.
+          round.usage = usageOf(chunk.usage) ?? round.usage;
           const choice = chunk.choices?.[0];
           const content = choice?.delta?.content;
           if (typeof content === 'string' && content) pieces.push(content);
@@ -217,7 +248,10 @@ export const continueInstruction =
  * Any OpenAI-compatible chat-completions server (OpenAI, Ollama, vLLM, llama.cpp…), streamed.
  * The bot's config may name its organization's `provider` (resolved, key unsealed, at call time), or
  * carry its own `baseUrl` and `apiKey`; and its `model`, `systemPrompt` and `temperature`. The
- * reply's `instructions` follow the bot's prompt in its system message.
+ * reply's `instructions` follow the bot's prompt in its system message; its `parameters` (a
+ * conversation's, an API call's) are sent as `temperature`, `max_tokens` and `stop`. Each request
+ * asks for its `usage` (`stream_options.include_usage`) and reports it, or an estimate when the
+ * server sends none.
  * With tools, the model may call them (OpenAI's function calling): each call is run, its result
  * sent back as a `tool` message and the model asked again, up to the tools' `maxSteps` calls; then
  * it is asked to answer without tools (`tool_choice: 'none'`). A reply continued is sent as the
@@ -235,10 +269,18 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
     tenant,
     tools,
     continuing,
+    parameters = {},
+    usage: report,
   }) {
     if (signal.aborted) return;
     const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
-    const temperature = typeof config.temperature === 'number' ? { temperature: config.temperature } : {};
+    const chosen = parameters.temperature ?? config.temperature;
+    const sampling = {
+      ...(typeof chosen === 'number' ? { temperature: chosen } : {}),
+      ...(parameters.maxTokens === undefined ? {} : { max_tokens: parameters.maxTokens }),
+      ...(parameters.stop?.length ? { stop: parameters.stop } : {}),
+      stream_options: { include_usage: true },
+    };
     // One system message: the bot's own prompt, then the sections of the reply's context (some
     // servers' chat templates take only one, and only first).
     const prompt = [typeof config.systemPrompt === 'string' ? config.systemPrompt : '', ...instructions]
@@ -275,7 +317,7 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
           send,
           baseUrl,
           apiKey,
-          { model, messages, stream: true, ...temperature, ...offered },
+          { model, messages, stream: true, ...sampling, ...offered },
           signal,
           settings.idleTimeoutMs,
         );
@@ -300,6 +342,23 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
           next = await rounds.next();
         }
         const round = next.value;
+        if (!signal.aborted) {
+          const reported = round.usage;
+          const written = `${round.text}${round.calls.length ? JSON.stringify(round.calls) : ''}`;
+          report?.(
+            reported
+              ? {
+                  promptTokens: reported.prompt_tokens,
+                  completionTokens: reported.completion_tokens,
+                  estimated: false,
+                }
+              : {
+                  promptTokens: estimateTokens(messagesText(messages)),
+                  completionTokens: estimateTokens(written),
+                  estimated: true,
+                },
+          );
+        }
         if (signal.aborted || !offering || limited || !round.calls.length) return;
         messages.push({
           role: 'assistant',
