@@ -96,8 +96,8 @@ export function botNotForYou(bot: { name: string; retired?: boolean; hidden?: bo
       'BOT_NOT_ALLOWED',
     );
   return new ApiError(
-        403,
-        `${bot.name} is only for some groups of this organization, and you are in none of them. Ask an administrator if you need it.`,
+    403,
+    `${bot.name} is only for some groups of this organization, and you are in none of them. Ask an administrator if you need it.`,
     'BOT_NOT_ALLOWED',
   );
 }

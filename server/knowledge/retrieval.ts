@@ -48,7 +48,9 @@ export async function retrieve(
                 select 1 from bots mb where mb.tenant = $1 and mb.owner_id = f.user_id and mb.config->'files' ? f.id))`,
       [owner.tenant, owner.userId, request.documents, request.project ?? null, request.botFiles ?? []],
     ),
-    request.bases.length || request.project || request.botFiles?.length ? embedderFor(app, owner.tenant) : null,
+    request.bases.length || request.project || request.botFiles?.length
+      ? embedderFor(app, owner.tenant)
+      : null,
   ]);
   const baseIds = bases.map((base) => base.id);
   const indexed = documents.filter((document) => document.text === null).map((document) => document.id);

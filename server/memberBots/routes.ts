@@ -1,12 +1,6 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { cleanName, idParams, objectOf, successResponse } from '../schemas';
-import {
-  changeMemberBot,
-  createMemberBot,
-  deleteMemberBot,
-  listMemberBots,
-  memberBotChoices,
-} from './store';
+import { changeMemberBot, createMemberBot, deleteMemberBot, listMemberBots, memberBotChoices } from './store';
 
 const ids = (maxItems: number) =>
   ({ type: 'array', maxItems, items: { type: 'string', minLength: 1, maxLength: 64 } }) as const;

@@ -213,8 +213,7 @@ function configAfter(config: Record<string, unknown>, input: MemberBotInput): Re
   return next;
 }
 
-const nameTaken = () =>
-  new ApiError(409, 'You have a bot with this name already.', 'NAME_TAKEN', 'name');
+const nameTaken = () => new ApiError(409, 'You have a bot with this name already.', 'NAME_TAKEN', 'name');
 
 /** A write refused by the database: the name taken, or the model removed meanwhile. */
 function writeFailure(error: unknown) {
@@ -227,7 +226,10 @@ function writeFailure(error: unknown) {
 async function writeLists(db: Db, id: string, input: MemberBotInput, groups: string[] | null) {
   if (input.model !== undefined) {
     await db.query('delete from bot_models where bot_id = $1', [id]);
-    await db.query('insert into bot_models (bot_id, model_id, position) values ($1, $2, 0)', [id, input.model]);
+    await db.query('insert into bot_models (bot_id, model_id, position) values ($1, $2, 0)', [
+      id,
+      input.model,
+    ]);
   }
   if (groups) {
     await db.query('delete from bot_groups where bot_id = $1', [id]);
@@ -291,7 +293,13 @@ export async function changeMemberBot(
         `update bots set name = coalesce($2, name), description = coalesce($3, description), config = $4,
            visibility = $5
          where id = $1`,
-        [id, input.name ?? null, input.description?.trim() ?? null, JSON.stringify(configAfter(bot.config, input)), visibility],
+        [
+          id,
+          input.name ?? null,
+          input.description?.trim() ?? null,
+          JSON.stringify(configAfter(bot.config, input)),
+          visibility,
+        ],
       );
       const regrouped = input.groups !== undefined || visibility !== bot.visibility;
       await writeLists(tx, id, input, regrouped ? groups : null);

@@ -105,7 +105,8 @@ async function checkInput(tx: Db, who: Owner, input: ProjectInput) {
       `select b.name, ${botAccess('b', '$3')} from bots b where b.id = $1 and b.tenant = $2`,
       [input.bot, who.tenant, who.userId],
     );
-    if (!rows[0] || rows[0].hidden) throw new ApiError(404, 'This bot does not exist.', 'BOT_NOT_FOUND', 'bot');
+    if (!rows[0] || rows[0].hidden)
+      throw new ApiError(404, 'This bot does not exist.', 'BOT_NOT_FOUND', 'bot');
     if (!rows[0].may_use) {
       const refused = botNotForYou(rows[0]);
       throw new ApiError(refused.statusCode, refused.message, refused.code, 'bot');

@@ -133,10 +133,10 @@ export async function listBots(db: Db, tenant: string): Promise<AdminBot[]> {
 export const botNotFound = () => new ApiError(404, 'Bot not found', 'NOT_FOUND');
 
 export async function readBot(db: Db, tenant: string, id: string): Promise<{ bot: AdminBot; row: BotRow }> {
-  const { rows } = await db.query<BotRow>(`${botQuery} where b.tenant = $1 and b.id = $2 and ${shown} group by b.id`, [
-    tenant,
-    id,
-  ]);
+  const { rows } = await db.query<BotRow>(
+    `${botQuery} where b.tenant = $1 and b.id = $2 and ${shown} group by b.id`,
+    [tenant, id],
+  );
   if (!rows[0]) throw botNotFound();
   return { bot: toAdminBot(rows[0]), row: rows[0] };
 }
