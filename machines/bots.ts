@@ -14,6 +14,10 @@ export interface BotRecord {
   platform: { name: string };
   /** Price of one reply, in the organization's currency. */
   price: number;
+  /** Who made it, for a member's own bot. */
+  owner?: { _id: string; name: string };
+  /** A member's bot's starter prompts, offered in a new conversation. */
+  starters?: string[];
 }
 
 /** Active bots are those with active true (seed-spec §4). */
@@ -35,10 +39,29 @@ export function groupByPlatform<B extends BotRecord>(bots: B[]): { platform: str
   return [...groups].map(([platform, members]) => ({ platform, bots: members }));
 }
 
+/**
+ * The catalogue's groups: admins' bots by platform (seed-spec §1), then the member's own bots
+ * ("Mine") and other members' ("Made by members").
+ */
+export function groupCatalogue<B extends BotRecord>(bots: B[], me: string | null) {
+  const made = (bot: B) => (bot.owner ? (bot.owner._id === me ? 'mine' : 'members') : null);
+  return [
+    ...groupByPlatform(bots.filter((bot) => !bot.owner)).map((group) => ({ key: group.platform, ...group })),
+    ...(['mine', 'members'] as const).flatMap((key) => {
+      const members = bots.filter((bot) => made(bot) === key);
+      return members.length ? [{ key, platform: null, bots: members }] : [];
+    }),
+  ];
+}
+
 export const botsMachine = setup({
   types: {
     context: {} as { bots: BotRecord[]; categoryIds: string[]; error: string | null },
-    events: {} as { type: 'LOAD' } | { type: 'RETRY' } | { type: 'FILTER'; categoryIds: string[] },
+    events: {} as
+      | { type: 'LOAD' }
+      | { type: 'RETRY' }
+      | { type: 'RELOAD' }
+      | { type: 'FILTER'; categoryIds: string[] },
   },
   actors: {
     fetchBots: fromPromise<BotRecord[]>(async () => {
@@ -84,7 +107,11 @@ export const botsMachine = setup({
         onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
       },
     },
-    loaded: { description: 'The list is here and is reused: LOAD does nothing.' },
+    loaded: {
+      description:
+        "The list is here and is reused: LOAD does nothing; RELOAD (the member's own bots changed) fetches it afresh.",
+      on: { RELOAD: 'loading' },
+    },
     failed: {
       description: 'The list could not be loaded; the user can retry.',
       on: { RETRY: 'loading', LOAD: 'loading' },

@@ -10,6 +10,7 @@ import { conversationsModel } from './conversations';
 import { importerModel } from './importer';
 import { knowledgeBaseModel } from './knowledgeBase';
 import { languageModel } from './language';
+import { memberBotsModel } from './memberBots';
 import { membersModel } from './members';
 import { memoriesModel } from './memories';
 import { organizationModel } from './organization';
@@ -42,6 +43,7 @@ export const models = [
   workerModel,
   topicModel,
   projectsModel,
+  memberBotsModel,
   attachmentsModel,
   attachmentModel,
   citationsModel,
