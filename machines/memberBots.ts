@@ -2,6 +2,8 @@ import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { errorParams, formProblem, messageOf } from './errors';
 import type { NamedRef } from './projects';
 
+export type { NamedRef };
+
 /** Whom a member's bot is for: its maker, groups they are in, or the whole organization. */
 export type BotVisibility = 'private' | 'groups' | 'organization';
 
