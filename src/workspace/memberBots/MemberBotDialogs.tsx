@@ -147,7 +147,7 @@ function MemberBotForm() {
             ...(draft.model ? [] : [{ value: '', label: 'Choose a model' }]),
             ...choices.models.map((model) => ({ value: model._id, label: model.name, raw: true })),
           ]}
-          error={errorAt('model', !draft.model && 'Choose a model.')}
+          error={errorAt('model', !draft.model && 'Choose a model')}
           onChange={(event) => change({ model: event.target.value })}
         />
         <fieldset className="project-files-field">
@@ -223,7 +223,7 @@ function MemberBotForm() {
             <T>Cancel</T>
           </button>
           <button type="submit" className="button primary" disabled={state !== 'editing' || uploading}>
-            {target ? <T>Save</T> : <T>Make bot</T>}
+            {target ? <T>Save</T> : <T>Make a bot</T>}
           </button>
         </div>
       </form>
@@ -234,6 +234,7 @@ function MemberBotForm() {
 /** Deleting a bot asks first: conversations that name it keep it, but it answers no more. */
 function DeleteMemberBotDialog() {
   const { memberBots } = useWorkspace();
+  const t = useT();
   const descriptionId = useId();
   const target = useSelector(memberBots, (snapshot) => snapshot.context.target);
   const problem = useSelector(memberBots, (snapshot) => snapshot.context.problem?.message ?? null);
@@ -247,12 +248,7 @@ function DeleteMemberBotDialog() {
             <Bdi text={target?.name ?? ''} />
           </strong>
         </p>
-        <p>
-          <T>
-            It is deleted for everyone it is shared with, and answers no more in its conversations. This
-            cannot be undone.
-          </T>
-        </p>
+        <p>{t('Deleted for everyone it is shared with, it answers no more. This cannot be undone.')}</p>
       </div>
       <FormError message={problem} />
       <div className="actions">
