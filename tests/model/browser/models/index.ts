@@ -10,6 +10,7 @@ import { citationsBrowserModel } from './citations';
 import { conversationsBrowserModel } from './conversations';
 import { knowledgeBaseBrowserModel } from './knowledgeBase';
 import { languageBrowserModel } from './language';
+import { memberBotsBrowserModel } from './memberBots';
 import { membersBrowserModel } from './members';
 import { organizationBrowserModel } from './organization';
 import { orgSettingsBrowserModel } from './orgSettings';
@@ -44,6 +45,7 @@ export const browserModels: BrowserModel[] = [
   citationsBrowserModel,
   shareBrowserModel,
   projectsBrowserModel,
+  memberBotsBrowserModel,
   sharedConversationBrowserModel,
   adminListBrowserModel,
   botEditorBrowserModel,
