@@ -85,6 +85,10 @@ export const memberBotsBrowserModel: BrowserModel = {
     if (event.type === 'NEW') return !hasOwn(snapshot);
     if (event.type === 'EDIT' || event.type === 'ASK_DELETE') return hasOwn(snapshot);
     if (event.type === 'SAVE') return snapshot.context.choices.models.length > 0;
+    // Cancelled while its choices load, the form's request stays held (the runner ends the oldest held
+    // request first, and the next form's would wait behind it): that transition is the pure model's.
+    const loadingChoices = (snapshot.value as { dialog: string }).dialog === 'loadingChoices';
+    if (event.type === 'CANCEL' && loadingChoices) return false;
     return event.type !== 'RESET';
   },
   chainWalks: true,
