@@ -10,6 +10,7 @@ import { conversationsMachine } from '../../machines/conversations';
 import { importerMachine } from '../../machines/importer';
 import { knowledgeBaseMachine } from '../../machines/knowledgeBase';
 import { languageMachine } from '../../machines/language';
+import { memberBotsMachine } from '../../machines/memberBots';
 import { membersMachine } from '../../machines/members';
 import { memoriesMachine } from '../../machines/memories';
 import { organizationMachine } from '../../machines/organization';
@@ -48,6 +49,7 @@ export const machines = [
   { file: 'machines/theme.ts', machine: themeMachine },
   { file: 'machines/resource.ts', machine: resourceMachine },
   { file: 'machines/projects.ts', machine: projectsMachine },
+  { file: 'machines/memberBots.ts', machine: memberBotsMachine },
   { file: 'machines/share.ts', machine: shareMachine },
   { file: 'machines/sharedConversation.ts', machine: sharedConversationMachine },
   { file: 'machines/personalization.ts', machine: personalizationMachine },
