@@ -1,10 +1,11 @@
 import { type BotAccess, botAccess, botNotForYou } from '../access/groups';
 import { inReadableProject, mayReadProject, readableProject } from '../access/projects';
+import type { RunnableBot } from '../bots/availability';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import { reachOf } from '../files/prompt';
 import { deleteTopicFiles } from '../files/store';
-import { modelsOfBot, pickModel, withModel } from '../models/store';
+import { defaultModelProvider, modelsOfBot, pickModel, withModel } from '../models/store';
 import type { Owner } from '../owner';
 import type { Citation } from '../providers/types';
 import { type Step, stepsJson, stepsOf } from '../tools/steps';
@@ -370,8 +371,6 @@ export async function switchBranch(db: Db, owner: Owner, topicId: string, messag
   if (!rows[0]) throw new ApiError(404, 'This message does not exist.', 'NOT_FOUND');
 }
 
-type RunnableBot = { active: boolean; platform: string; config: Record<string, unknown> };
-
 /** A new topic of the user's with `botId`, in `project` when given (one they may read, else 404). */
 export async function createTopic(
   db: Db,
@@ -381,7 +380,8 @@ export async function createTopic(
 ) {
   const botId = start.bot;
   const { rows: bots } = await db.query<RunnableBot & BotAccess & { name: string }>(
-    `select b.name, b.active, b.platform, b.config, ${botAccess('b', '$3')}
+    `select b.name, b.active, b.platform, b.config, ${botAccess('b', '$3')},
+            ${defaultModelProvider('b.id')} as model_provider
      from bots b where b.id = $1 and b.tenant = $2`,
     [botId, owner.tenant, owner.userId],
   );

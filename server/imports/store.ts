@@ -1,10 +1,10 @@
 import { type BotAccess, botAccess, botNotForYou } from '../access/groups';
+import type { RunnableBot } from '../bots/availability';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import { defaultModelProvider } from '../models/store';
 import type { Owner } from '../owner';
 import type { ImportedConversation } from './sources';
-
-type RunnableBot = { active: boolean; platform: string; config: Record<string, unknown> };
 
 /**
  * The bot imported conversations are continued with: the one asked for (it must be one the member may
@@ -21,6 +21,7 @@ export async function botForImport(
     RunnableBot & BotAccess & { id: string; name: string; is_default: boolean }
   >(
     `select b.id, b.name, b.active, b.platform, b.config, ${botAccess('b', '$2')},
+            ${defaultModelProvider('b.id')} as model_provider,
             b.id = (select p.bot_id from projects p where p.id = $3 and p.tenant = $1) as is_default
      from bots b where b.tenant = $1 order by b.position, b.name`,
     [owner.tenant, owner.userId, choice.project],

@@ -64,6 +64,14 @@ export async function modelsForMember(db: Db, owner: Owner): Promise<CatalogueMo
   return rows.map(toCatalogueModel);
 }
 
+/**
+ * SQL: where the default catalogue model of the bot `bot` (an SQL expression) runs: its provider's id,
+ * '' for the server's own, null for a bot without catalogue models (`model_provider` of `canRun`).
+ */
+export const defaultModelProvider = (bot: string) =>
+  `(select coalesce(m.provider, '') from bot_models bm join models m on m.id = bm.model_id
+    where bm.bot_id = ${bot} order by bm.position limit 1)`;
+
 /** A model as a reply runs on it: where it is called and how it is priced. */
 export interface ReplyModel {
   id: string;

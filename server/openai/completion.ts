@@ -174,6 +174,8 @@ export async function answerCompletion(
 interface Answered {
   text: string;
   usage: ReplyUsage;
+  /** OpenAI's finish reason: `length` when the model reached `max_tokens`. */
+  finish: 'stop' | 'length';
 }
 
 /** The answer once the reply ended: the text (stored as a topic with `store: true`), or the error to answer. */
@@ -200,7 +202,7 @@ async function ended(
       answer: outcome.text,
       cost: outcome.charge.cost,
     });
-  return { text: outcome.text, usage: outcome.usage };
+  return { text: outcome.text, usage: outcome.usage, finish: outcome.cut ? 'length' : 'stop' };
 }
 
 /** The completion as OpenAI writes it: `chat.completion` JSON, or `chat.completion.chunk` events as it is written. */
@@ -233,7 +235,7 @@ class Chunks implements ReplySink {
     if (answer instanceof OpenAiError) {
       if (answer.code !== 'cancelled') stream.data(answer.body);
     } else {
-      stream.data(this.chunk({}, 'stop'));
+      stream.data(this.chunk({}, answer.finish));
       if (this.completion.includeUsage)
         stream.data({ ...this.chunk({}, null), choices: [], usage: usageOf(answer.usage) });
       stream.data('[DONE]');
@@ -255,7 +257,7 @@ class Chunks implements ReplySink {
           index: 0,
           message: { role: 'assistant', content: answer.text, refusal: null },
           logprobs: null,
-          finish_reason: 'stop',
+          finish_reason: answer.finish,
         },
       ],
       usage: usageOf(answer.usage),

@@ -10,6 +10,7 @@ import {
 } from '../billing/reservations';
 import type { Pricing } from '../billing/tokens';
 import type { Db } from '../db/database';
+import { defaultModelProvider } from '../models/store';
 import type { Owner } from '../owner';
 import type { ReplyUsage } from '../providers/types';
 import { lease, leaseSeconds } from '../replies/lease';
@@ -77,13 +78,15 @@ export interface ApiBot {
   config: Record<string, unknown>;
   /** When it was made, in seconds since 1970. */
   created: number;
+  /** Where its default catalogue model runs ('' the server's own; null: it has none). */
+  model_provider: string | null;
   may_use: boolean;
   /** A member's bot an administrator retired. */
   retired: boolean;
 }
 
 const apiBotColumns = `b.id, b.name, b.price, b.active, b.platform, b.config, b.retired,
-  extract(epoch from b.created_at)::bigint as created`;
+  extract(epoch from b.created_at)::bigint as created, ${defaultModelProvider('b.id')} as model_provider`;
 
 /** The organization's bots the member may use, in the catalogue's order (retired and unavailable ones too). */
 export async function usableBots(db: Db, owner: Owner): Promise<ApiBot[]> {

@@ -102,6 +102,8 @@ export interface ReplyRequest {
   parameters?: ReplyParameters;
   /** Counts the tokens of each request the reply made to its model (a model bot's engine reports them). */
   usage?: (usage: ReplyUsage) => void;
+  /** The model stopped at the maximum length (`finish_reason: length`): the reply is cut short. */
+  cut?: () => void;
   /** The bot's tools (model bots that have some). */
   tools?: ReplyTools;
   /**

@@ -54,7 +54,15 @@ export interface ReplySink {
 
 /** How a reply ended; `lost`: someone else ended it (stopped from another node, cut off, deleted). */
 export type Outcome =
-  | { end: 'complete'; text: string; charge: Charge; citations: Citation[]; usage: ReplyUsage }
+  | {
+      end: 'complete';
+      text: string;
+      charge: Charge;
+      citations: Citation[];
+      usage: ReplyUsage;
+      /** The model stopped at the maximum length. */
+      cut: boolean;
+    }
   | { end: 'stopped'; text: string; kept: boolean }
   | { end: 'failed'; text: string; kept: boolean; error: unknown }
   | { end: 'lost' };
@@ -128,6 +136,7 @@ async function runReply(
   const renewal = keepRenewed(record, () => text, log);
   const used: ReplyUsage = { promptTokens: 0, completionTokens: 0, estimated: false };
   let reported = false;
+  let cut = false;
   const stop = AbortSignal.any([signal, renewal.lost]);
   const tools = replyTools({
     db: app.db,
@@ -160,6 +169,9 @@ async function runReply(
         used.completionTokens += round.completionTokens;
         used.estimated ||= round.estimated;
       },
+      cut: () => {
+        cut = true;
+      },
       tools,
       continuing: job.continuing?.text,
     })) {
@@ -173,7 +185,7 @@ async function runReply(
     const charge = await record.settle(text, free, usage);
     if (!charge) return { end: 'lost' };
     const citations = context.knowledge?.passages.map(citationOf) ?? [];
-    return { end: 'complete', text, charge, citations, usage };
+    return { end: 'complete', text, charge, citations, usage, cut };
   } catch (error) {
     renewal.end();
     if (renewal.lost.aborted) return { end: 'lost' };

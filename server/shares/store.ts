@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type BotAccess, botAccess, botNotForYou } from '../access/groups';
+import type { RunnableBot } from '../bots/availability';
 import { readTopic, topicNotFound } from '../chat/topics';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import { defaultModelProvider } from '../models/store';
 import type { Owner } from '../owner';
 
 export type Audience = 'organization' | 'public';
@@ -220,8 +222,6 @@ export async function revokeShare(db: Db, owner: Owner, id: string) {
   if (!rows[0]) throw shareNotFound();
 }
 
-type RunnableBot = { active: boolean; platform: string; config: Record<string, unknown> };
-
 /**
  * "Continue this conversation": a new topic of the viewer with the share's bot, holding a copy of the
  * snapshot's messages as one branch (its last message the head), titled like the share.
@@ -235,7 +235,8 @@ export async function continueShare(
   const topicId = await db.transaction(async (tx) => {
     const share = await visibleShare(tx, viewer.tenant, id, true);
     const { rows: bots } = await tx.query<RunnableBot & BotAccess & { name: string }>(
-      `select b.name, b.active, b.platform, b.config, ${botAccess('b', '$3')}
+      `select b.name, b.active, b.platform, b.config, ${botAccess('b', '$3')},
+              ${defaultModelProvider('b.id')} as model_provider
        from bots b where b.id = $1 and b.tenant = $2`,
       [share.bot_id, viewer.tenant, viewer.userId],
     );

@@ -81,6 +81,12 @@ describe('bad input, tenancy and persistence', () => {
       { method: 'POST', path: () => '/api/v1/topic', body: (text) => ({ bot: text }), token: true },
       {
         method: 'PATCH',
+        path: () => `/api/v1/topic/${topic}`,
+        body: (text) => ({ model: text }),
+        token: true,
+      },
+      {
+        method: 'PATCH',
         path: (text) => `/api/v1/notification/${encodeURIComponent(text)}`,
         body: () => ({ read: true }),
         token: true,
@@ -186,10 +192,12 @@ describe('bad input, tenancy and persistence', () => {
     const routes = [
       ['GET', '/api/v1/user/me'],
       ['GET', '/api/v1/bot'],
+      ['GET', '/api/v1/model'],
       ['GET', `/payment/billing-info/${app.id}`],
       ['GET', '/api/v1/topic'],
       ['GET', `/api/v1/topic/${topic}`],
       ['PATCH', `/api/v1/topic/${topic}`, { title: 'taken over' }],
+      ['PATCH', `/api/v1/topic/${topic}`, { model: null }],
       ['DELETE', `/api/v1/topic/${topic}`],
       ['POST', `/api/v1/topic/${topic}/message`, { text: 'hello' }],
       ['GET', '/api/v1/notification'],

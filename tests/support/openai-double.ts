@@ -35,6 +35,17 @@ export interface ChatRequest {
   messages: ChatMessage[];
   tools?: WireTool[];
   tool_choice?: unknown;
+  temperature?: number;
+  max_tokens?: number;
+  stop?: string | string[];
+  /** `include_usage`: the stream ends with a chunk carrying the request's `usage`, as OpenAI sends it. */
+  stream_options?: { include_usage?: boolean };
+}
+
+/** The tokens a request read and wrote, as OpenAI reports them. */
+export interface WireUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
 }
 
 /** The text of a message's content: the string, or its text parts joined. */
@@ -127,6 +138,12 @@ export interface Script {
   status?: number;
   /** Written as it is after the chunks, e.g. a broken `data:` line. */
   raw?: string;
+  /**
+   * The usage reported (streamed only when the request asks with `stream_options.include_usage`);
+   * by default a word count of the messages and the number of chunks; null: none, as a server that
+   * does not report usage.
+   */
+  usage?: WireUsage | null;
 }
 
 /** A request of `POST /v1/embeddings`, as OpenAI takes it. */
@@ -201,14 +218,49 @@ function argumentPieces(args: unknown): string[] {
   return [text.slice(0, third), text.slice(third, 2 * third), text.slice(2 * third)].filter(Boolean);
 }
 
-const chunk = (id: string, delta: Record<string, unknown>, finish: string | null) =>
+/** A streamed chunk; with `include_usage`, OpenAI adds `usage: null` to every chunk but the last. */
+const chunk = (id: string, delta: Record<string, unknown>, finish: string | null, usage = false) =>
   `data: ${JSON.stringify({
     id,
     object: 'chat.completion.chunk',
     created: Math.floor(Date.now() / 1000),
     model: 'double-1',
     choices: [{ index: 0, delta, finish_reason: finish }],
+    ...(usage ? { usage: null } : {}),
   })}\n\n`;
+
+/** The last chunk with `include_usage`: no choices, the request's usage (OpenAI's whole object). */
+const usageChunk = (id: string, usage: WireUsage) =>
+  `data: ${JSON.stringify({
+    id,
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: 'double-1',
+    choices: [],
+    usage: wireUsage(usage),
+  })}\n\n`;
+
+const wireUsage = (usage: WireUsage) => ({
+  ...usage,
+  total_tokens: usage.prompt_tokens + usage.completion_tokens,
+  prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+  completion_tokens_details: {
+    reasoning_tokens: 0,
+    audio_tokens: 0,
+    accepted_prediction_tokens: 0,
+    rejected_prediction_tokens: 0,
+  },
+});
+
+/** The double's own count when a script sets none: the words of every message, and the chunks written. */
+const countedUsage = (chat: ChatRequest, script: Script): WireUsage => ({
+  prompt_tokens: chat.messages
+    .map((message) => textOf(message.content))
+    .join(' ')
+    .split(/\s+/)
+    .filter(Boolean).length,
+  completion_tokens: script.chunks.length,
+});
 
 /** Dimensions of the double's vectors. */
 const dimensions = 256;
@@ -239,7 +291,9 @@ function sendJson(response: ServerResponse, status: number, body: unknown) {
  * and `data: [DONE]`; errors are the JSON error body with an HTTP status. With `tools`, a script
  * may call them (`toolCalls`, or `toolSteps` for a whole exchange): streamed as `delta.tool_calls`
  * fragments with finish reason `tool_calls`, or as `message.tool_calls` when not streamed; the
- * `tool` messages sent back are checked as OpenAI checks them.
+ * `tool` messages sent back are checked as OpenAI checks them. It reports `usage` as OpenAI does
+ * (the whole answer's; streamed, a last chunk without choices when `stream_options.include_usage`),
+ * and `requests` keep everything sent, `temperature`, `max_tokens` and `stop` included.
  */
 export async function startOpenAiDouble(): Promise<OpenAiDouble> {
   const requests: ChatRequest[] = [];
@@ -304,7 +358,10 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
       sendJson(response, 400, { error: { message: invalid, type: 'invalid_request_error' } });
       return;
     }
-    const script = titling ? titleFor(chat) : scriptFor(chat);
+    const scripted = titling ? titleFor(chat) : scriptFor(chat);
+    // As OpenAI does, a reply stops at `max_tokens` (each chunk counting as a token) with finish reason `length`.
+    const long = chat.max_tokens !== undefined && scripted.chunks.length > chat.max_tokens;
+    const script = long ? { ...scripted, chunks: scripted.chunks.slice(0, chat.max_tokens) } : scripted;
     if (script.status && script.status >= 400) {
       sendJson(response, script.status, {
         error: { message: script.chunks[0] ?? 'error', type: 'server_error', code: null },
@@ -316,7 +373,7 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
       name: call.name,
       pieces: argumentPieces(call.arguments),
     }));
-    const finishReason = calls.length ? 'tool_calls' : 'stop';
+    const finishReason = calls.length ? 'tool_calls' : long ? 'length' : 'stop';
     if (!chat.stream) {
       // Not streamed, the answer comes whole, after the time its pieces would take.
       if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
@@ -334,10 +391,12 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
             }
           : {}),
       };
+      const usage = script.usage === undefined ? countedUsage(chat, script) : script.usage;
       sendJson(response, 200, {
         id: 'chatcmpl-x',
         object: 'chat.completion',
         choices: [{ index: 0, message, finish_reason: finishReason }],
+        ...(usage ? { usage: wireUsage(usage) } : {}),
       });
       return;
     }
@@ -345,14 +404,15 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     response.on('close', () => open.delete(response));
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const id = `chatcmpl-${requests.length}`;
-    response.write(chunk(id, { role: 'assistant', content: '' }, null));
+    const counting = chat.stream_options?.include_usage === true;
+    response.write(chunk(id, { role: 'assistant', content: '' }, null, counting));
     timings.set(textOf(chat.messages.at(-1)?.content), { received, firstChunk: performance.now() });
     for (const piece of script.chunks) {
       if (response.destroyed) {
         abandoned += 1;
         return;
       }
-      response.write(chunk(id, { content: piece }, null));
+      response.write(chunk(id, { content: piece }, null, counting));
       if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
     }
     // Each call in fragments: its id, type and name with empty arguments, then the arguments in pieces.
@@ -365,14 +425,17 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
         abandoned += 1;
         return;
       }
-      response.write(chunk(id, { tool_calls: [fragment] }, null));
+      response.write(chunk(id, { tool_calls: [fragment] }, null, counting));
       if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
     }
     if (script.raw) response.write(script.raw);
     // A connection cut mid-reply: no finish reason, no [DONE].
     if (script.end === 'drop') return void response.end();
     if (script.end === 'stall') return;
-    response.write(chunk(id, {}, finishReason));
+    response.write(chunk(id, {}, finishReason, counting));
+    // The usage comes last, after the finish reason, before [DONE].
+    const usage = script.usage === undefined ? countedUsage(chat, script) : script.usage;
+    if (counting && usage) response.write(usageChunk(id, usage));
     if (script.end === 'linger') return void response.write('data: [DONE]\n\n');
     response.end('data: [DONE]\n\n');
   };

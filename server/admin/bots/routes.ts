@@ -341,11 +341,12 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
       if (!provider) throw new ApiError(409, 'This bot is not set up correctly.', 'BOT_MISCONFIGURED');
       // What a chat gives the bot — its knowledge bases' passages, its tools — as the admin trying it,
       // through the reply pipeline with nothing kept and nothing charged.
+      // On its default catalogue model, as a new conversation would be.
+      const model = pickModel(await modelsOfBot(app.db, row.id), []);
       const prepared = await prepareReply(app, {
         owner: { tenant: request.tenant, userId: request.auth.userId },
         bot: row,
-        // On its default catalogue model, as a new conversation would be.
-        model: pickModel(await modelsOfBot(app.db, row.id), []),
+        model,
         provider,
         conversation: { history: turns.slice(0, -1), text: last.text },
         steps: null,
@@ -377,7 +378,7 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
           event: 'done',
           data: {
             cost: 0,
-            price: Number(row.price),
+            price: Number(model ? model.price : row.price),
             ...(outcome.citations.length ? { citations: outcome.citations } : {}),
             ...(steps.size ? { steps: [...steps.values()] } : {}),
           },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
+import { memberModelSchema } from '../../models/routes';
 import { cleanName, idParams, objectOf, successResponse, uniqueViolation } from '../../schemas';
 import {
   type AdminModel,
@@ -26,20 +27,14 @@ const modelFields = {
   contextTokens: { type: 'integer', minimum: 256, maximum: 10_000_000 },
   memberBots: { type: 'boolean' },
 } as const;
+/** A model as members see it, and where it runs. */
 const modelSchema = objectOf(
   {
-    _id: { type: 'string' },
-    name: { type: 'string' },
+    ...memberModelSchema.properties,
     provider: { type: ['string', 'null'], description: 'an organization provider; null: the server’s own' },
     model: { type: 'string', description: 'the provider’s name for it' },
-    price: { type: 'number', description: 'of one reply' },
-    inputPrice: { type: 'number', description: 'per million tokens read' },
-    outputPrice: { type: 'number', description: 'per million tokens written' },
-    vision: { type: 'boolean' },
-    contextTokens: { type: 'integer' },
-    memberBots: { type: 'boolean', description: 'members may build their own bots on it' },
   },
-  ['_id', 'name', 'provider', 'model', 'price', 'vision', 'contextTokens', 'memberBots'],
+  [...memberModelSchema.required, 'provider', 'model'],
 );
 const nameTaken = () => new ApiError(409, 'A model with this name exists already.', 'NAME_TAKEN', 'name');
 const inUse = (bots: string[]) =>

@@ -78,6 +78,8 @@ interface Round {
   calls: ToolCall[];
   /** The tokens the server reported for the round (`usage`, asked with `stream_options`), if any. */
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /** Why the model stopped: `stop`, `length` (its maximum reached), `tool_calls`… */
+  finish?: string;
 }
 
 /** A reported `usage` when it is one: both counts whole and not negative. */
@@ -202,7 +204,10 @@ async function* streamRound(
             if (name && call.name !== name) call.name += name;
             if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
           }
-          if (choice?.finish_reason) finished = true;
+          if (choice?.finish_reason) {
+            finished = true;
+            round.finish = choice.finish_reason;
+          }
         } catch {
           broken = new ProviderError(
             'The model server sent a reply that cannot be read.',
@@ -271,6 +276,7 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
     continuing,
     parameters = {},
     usage: report,
+    cut,
   }) {
     if (signal.aborted) return;
     const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
@@ -359,7 +365,10 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
                 },
           );
         }
-        if (signal.aborted || !offering || limited || !round.calls.length) return;
+        if (signal.aborted || !offering || limited || !round.calls.length) {
+          if (round.finish === 'length') cut?.();
+          return;
+        }
         messages.push({
           role: 'assistant',
           content: round.text || null,

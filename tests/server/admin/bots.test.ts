@@ -332,4 +332,69 @@ describe('admin area: bots, categories and providers', () => {
     expect(lines).toContain(`day,${today},,,2,2,0.25,`);
     expect(lines).toContain(`bot,,${botId},Double Two,1,1,0.25,`);
   });
+
+  it('a bot on catalogue models runs where its default model runs, here without a server model of its own', async () => {
+    const provider = await as('/provider', {
+      body: { name: owner.encrypt('Catalogue double'), baseUrl: model.url, apiKey: plainKey },
+    });
+    const onProvider = await as('/model', {
+      body: {
+        name: owner.encrypt('Provider model'),
+        provider: provider.body._id,
+        model: 'double-1',
+        price: 0.1,
+      },
+    });
+    const onServer = await as('/model', {
+      body: { name: owner.encrypt('Server model'), model: 'double-2', price: 0.2 },
+    });
+    const bots: string[] = [];
+    for (const [name, models] of [
+      ['Catalogue Bot', [onProvider.body._id, onServer.body._id]],
+      ['Serverless Bot', [onServer.body._id]],
+    ] as const) {
+      const created = await as('/bot', {
+        body: {
+          name: owner.encrypt(name),
+          description: '',
+          platform: 'openai',
+          price: 9,
+          categories: [],
+          active: true,
+          models: [...models],
+        },
+      });
+      expect(created.status).toBe(201);
+      bots.push(created.body._id as string);
+    }
+    const user = await signUp(server, 'acme');
+    const list = (await call(server, '/api/v1/bot', { token: user.token, tenant: 'acme' })).body as Json[];
+    expect(list.find((bot) => bot._id === bots[0])).toMatchObject({ active: true, price: 0.1 });
+    // Its default model runs on the server's own model server, and there is none here.
+    expect(list.find((bot) => bot._id === bots[1])).toMatchObject({ active: false });
+    const refused = await call(server, '/api/v1/topic', {
+      token: user.token,
+      tenant: 'acme',
+      body: { bot: bots[1] },
+    });
+    expect(refused.status).toBe(409);
+    const topic = await call(server, '/api/v1/topic', {
+      token: user.token,
+      tenant: 'acme',
+      body: { bot: bots[0] },
+    });
+    expect(topic.status).toBe(201);
+    const reply = await stream(server, `/api/v1/topic/${topic.body._id}/message`, user.token, 'acme', {
+      text: 'which model?',
+    });
+    expect(reply.events.at(-1)).toMatchObject({ event: 'done', data: { cost: 0.1 } });
+    expect(model.requests.at(-1)?.model).toBe('double-1');
+    expect(model.authorizations.at(-1)).toBe(`Bearer ${plainKey}`);
+    // "Try it" runs it on its default model too.
+    const tried = await stream(server, `/api/v1/admin/bot/${bots[0]}/try`, owner.token, 'acme', {
+      messages: [{ role: 'user', text: 'try the catalogue' }],
+    });
+    expect(tried.events.at(-1)).toMatchObject({ event: 'done', data: { cost: 0, price: 0.1 } });
+    expect(model.requests.at(-1)?.model).toBe('double-1');
+  });
 });

@@ -54,6 +54,7 @@ describe('openai provider', () => {
     expect(model.requests.at(-1)).toEqual({
       model: 'bot-model',
       stream: true,
+      stream_options: { include_usage: true },
       messages: [
         { role: 'system', content: 'Be brief.' },
         { role: 'user', content: 'first' },
@@ -62,6 +63,29 @@ describe('openai provider', () => {
       ],
     });
     expect(model.authorizations.at(-1)).toBe('Bearer env-key');
+  });
+
+  it('sends the reply’s parameters and reports the usage the server streams, or an estimate', async () => {
+    const reports: Parameters<NonNullable<ReplyRequest['usage']>>[0][] = [];
+    model.script(() => ({
+      chunks: ['Short', ' answer'],
+      usage: { prompt_tokens: 321, completion_tokens: 7 },
+    }));
+    const result = await run(provider, {
+      config: { temperature: 0.2 },
+      parameters: { temperature: 1.5, maxTokens: 64, stop: ['END'] },
+      usage: (usage) => reports.push(usage),
+    });
+    expect(result.pieces.join('')).toBe('Short answer');
+    // The conversation's temperature wins over the bot's.
+    expect(model.requests.at(-1)).toMatchObject({ temperature: 1.5, max_tokens: 64, stop: ['END'] });
+    expect(reports).toEqual([{ promptTokens: 321, completionTokens: 7, estimated: false }]);
+    // A server that reports none: about four characters a token of what was sent and written.
+    model.script(() => ({ chunks: ['abcdefgh'], usage: null }));
+    await run(provider, { text: 'x'.repeat(40), usage: (usage) => reports.push(usage) });
+    expect(reports.at(-1)).toEqual({ promptTokens: 10, completionTokens: 2, estimated: true });
+    expect(model.requests.at(-1)).not.toHaveProperty('max_tokens');
+    expect(model.requests.at(-1)).not.toHaveProperty('temperature');
   });
 
   it('finishes at [DONE] even when the server keeps the connection open', async () => {
