@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useId, useMemo, useState } from 'react';
-import { filterBots, groupCatalogue } from '../../machines/bots';
+import { filterBots } from '../../machines/bots';
 import { useActors } from '../app/ActorsContext';
 import { useWorkspace } from '../app/useWorkspace';
 import { T } from '../i18n/T';
@@ -9,6 +9,7 @@ import { YourBots } from '../workspace/memberBots/YourBots';
 import { BotCard } from './BotCard';
 import { CategoryFilter } from './CategoryFilter';
 import { categoriesOf } from './categoriesOf';
+import { groupCatalogue } from './groupCatalogue';
 import { platformLabel } from './platformLabel';
 import { useBilling } from './useBilling';
 
