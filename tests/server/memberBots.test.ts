@@ -219,6 +219,15 @@ describe("members' own bots: made on the catalogue's models, seen by their visib
     expect(sent).toContain('Be brief.');
     expect(sent).toContain('Captain Biscuit');
     expect(sent).not.toContain('Bob keeps his diary');
+
+    // A conversation that carried the bot's file is deleted: the file stays the bot's.
+    const carried = (await startTopic(alice, bots.private)).body._id;
+    await as(alice, `/api/v1/topic/${carried}/message`, { body: { text: 'Read this.', files: [handbook] } });
+    expect((await as(alice, `/api/v1/topic/${carried}`, { method: 'DELETE' })).status).toBe(200);
+    const kept = ((await as(alice, '/api/v1/user/me/bot')).body as Json[]).find(
+      (bot) => bot._id === bots.private,
+    );
+    expect(kept.files.map((file: Json) => file._id)).toEqual([handbook]);
   });
 
   it('is seen and used by exactly those its visibility names: 0 crossings of members, groups, organizations', async () => {
