@@ -9,7 +9,7 @@ import {
   pagedListRegion,
 } from './pagedList';
 
-/** A record an admin list shows: the bots, categories, providers, groups, MCP servers, tools, invitations and audit entries of the organization. */
+/** A record an admin list shows: the bots, categories, providers, models, groups, MCP servers, tools, invitations and audit entries of the organization. */
 export interface AdminRecord {
   _id: string;
 }
@@ -26,6 +26,30 @@ export interface ProviderRecord extends AdminRecord {
   /** The masked key. */
   apiKey: string;
 }
+
+/**
+ * A model of the organization's catalogue: where it runs (one of its providers; null: the server's
+ * own model server) under the provider's name for it, what a reply costs (and, optionally, per
+ * million tokens read and written), and what it can do.
+ */
+export interface ModelRecord extends AdminRecord {
+  name: string;
+  provider: string | null;
+  model: string;
+  price: number;
+  inputPrice?: number;
+  outputPrice?: number;
+  vision: boolean;
+  contextTokens: number;
+  /** Members may build their own bots on it. */
+  memberBots: boolean;
+}
+
+/** A model as its form sends it: an empty token price is sent as null (none, or none any more). */
+export type ModelRequest = Omit<ModelRecord, '_id' | 'inputPrice' | 'outputPrice'> & {
+  inputPrice: number | null;
+  outputPrice: number | null;
+};
 
 /** A member of a group, by name. */
 export interface GroupMember {
@@ -76,6 +100,19 @@ export interface ToolRecord extends AdminRecord {
   description: string;
   source: 'builtin' | 'mcp';
   server?: NamedRecord;
+}
+
+/**
+ * The members' thumbs on the replies of one bot with one model (null: the bot's own model, or one removed
+ * since; a null bot was deleted since), and the newest reasons they gave; its `_id` is made of both.
+ */
+export interface FeedbackFigures extends AdminRecord {
+  bot: NamedRecord | null;
+  model: NamedRecord | null;
+  up: number;
+  down: number;
+  /** The newest reasons, newest first, each with the thumb it came with. */
+  reasons: { text: string; rating: 'up' | 'down'; at: string }[];
 }
 
 /**

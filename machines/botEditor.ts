@@ -37,6 +37,10 @@ export interface AdminBot {
   tools?: string[];
   /** Of its tools, those whose every call waits for the person chatting to allow it. */
   askFirst?: string[];
+  /** The catalogue models a model bot offers, by id, its default first (none: its own provider and model). */
+  models?: string[];
+  /** Members may set a conversation's temperature and reply length. */
+  userParameters?: boolean;
   active: boolean;
   position?: number | null;
   /** Who made it, for a member's own bot: theirs to change, an admin's only to retire. */
@@ -63,6 +67,9 @@ export interface BotDraft {
   groups: string[];
   tools: string[];
   askFirst: string[];
+  /** Catalogue models, in order: the first is the default. */
+  models: string[];
+  userParameters: boolean;
   active: boolean;
   position: string;
 }
@@ -87,6 +94,8 @@ export interface BotEditorData {
   knowledgeBases: BotChoice[];
   groups: BotChoice[];
   tools?: ToolChoice[];
+  /** The organization's model catalogue. */
+  catalogue?: BotChoice[];
   /** The server has a provider of its own (OPENAI_BASE_URL), whose models a bot naming no provider uses. */
   serverProvider?: boolean;
 }
@@ -112,6 +121,8 @@ export interface BotEditorContext {
   knowledgeBases: BotChoice[];
   groups: BotChoice[];
   tools: ToolChoice[];
+  /** The organization's model catalogue, which a model bot may offer. */
+  catalogue: BotChoice[];
   /** The server has a provider of its own: its models are listed for a bot naming no provider. */
   serverProvider: boolean;
   /** The tools the bot had when loaded or last saved: emptying them is sent, so it loses them. */
@@ -156,6 +167,8 @@ export const emptyDraft: BotDraft = {
   groups: [],
   tools: [],
   askFirst: [],
+  models: [],
+  userParameters: false,
   active: true,
   position: '',
 };
@@ -180,6 +193,8 @@ export function draftOf(bot: AdminBot | null): BotDraft {
     groups: bot.groups ?? [],
     tools: bot.tools ?? [],
     askFirst: bot.askFirst ?? [],
+    models: bot.models ?? [],
+    userParameters: bot.userParameters ?? false,
     active: bot.active,
     position: bot.position === null || bot.position === undefined ? '' : String(bot.position),
   };
@@ -195,7 +210,8 @@ export function draftProblems(draft: BotDraft): FieldProblem[] {
     problems.push({ field: 'price', message: 'Enter a price of 0 or more.' });
   if (draft.platform === 'builtin' && !draft.engine)
     problems.push({ field: 'engine', message: 'Choose what the bot runs.' });
-  if (draft.platform === 'openai' && !draft.model.trim())
+  // A bot offering catalogue models runs on them: a model of its own is not needed.
+  if (draft.platform === 'openai' && !draft.model.trim() && draft.models.length === 0)
     problems.push({ field: 'model', message: 'Enter or choose a model.' });
   if (
     draft.platform === 'openai' &&
@@ -249,17 +265,22 @@ export function botRequest(draft: BotDraft, savedTools: string[] = []): BotReque
       platform: 'builtin',
       engine: (draft.engine || 'eliza') as BotEngine,
       knowledge: draft.engine === readingEngine ? draft.knowledge : [],
+      // Only a model bot offers catalogue models or lets members tune its replies.
+      models: [],
+      userParameters: false,
     };
   return {
     ...common,
     platform: 'openai',
     provider: draft.provider || null,
-    model: draft.model.trim(),
+    model: draft.model.trim() || null,
     systemPrompt: draft.systemPrompt,
     ...(draft.temperature.trim() !== '' ? { temperature: Number(draft.temperature) } : {}),
     vision: draft.vision,
     contextTokens: Number(draft.contextTokens),
     knowledge: draft.knowledge,
+    models: draft.models,
+    userParameters: draft.userParameters,
     ...(draft.tools.length || savedTools.length
       ? { tools: draft.tools, askFirst: draft.askFirst.filter((name) => draft.tools.includes(name)) }
       : {}),
@@ -319,6 +340,7 @@ export const botEditorMachine = setup({
       knowledgeBases: data.knowledgeBases,
       groups: data.groups ?? [],
       tools: data.tools ?? [],
+      catalogue: data.catalogue ?? [],
       serverProvider: data.serverProvider ?? false,
       savedTools: data.bot?.tools ?? [],
       loadError: null,
@@ -394,6 +416,7 @@ export const botEditorMachine = setup({
     knowledgeBases: [],
     groups: [],
     tools: [],
+    catalogue: [],
     serverProvider: false,
     savedTools: [],
     problems: [],

@@ -18,6 +18,10 @@ export interface BotRecord {
   owner?: { _id: string; name: string };
   /** A member's bot's starter prompts, offered in a new conversation. */
   starters?: string[];
+  /** The catalogue models it offers, its default first (none: it runs on its own). */
+  models?: { _id: string; name: string }[];
+  /** Members may set a conversation's temperature and reply length. */
+  userParameters?: boolean;
 }
 
 /** Active bots are those with active true (seed-spec §4). */

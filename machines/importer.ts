@@ -134,7 +134,7 @@ export const importerMachine = setup({
       initial: 'uploading',
       states: {
         uploading: {
-          id: 'importer.uploading',
+          id: 'importer.sending.uploading',
           description: "The progress bar shows the upload's percentage.",
           on: {
             PROGRESS: [
@@ -144,7 +144,7 @@ export const importerMachine = setup({
           },
         },
         importing: {
-          id: 'importer.importing',
+          id: 'importer.sending.importing',
           description: 'Every byte is sent: "Importing…" while the server reads the conversations.',
         },
       },

@@ -222,7 +222,7 @@ export const memoriesMachine = setup({
       initial: 'editing',
       states: {
         editing: {
-          id: 'memories.editing',
+          id: 'memories.edit.editing',
           description: 'The text to change; a problem shows at it.',
           on: {
             SAVE: [
@@ -233,7 +233,7 @@ export const memoriesMachine = setup({
           },
         },
         savingEdit: {
-          id: 'memories.savingEdit',
+          id: 'memories.edit.savingEdit',
           description: 'Saves the text; a refusal shows in the dialog.',
           invoke: {
             id: 'editMemory',

@@ -2,6 +2,8 @@
 // again starts a sibling, and the screen shows one branch of it. Plain functions over that tree, for the
 // topic machine and its screens.
 
+import type { ReplyFeedback } from './feedback';
+
 /** complete, or still being written, or ended early: by the user, by a crash of its writer, or by an error. */
 export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'interrupted' | 'failed';
 
@@ -33,6 +35,8 @@ export interface ChatMessage {
   files?: MessageFile[];
   /** The tools a bot reply called on its way, in order. */
   steps?: ToolStep[];
+  /** A stored reply's: the member's own thumbs on it, null when none. */
+  feedback?: ReplyFeedback | null;
 }
 
 /** Where a tool call stands: waiting for the user's Allow or Deny, at work, or ended. */
@@ -69,6 +73,10 @@ export interface TopicRecord {
   head: string | null;
   /** Every message of every branch. */
   messages: ChatMessage[];
+  /** The catalogue model its replies are written by (null: its bot runs on its own). */
+  model?: string | null;
+  /** Its temperature and maximum reply length, where its bot lets members set them. */
+  parameters?: { temperature?: number; maxTokens?: number };
 }
 
 /** Where a message sits among the messages that follow the same one: "‹ 2 / 3 ›". */

@@ -45,7 +45,8 @@ export const toChatError = (error: unknown): ChatError => ({
  */
 export type ReplyRequest =
   | { kind: 'send'; text: string; parent: string | null; files?: string[] }
-  | { kind: 'regenerate'; messageId: string }
+  /** `model`: another of the bot's models writes it ("Regenerate with…"); the conversation keeps its own. */
+  | { kind: 'regenerate'; messageId: string; model?: string }
   | { kind: 'continue'; messageId: string };
 
 /** What a reply stream tells the machine: stored, tokens, then done or failed, unless the connection is lost. */

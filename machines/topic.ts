@@ -34,8 +34,8 @@ export type TopicEvent =
   | { type: 'SEND'; text: string; files?: MessageFile[] }
   /** Sends a new text in place of one of the user's messages: a new branch, the old one kept. */
   | { type: 'EDIT'; messageId: string; text: string }
-  /** Asks for another reply in place of a reply: a new sibling of it. */
-  | { type: 'REGENERATE'; messageId: string }
+  /** Asks for another reply in place of a reply: a new sibling of it (written by `model` when given). */
+  | { type: 'REGENERATE'; messageId: string; model?: string }
   /** Asks the bot to go on with its reply that ended early (the last on screen), in the same message. */
   | { type: 'CONTINUE'; messageId: string }
   /** Shows the branch through another message that follows the same one. */
@@ -229,7 +229,11 @@ export const topicMachine = setup({
       const topic = context.topic as TopicRecord;
       return {
         ...showing(topic, topic.messages, messageById(topic, event.messageId)?.parent ?? null),
-        request: { kind: 'regenerate' as const, messageId: event.messageId },
+        request: {
+          kind: 'regenerate' as const,
+          messageId: event.messageId,
+          ...(event.model ? { model: event.model } : {}),
+        },
         draft: '',
         error: null,
       };

@@ -18,6 +18,7 @@ import type { Config } from './config';
 import { openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { ApiError } from './errors';
+import { feedbackPlugin } from './feedback/routes';
 import { filesPlugin } from './files/routes';
 import { createUploads } from './files/upload';
 import { importsPlugin } from './imports/routes';
@@ -162,6 +163,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(memberBotsPlugin);
   await app.register(importsPlugin);
   await app.register(repliesPlugin);
+  await app.register(feedbackPlugin);
   await app.register(toolCallsPlugin);
   await app.register(apiKeysPlugin);
   await app.register(openaiApiPlugin, { prefix: '/v1' });

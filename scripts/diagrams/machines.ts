@@ -5,8 +5,10 @@ import { attachmentMachine } from '../../machines/attachment';
 import { attachmentsMachine } from '../../machines/attachments';
 import { botEditorMachine } from '../../machines/botEditor';
 import { botsMachine } from '../../machines/bots';
+import { chatModelMachine } from '../../machines/chatModel';
 import { citationsMachine } from '../../machines/citations';
 import { conversationsMachine } from '../../machines/conversations';
+import { feedbackMachine } from '../../machines/feedback';
 import { importerMachine } from '../../machines/importer';
 import { knowledgeBaseMachine } from '../../machines/knowledgeBase';
 import { languageMachine } from '../../machines/language';
@@ -42,6 +44,7 @@ export const machines = [
   { file: 'machines/language.ts', machine: languageMachine },
   { file: 'machines/worker.ts', machine: workerMachine },
   { file: 'machines/topic.ts', machine: topicMachine },
+  { file: 'machines/chatModel.ts', machine: chatModelMachine },
   { file: 'machines/attachments.ts', machine: attachmentsMachine },
   { file: 'machines/attachment.ts', machine: attachmentMachine },
   { file: 'machines/citations.ts', machine: citationsMachine },
@@ -55,6 +58,7 @@ export const machines = [
   { file: 'machines/personalization.ts', machine: personalizationMachine },
   { file: 'machines/memories.ts', machine: memoriesMachine },
   { file: 'machines/savedMemory.ts', machine: savedMemoryMachine },
+  { file: 'machines/feedback.ts', machine: feedbackMachine },
   { file: 'machines/importer.ts', machine: importerMachine },
   { file: 'machines/adminList.ts', machine: adminListMachine },
   { file: 'machines/botEditor.ts', machine: botEditorMachine },

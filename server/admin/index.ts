@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { auditAdminPlugin } from './audit/routes';
 import { botsAdminPlugin } from './bots/routes';
 import { categoriesAdminPlugin } from './categories/routes';
+import { feedbackAdminPlugin } from './feedback/routes';
 import { groupsAdminPlugin } from './groups/routes';
 import { invitationsAdminPlugin } from './invitations/routes';
 import { knowledgeAdminPlugin } from './knowledge/routes';
@@ -30,6 +31,7 @@ export const adminPlugin: FastifyPluginAsync = async (app) => {
   await app.register(invitationsAdminPlugin);
   await app.register(settingsAdminPlugin);
   await app.register(usageAdminPlugin);
+  await app.register(feedbackAdminPlugin);
   await app.register(auditAdminPlugin);
   await app.register(knowledgeAdminPlugin);
   await app.register(ssoAdminPlugin);

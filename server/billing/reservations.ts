@@ -214,13 +214,19 @@ export async function release(
 /**
  * Rows whose writer is gone are marked interrupted, their open tool steps ended and their
  * reservations released: those whose lease ran out, or every streaming one when `all` (one process
- * owns the database, and it just started). Answers how many.
+ * owns the database, and it just started); never those this node is writing (`mine`: a lease that
+ * ran out while its event loop was busy does not mean its writer is gone). Answers how many.
  */
-export async function releaseOrphans(db: Db, on: Reservations, all = false): Promise<number> {
+export async function releaseOrphans(
+  db: Db,
+  on: Reservations,
+  all = false,
+  mine: string[] = [],
+): Promise<number> {
   const { rows } = await db.query<{ count: string }>(
     `with orphans as (
        select r.id, r.reserved, r.${on.reservedAt} as reserved_at, ${on.member} as user_id from ${on.withMember}
-       where r.status = 'streaming' and ($1 or r.lease_until < now())
+       where r.status = 'streaming' and ($1 or r.lease_until < now()) and not (r.id = any($2::text[]))
        for update of r skip locked),
      ended as (
        update ${on.table} r set status = 'interrupted', reserved = 0, lease_until = null
@@ -237,7 +243,7 @@ export async function releaseOrphans(db: Db, on: Reservations, all = false): Pro
              from ended join users on users.id = ended.user_id group by ended.user_id) held
        where u.id = held.user_id)
      select count(*) from (select ${on.announced ? `pg_notify('${replyChannel}', id)` : '1'} from ended) as announced`,
-    [all],
+    [all, mine],
   );
   return Number(rows[0].count);
 }

@@ -5,7 +5,18 @@ import { type CatalogueBot, listedFor, readCatalogue } from './store';
 const botSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['_id', 'name', 'description', 'active', 'categories', 'platform', 'price', 'vision', 'models'],
+  required: [
+    '_id',
+    'name',
+    'description',
+    'active',
+    'categories',
+    'platform',
+    'price',
+    'vision',
+    'models',
+    'userParameters',
+  ],
   properties: {
     _id: { type: 'string' },
     name: { type: 'string' },
@@ -19,6 +30,10 @@ const botSchema = {
         required: ['_id', 'name'],
         properties: { _id: { type: 'string' }, name: { type: 'string' } },
       },
+    },
+    userParameters: {
+      type: 'boolean',
+      description: 'members may set a conversation’s temperature and reply length',
     },
     platform: {
       type: 'object',

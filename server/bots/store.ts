@@ -21,6 +21,8 @@ export interface CatalogueBot {
   owner?: { _id: string; name: string };
   /** A member's bot's starter prompts, offered in a new conversation. */
   starters?: string[];
+  /** Members may set a conversation's temperature and reply length. */
+  userParameters: boolean;
 }
 
 /** The organization's bots in their order, `active` when `runnable` says the bot can answer. */
@@ -42,8 +44,9 @@ export async function readCatalogue(
     retired: boolean;
     owner_id: string | null;
     owner_name: string | null;
+    user_parameters: boolean;
   }>(
-    `select b.id, b.name, b.description, b.active, b.platform, b.config, b.price, b.retired,
+    `select b.id, b.name, b.description, b.active, b.platform, b.config, b.price, b.retired, b.user_parameters,
             b.owner_id, (select u.display_name from users u where u.id = b.owner_id) as owner_name,
             json_agg(json_build_object('_id', c.id, 'name', c.name) order by c.name) filter (where c.id is not null) as categories,
             coalesce((select json_agg(m order by bm.position)
@@ -71,6 +74,7 @@ export async function readCatalogue(
       price: Number(first ? first.price : bot.price),
       vision: reachOf(config).vision,
       models: bot.models.map((model) => ({ _id: model.id, name: model.name })),
+      userParameters: bot.user_parameters,
       ...(bot.owner_id ? { owner: { _id: bot.owner_id, name: bot.owner_name ?? '' } } : {}),
       ...(Array.isArray(bot.config.starters) && bot.config.starters.length
         ? { starters: bot.config.starters as string[] }

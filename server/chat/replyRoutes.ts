@@ -66,7 +66,13 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   // expired leases count, then and from now on.
   const cutOff = await interruptOrphans(app.db, !app.config.databaseUrl);
   if (cutOff) app.log.warn({ replies: cutOff }, 'replies cut off by a restart marked interrupted');
-  repeat(app, (leaseSeconds * 1000) / 2, 'marking cut-off replies', () => interruptOrphans(app.db));
+  repeat(app, (leaseSeconds * 1000) / 2, 'marking cut-off replies', () =>
+    interruptOrphans(
+      app.db,
+      false,
+      live.all().map((reply) => reply.botMessageId),
+    ),
+  );
   // Ends what this node writes when the server closes: stopped replies are kept, nothing is charged.
   app.addHook('onClose', () => live.stopAll());
   const relay = await replyRelay(app);

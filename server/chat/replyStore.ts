@@ -357,4 +357,5 @@ export async function release(
 }
 
 /** Replies whose writer is gone, marked interrupted (`billing/reservations` `releaseOrphans`). */
-export const interruptOrphans = (db: Db, all = false) => releaseOrphans(db, replyReservations, all);
+export const interruptOrphans = (db: Db, all = false, mine: string[] = []) =>
+  releaseOrphans(db, replyReservations, all, mine);

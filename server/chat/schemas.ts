@@ -89,6 +89,17 @@ export const topicListSchema = {
   ],
 } as const;
 
+/** A member's thumbs on a reply (`PUT …/message/:messageId/feedback` answers it too); null when none. */
+export const feedbackSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['rating', 'reason'],
+  properties: {
+    rating: { type: 'string', enum: ['up', 'down'] },
+    reason: { type: 'string', description: 'why, in the member’s words; empty when they gave none' },
+  },
+} as const;
+
 const messageSchema = {
   type: 'object',
   additionalProperties: false,
@@ -133,6 +144,7 @@ const messageSchema = {
       },
     },
     steps: { type: 'array', items: stepSchema },
+    feedback: { ...feedbackSchema, description: 'a reply’s: the member’s own thumbs on it, or null' },
     createdAt: { type: 'string' },
   },
 } as const;

@@ -231,15 +231,19 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
     files: MessageFile[] | null;
     citations: Citation[] | null;
     steps: Step[] | null;
+    rating: 'up' | 'down' | null;
+    reason: string | null;
   }>(
     `select m.id, m.parent, m.role, m.text, m.status, m.cost, m.created_at, t.head, m.citations, m.model_id,
             t.parameters, ${chosenModel} as topic_model,
-            ${stepsJson()} as steps,
+            ${stepsJson()} as steps, fb.rating, fb.reason,
             (select json_agg(json_build_object('_id', mf.file_id, 'name', mf.name, 'type', mf.type,
                     'size', mf.size, 'removed', f.id is null) order by mf.position)
              from message_files mf left join files f on f.id = mf.file_id
              where mf.message_id = m.id) as files
-     from topics t left join messages m on m.topic_id = t.id where t.id = $1 order by m.seq`,
+     from topics t left join messages m on m.topic_id = t.id
+       left join feedback fb on fb.message_id = m.id and fb.tenant = t.tenant
+     where t.id = $1 order by m.seq`,
     [id],
   );
   const messages = rows.filter((row) => row.id !== null);
@@ -260,6 +264,10 @@ export async function readTopic(db: Db, owner: Owner, id: string) {
       ...(row.files ? { files: row.files.map(messageFile) } : {}),
       ...(row.citations ? { citations: row.citations } : {}),
       ...(row.steps ? { steps: stepsOf(row.steps) } : {}),
+      // The member's own thumbs on a reply (their topic's replies are rated by them alone).
+      ...(row.role === 'bot'
+        ? { feedback: row.rating ? { rating: row.rating, reason: row.reason ?? '' } : null }
+        : {}),
       createdAt: new Date(row.created_at).toISOString(),
     })),
   };

@@ -81,7 +81,7 @@ export interface Completion {
 }
 
 /** The calls this node runs: stopped, and waited for, when it closes. */
-export type RunningCalls = Set<{ controller: AbortController; finished: Promise<unknown> }>;
+export type RunningCalls = Set<{ callId: string; controller: AbortController; finished: Promise<unknown> }>;
 
 /** A reply's usage as OpenAI writes it. */
 const usageOf = (usage: ReplyUsage) => ({
@@ -131,7 +131,11 @@ export async function answerCompletion(
 ) {
   const controller = new AbortController();
   let finished = () => {};
-  const entry = { controller, finished: new Promise<void>((resolve) => (finished = resolve)) };
+  const entry = {
+    callId: completion.callId,
+    controller,
+    finished: new Promise<void>((resolve) => (finished = resolve)),
+  };
   running.add(entry);
   const left = () => {
     if (!reply.raw.writableFinished) controller.abort();

@@ -257,7 +257,13 @@ export const openaiApiPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
   // Calls cut off by a crash: on the embedded database every running call lost its node at start-up;
   // on PostgreSQL, those whose lease ran out.
   await interruptCalls(app.db, !app.config.databaseUrl);
-  repeat(app, leaseCheckMs, 'marking cut-off API calls', () => interruptCalls(app.db));
+  repeat(app, leaseCheckMs, 'marking cut-off API calls', () =>
+    interruptCalls(
+      app.db,
+      false,
+      [...running].map((call) => call.callId),
+    ),
+  );
   app.addHook('onClose', async () => {
     for (const call of running) call.controller.abort();
     await Promise.all([...running].map((call) => call.finished));

@@ -271,7 +271,8 @@ export const releaseCall = (db: Db, owner: Owner, call: { callId: string; status
   releaseReservation(db, owner, callReservations, { id: call.callId, status: call.status, set: {} });
 
 /** Calls whose node is gone, marked interrupted (`billing/reservations` `releaseOrphans`). */
-export const interruptCalls = (db: Db, all = false) => releaseOrphans(db, callReservations, all);
+export const interruptCalls = (db: Db, all = false, mine: string[] = []) =>
+  releaseOrphans(db, callReservations, all, mine);
 
 /** How often a running call renews its lease: well within `leaseSeconds`. */
 export const renewMs = (leaseSeconds * 1000) / 3;

@@ -109,10 +109,22 @@ export async function exportUser(db: Db, owner: Owner) {
     ),
     listFiles(db, owner),
   ]);
-  const [shares, personalization, memories] = await Promise.all([
+  const [shares, personalization, memories, feedback] = await Promise.all([
     listShares(db, owner),
     readPersonalization(db, owner),
     listMemories(db, owner),
+    // Kept when the conversation is deleted (its message then null): still the user's words.
+    db.query<{
+      message_id: string | null;
+      rating: string;
+      reason: string;
+      created_at: Date;
+      updated_at: Date;
+    }>(
+      `select message_id, rating, reason, created_at, updated_at from feedback
+       where user_id = $1 and tenant = $2 order by created_at`,
+      params,
+    ),
   ]);
   return {
     exportedAt: new Date().toISOString(),
@@ -147,6 +159,14 @@ export async function exportUser(db: Db, owner: Owner) {
     /** Custom instructions and the "Use memory" switch, and what Parley remembers about the user. */
     personalization,
     memories,
+    /** The thumbs the user gave replies, with their reasons. */
+    feedback: feedback.rows.map((row) => ({
+      message: row.message_id,
+      rating: row.rating,
+      reason: row.reason,
+      createdAt: iso(row.created_at),
+      updatedAt: iso(row.updated_at),
+    })),
     transactions: transactions.rows.map((row) => ({
       _id: row.id,
       amount: Number(row.amount),

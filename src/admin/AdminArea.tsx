@@ -13,11 +13,13 @@ import { AuditScreen } from './AuditScreen';
 import { BotEditorRoute } from './bots/BotEditorRoute';
 import { BotsScreen } from './bots/BotsScreen';
 import { CategoriesScreen } from './CategoriesScreen';
+import { FeedbackScreen } from './feedback/FeedbackScreen';
 import { GroupsScreen } from './groups/GroupsScreen';
 import { isAdmin } from './isAdmin';
 import { KnowledgeBaseScreen } from './knowledge/KnowledgeBaseScreen';
 import { KnowledgeScreen } from './knowledge/KnowledgeScreen';
 import { MembersScreen } from './members/MembersScreen';
+import { ModelsScreen } from './models/ModelsScreen';
 import { ProvidersScreen } from './ProvidersScreen';
 import { SettingsScreen } from './SettingsScreen';
 import { SsoScreen } from './sso/SsoScreen';
@@ -32,6 +34,7 @@ function AdminSections() {
     <Switch>
       <Route path="/admin/bots/:id">{(params) => <BotEditorRoute id={params.id} />}</Route>
       <Route path="/admin/providers" component={ProvidersScreen} />
+      <Route path="/admin/models" component={ModelsScreen} />
       <Route path="/admin/tools" component={ToolsScreen} />
       <Route path="/admin/categories" component={CategoriesScreen} />
       <Route path="/admin/knowledge/:id">
@@ -43,6 +46,7 @@ function AdminSections() {
       <Route path="/admin/settings" component={SettingsScreen} />
       <Route path="/admin/sign-in" component={SsoScreen} />
       <Route path="/admin/usage" component={UsageScreen} />
+      <Route path="/admin/feedback" component={FeedbackScreen} />
       <Route path="/admin/audit" component={AuditScreen} />
       <Route component={BotsScreen} />
     </Switch>
@@ -50,8 +54,9 @@ function AdminSections() {
 }
 
 /**
- * The admin area (`/admin`): the organization's bots, providers, tools, categories, members, groups, settings,
- * sign-in (owners only), usage and audit log, for its owners and admins. A member sees why they cannot enter.
+ * The admin area (`/admin`): the organization's bots, providers, models, tools, categories, members, groups,
+ * settings, sign-in (owners only), usage, feedback and audit log, for its owners and admins. A member sees
+ * why they cannot enter.
  */
 export default function AdminArea() {
   const { session } = useActors();

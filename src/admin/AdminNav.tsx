@@ -6,6 +6,7 @@ import { useT } from '../i18n/useT';
 const sections = [
   { href: '/admin', label: 'Bots' },
   { href: '/admin/providers', label: 'Providers' },
+  { href: '/admin/models', label: 'Models' },
   { href: '/admin/tools', label: 'Tools' },
   { href: '/admin/categories', label: 'Categories' },
   { href: '/admin/knowledge', label: 'Knowledge' },
@@ -15,6 +16,7 @@ const sections = [
   // Who may sign in and how: owners only (the server refuses admins).
   { href: '/admin/sign-in', label: 'Sign-in', owners: true },
   { href: '/admin/usage', label: 'Usage' },
+  { href: '/admin/feedback', label: 'Feedback' },
   { href: '/admin/audit', label: 'Audit log' },
 ];
 

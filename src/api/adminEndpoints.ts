@@ -4,9 +4,12 @@ import type {
   AdminRecord,
   AuditEntry,
   CategoryRecord,
+  FeedbackFigures,
   GroupRecord,
   InvitationRecord,
   McpServerRecord,
+  ModelRecord,
+  ModelRequest,
   ProviderRecord,
   ToolRecord,
 } from '../../machines/adminList';
@@ -119,6 +122,16 @@ export function createAdminEndpoints(http: HttpClient) {
     serverProvider: () => http.get<{ configured: boolean }>(`${admin}/provider/server`),
     serverModels: () => modelsAt(`${admin}/provider/server/models`),
 
+    /** The organization's model catalogue. */
+    models: async () => pageOf(await http.get<ModelRecord[]>(`${admin}/model`)),
+    /** `name` travels encrypted, like every name. */
+    createModel: (values: ModelRequest) =>
+      http.post<ModelRecord>(`${admin}/model`, { ...values }, { returnError: true }),
+    updateModel: (id: string, values: Partial<ModelRequest>) =>
+      http.patch<ModelRecord>(at('model', id), { ...values }),
+    /** Refused (409) while a bot offers the model. */
+    deleteModel: (id: string) => http.delete<unknown>(at('model', id)),
+
     knowledgeBases: async () =>
       pageOf(await http.get<KnowledgeBaseRecord[] | AdminPage<KnowledgeBaseRecord>>(`${admin}/knowledge`)),
     knowledgeBase: (id: string) => http.get<KnowledgeBaseRecord>(at('knowledge', id)),
@@ -177,6 +190,14 @@ export function createAdminEndpoints(http: HttpClient) {
     usage: (days: number) => http.get<UsageReport>(`${admin}/usage`, { days }),
     usageCsv: (days: number) => http.download(`${admin}/usage`, { days, format: 'csv' }),
 
+    /** The thumbs per bot and model, one page; a row's `_id` is its bot's and model's. */
+    feedback: async (): Promise<AdminPage<FeedbackFigures>> => {
+      const rows = await http.get<Omit<FeedbackFigures, '_id'>[]>(`${admin}/feedback`);
+      return {
+        items: rows.map((row) => ({ ...row, _id: `${row.bot?._id ?? ''}/${row.model?._id ?? ''}` })),
+        next: null,
+      };
+    },
     audit: async (cursor: string) =>
       pageOf(
         await http.get<AuditEntry[] | AdminPage<AuditEntry>>(`${admin}/audit`, {

@@ -7,11 +7,9 @@ import type { HttpClient, UploadProgress } from './http';
 export function createPersonalEndpoints(http: HttpClient) {
   return {
     instructions: () => http.get<Instructions>('/api/v1/user/me/instructions'),
-    /** Saves the parts given; answers them as they now stand. */
-    saveInstructions: async (change: Partial<Instructions>) => {
-      await http.replace<unknown>('/api/v1/user/me/instructions', change);
-      return http.get<Instructions>('/api/v1/user/me/instructions');
-    },
+    /** Saves the parts given; the server answers them as they now stand. */
+    saveInstructions: (change: Partial<Instructions>) =>
+      http.replace<Instructions>('/api/v1/user/me/instructions', change),
     memories: () => http.get<Memory[]>('/api/v1/memory'),
     addMemory: (text: string, project: string | null) =>
       http.post<Memory>('/api/v1/memory', project ? { text, project } : { text }, { returnError: true }),

@@ -1,6 +1,8 @@
 import { createParser } from 'eventsource-parser';
 import type { ApiKey, CreatedKey, KeyList, KeyRequest } from '../../machines/apiKeys';
+import type { MemberModel, ReplyParameters, TopicSettings } from '../../machines/chatModel';
 import type { ConversationChange, ConversationFilter } from '../../machines/conversations';
+import type { FeedbackSave, ReplyFeedback } from '../../machines/feedback';
 import type { ShareAudience, ShareLink } from '../../machines/share';
 import { type HttpClient, HttpError, type UploadProgress } from './http';
 import type {
@@ -54,6 +56,16 @@ export function createWorkspaceEndpoints(http: HttpClient) {
       http.patch<TopicSummary>(`/api/v1/topic/${encodeURIComponent(id)}`, change),
     renameTopic: (id: string, title: string) =>
       http.patch<TopicSummary>(`/api/v1/topic/${encodeURIComponent(id)}`, { title }),
+    /** The conversation's model or reply settings; answers what it now holds of both. */
+    tuneTopic: async (
+      id: string,
+      change: { model: string } | { parameters: ReplyParameters },
+    ): Promise<TopicSettings> => {
+      const topic = await http.patch<Topic>(`/api/v1/topic/${encodeURIComponent(id)}`, change);
+      return { model: topic.model, parameters: topic.parameters ?? {} };
+    },
+    /** The catalogue models the member may use, with their prices. */
+    models: () => http.get<MemberModel[]>('/api/v1/model'),
     deleteTopic: (id: string) => http.delete<unknown>(`/api/v1/topic/${encodeURIComponent(id)}`),
     /** The conversation's share, if it has one. */
     findShare: async (topicId: string) =>
@@ -107,6 +119,12 @@ export function createWorkspaceEndpoints(http: HttpClient) {
         )
       ).step,
     /** The branch on screen, kept for the next visit. */
+    /** The member's thumbs on a reply (`rating` null takes them back); answers what the server keeps. */
+    saveFeedback: ({ topicId, messageId, rating, reason }: FeedbackSave) =>
+      http.replace<ReplyFeedback | null>(
+        `/api/v1/topic/${encodeURIComponent(topicId)}/message/${encodeURIComponent(messageId)}/feedback`,
+        reason === undefined ? { rating } : { rating, reason },
+      ),
     saveHead: (id: string, head: string) =>
       http.patch<TopicSummary>(`/api/v1/topic/${encodeURIComponent(id)}`, { head }),
     /** Sends a message after `parent` (null: a new first message), with its files, and yields the reply's events. */
@@ -134,12 +152,12 @@ export function createWorkspaceEndpoints(http: HttpClient) {
     /** A file's bytes, or an image's thumbnail. */
     fileContent: (id: string, thumbnail = false) =>
       http.blob(`/api/v1/file/${encodeURIComponent(id)}/content`, thumbnail ? { thumbnail: 1 } : undefined),
-    /** Asks for another reply in place of `messageId` and yields its events. */
-    regenerate: (topicId: string, messageId: string, signal: AbortSignal) =>
+    /** Asks for another reply in place of `messageId` (by another of the bot's models) and yields its events. */
+    regenerate: (topicId: string, messageId: string, signal: AbortSignal, model?: string) =>
       events(
         http.stream(
           `/api/v1/topic/${encodeURIComponent(topicId)}/message/${encodeURIComponent(messageId)}/regenerate`,
-          {},
+          model ? { model } : {},
           signal,
         ),
       ),

@@ -11,6 +11,7 @@ import {
   type AdminPage,
   type AdminRecord,
   createAdminListMachine,
+  type ModelRequest,
 } from '../../machines/adminList';
 import { type BotEditorEvent, botEditorMachine, type TryLine } from '../../machines/botEditor';
 import { knowledgeBaseMachine } from '../../machines/knowledgeBase';
@@ -137,6 +138,12 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     update: (id, values) => api.updateProvider(id, values),
     remove: (id) => api.deleteProvider(id),
   });
+  const models = list({
+    fetchPage: () => api.models(),
+    create: (values) => api.createModel(values as ModelRequest),
+    update: (id, values) => api.updateModel(id, values),
+    remove: (id) => api.deleteModel(id),
+  });
   const groups = list({
     fetchPage: () => api.groups(),
     create: (values) =>
@@ -165,6 +172,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
   });
   const tools = list({ fetchPage: () => api.tools() });
   const audit = list({ fetchPage: (cursor) => api.audit(cursor) });
+  const feedback = list({ fetchPage: () => api.feedback() });
   const knowledge = list({
     fetchPage: () => api.knowledgeBases(),
     create: (values) =>
@@ -255,7 +263,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
   const botEditor = botEditorMachine.provide({
     actors: {
       loadEditor: fromPromise(async ({ input }) => {
-        const [botPage, providerPage, categoryPage, knowledgePage, groupPage, toolPage, server] =
+        const [botPage, providerPage, categoryPage, knowledgePage, groupPage, toolPage, server, modelPage] =
           await Promise.all([
             input.botId ? api.bots() : null,
             api.providers(),
@@ -264,6 +272,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
             api.groups(),
             api.tools(),
             api.serverProvider(),
+            api.models(),
           ]);
         const bot = botPage?.items.find((item) => item._id === input.botId) ?? null;
         if (input.botId && !bot) throw new Error('Bot not found');
@@ -274,6 +283,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
           knowledgeBases: knowledgePage.items.map(({ _id, name }) => ({ _id, name })),
           groups: groupPage.items.map(({ _id, name }) => ({ _id, name })),
           tools: toolPage.items.map(({ _id, ...tool }) => tool),
+          catalogue: modelPage.items.map(({ _id, name }) => ({ _id, name })),
           serverProvider: server.configured,
         };
       }),
@@ -304,6 +314,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     bots,
     categories,
     providers,
+    models,
     groups,
     mcpServers,
     tools,
@@ -314,6 +325,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     settings,
     sso,
     usage,
+    feedback,
   ];
   // The next user must not see this organization's members, settings or figures.
   session.subscribe((snapshot) => {
@@ -327,6 +339,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     bots,
     categories,
     providers,
+    models,
     groups,
     mcpServers,
     tools,
@@ -337,6 +350,7 @@ export async function createAdminActors({ http, api: app, env, session, inspect 
     settings,
     sso,
     usage,
+    feedback,
     botEditor,
     knowledgeBase,
     providerModels,

@@ -1,8 +1,10 @@
 import { type ActorRefFrom, createActor, fromPromise, type InspectionEvent, type Observer } from 'xstate';
 import { apiKeysMachine } from '../../machines/apiKeys';
 import { activeBots, type botsMachine } from '../../machines/bots';
+import { chatModelMachine } from '../../machines/chatModel';
 import { citationsMachine } from '../../machines/citations';
 import { conversationsMachine } from '../../machines/conversations';
+import { feedbackMachine } from '../../machines/feedback';
 import type { OrganizationRecord } from '../../machines/organization';
 import { type BillingRecord, createResourceMachine, type NotificationRecord } from '../../machines/resource';
 import type { sessionMachine } from '../../machines/session';
@@ -189,6 +191,22 @@ export function createWorkspaceActors({
     },
   });
 
+  /** A reply's thumbs: each reply on screen runs its own actor of it. */
+  const feedback = feedbackMachine.provide({
+    actors: { saveFeedback: fromPromise(({ input }) => api.saveFeedback(input)) },
+  });
+
+  /** The conversation's model and reply settings: each chat screen runs its own actor of it. */
+  const chatModel = chatModelMachine.provide({
+    actors: {
+      fetchPrices: fromPromise(() => api.models()),
+      saveChoice: fromPromise(({ input }) => api.tuneTopic(input.topicId, { model: input.model })),
+      saveParameters: fromPromise(({ input }) =>
+        api.tuneTopic(input.topicId, { parameters: input.parameters }),
+      ),
+    },
+  });
+
   /** The Profile panel's API keys: the panel runs its own actor of it while it shows the profile. */
   const apiKeys = apiKeysMachine.provide({
     actors: {
@@ -233,6 +251,8 @@ export function createWorkspaceActors({
     memberBotFiles,
     theme,
     chat,
+    feedback,
+    chatModel,
     apiKeys,
     attachments,
     citations,

@@ -64,7 +64,7 @@ export function createStreamReply(api: WorkspaceEndpoints) {
       request.kind === 'send'
         ? api.sendMessage(topicId, request.text, request.parent, controller.signal, request.files)
         : request.kind === 'regenerate'
-          ? api.regenerate(topicId, request.messageId, controller.signal)
+          ? api.regenerate(topicId, request.messageId, controller.signal, request.model)
           : api.continueReply(topicId, request.messageId, controller.signal);
     relay(events, sendBack, controller.signal, false);
     return () => controller.abort();

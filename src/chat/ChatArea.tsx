@@ -69,7 +69,13 @@ export default function ChatArea({ topicId }: { topicId: string }) {
 
   return (
     <div className={`chat${drop.over ? ' dropping' : ''}`} {...drop.handlers}>
-      <ChatBar chat={chat} translateAll={translateAll} onTranslateAll={setTranslateAll} />
+      {/* A bar a conversation: its model and settings are that conversation's. */}
+      <ChatBar
+        key={shownId ?? 'new'}
+        chat={chat}
+        translateAll={translateAll}
+        onTranslateAll={setTranslateAll}
+      />
       {view === 'loading' && <Loading />}
       {view === 'problem' && <ChatProblem chat={chat} />}
       {view === 'draft' && <DraftIntro chat={chat} />}

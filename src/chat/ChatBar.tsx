@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react';
+import { useActorRef, useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { topicMachine } from '../../machines/topic';
 import { useDocumentTitle } from '../app/useDocumentTitle';
@@ -11,6 +11,8 @@ import { T } from '../i18n/T';
 import { useFormat } from '../i18n/useFormat';
 import { useT } from '../i18n/useT';
 import { useMessageTranslation } from './message/useTranslatedText';
+import { ChatSettingsDialog } from './model/ChatSettingsDialog';
+import { ModelPicker } from './model/ModelPicker';
 import { useChatBot } from './useChatBot';
 
 interface ChatBarProps {
@@ -20,9 +22,13 @@ interface ChatBarProps {
   onTranslateAll: (on: boolean) => void;
 }
 
-/** The chat's own bar: the conversation's title, its bot and price per reply, and its menu. */
+/**
+ * The chat's own bar: the conversation's title, its bot and price per reply, its model (where the bot
+ * offers a choice), and its menu (with its settings where the bot allows them). One bar a conversation:
+ * its model and settings are that conversation's.
+ */
 export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
-  const { conversations, share } = useWorkspace();
+  const { conversations, share, chatModel, inspect } = useWorkspace();
   const t = useT();
   const format = useFormat();
   const currency = useBilling().billing?.currency ?? 'EUR';
@@ -42,6 +48,18 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
   const title = renamed || topic?.title || firstMessage || t('New chat');
   useDocumentTitle(title);
   const conversation = topic && { _id: topic._id, title };
+  const tuning = useActorRef(chatModel, {
+    input: { topicId: topic?._id ?? null, model: topic?.model ?? null, parameters: topic?.parameters ?? {} },
+    inspect,
+  });
+  const settingsOpen = useSelector(tuning, (snapshot) => !snapshot.matches({ settings: 'closed' }));
+  // The price follows the conversation's model, once its price is known.
+  const price = useSelector(
+    tuning,
+    (snapshot) => snapshot.context.prices.find((model) => model._id === snapshot.context.model)?.price,
+  );
+  const models = bot?.models ?? [];
+  const replyPrice = price ?? bot?.price ?? 0;
 
   return (
     <div className="chat-bar">
@@ -51,10 +69,11 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
           <p className="chat-bar-bot">
             <Bdi text={name} />
             {bot &&
-              ` · ${bot.price > 0 ? `${format.money(bot.price, currency)} ${t('per reply')}` : t('Free')}`}
+              ` · ${replyPrice > 0 ? `${format.money(replyPrice, currency)} ${t('per reply')}` : t('Free')}`}
           </p>
         )}
       </div>
+      {conversation && models.length > 1 && <ModelPicker tuning={tuning} models={models} />}
       {conversation && translationOffered && (
         <button
           type="button"
@@ -78,10 +97,14 @@ export function ChatBar({ chat, translateAll, onTranslateAll }: ChatBarProps) {
               label: t('Export as Markdown'),
               onSelect: () => conversations.send({ type: 'EXPORT', conversation }),
             },
+            ...(bot?.userParameters
+              ? [{ label: t('Chat settings'), onSelect: () => tuning.send({ type: 'OPEN_SETTINGS' }) }]
+              : []),
             { label: t('Delete'), onSelect: () => conversations.send({ type: 'ASK_DELETE', conversation }) },
           ]}
         />
       )}
+      {settingsOpen && <ChatSettingsDialog tuning={tuning} />}
       {exporting && (
         <p className="chat-bar-bot chat-bar-error" role="status">
           <T>Exporting…</T>

@@ -1,9 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useMemo, useRef } from 'react';
-import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { type ActorRefFrom, createActor, type SnapshotFrom } from 'xstate';
 import type { citationsMachine } from '../../machines/citations';
-import { streamingReply } from '../../machines/messageTree';
+import { type ChatMessage, isPending, streamingReply } from '../../machines/messageTree';
 import type { topicMachine } from '../../machines/topic';
+import { useWorkspace } from '../app/useWorkspace';
 import { T } from '../i18n/T';
 import { useNow } from '../i18n/useNow';
 import { useT } from '../i18n/useT';
@@ -12,6 +13,7 @@ import { CitationDialog } from './message/CitationDialog';
 import { LiveReply } from './message/LiveReply';
 import { type MessageCommands, MessageItem } from './message/MessageItem';
 import { ReplyEndActions } from './message/ReplyEndActions';
+import type { FeedbackActor } from './message/ReplyFeedback';
 import { TypingIndicator } from './TypingIndicator';
 import { useAutoScroll } from './useAutoScroll';
 import { useChatBot } from './useChatBot';
@@ -43,6 +45,31 @@ function writingShown(snapshot: TopicSnapshot): 'live' | 'notYet' | 'stored' {
 }
 
 /**
+ * The thumbs of each stored reply of the chat, one actor per reply for as long as the chat is on screen:
+ * a reply shown again (another branch, after Continue) shows what was given since it was read.
+ */
+function useFeedbackActors(chat: ActorRefFrom<typeof topicMachine>) {
+  const { feedback, inspect } = useWorkspace();
+  const topicId = useSelector(chat, (snapshot) => snapshot.context.topicId);
+  const actors = useRef(new Map<string, FeedbackActor>());
+  return useCallback(
+    (message: ChatMessage) => {
+      if (message.role !== 'bot' || !topicId || isPending(message._id)) return undefined;
+      let actor = actors.current.get(message._id);
+      if (!actor) {
+        actor = createActor(feedback, {
+          input: { topicId, messageId: message._id, feedback: message.feedback ?? null },
+          inspect,
+        }).start();
+        actors.current.set(message._id, actor);
+      }
+      return actor;
+    },
+    [feedback, inspect, topicId],
+  );
+}
+
+/**
  * The conversation, newest at the bottom, following the reply unless the user scrolled up (then
  * "Jump to latest" brings them back). A failed reply stays at the end with its error and Retry.
  */
@@ -58,7 +85,9 @@ export function MessageList({
 }) {
   const t = useT();
   const now = useNow();
-  const { name } = useChatBot(chat);
+  const { bot, name } = useChatBot(chat);
+  // "Regenerate with…" where the bot offers a choice of models.
+  const models = bot?.models && bot.models.length > 1 ? bot.models : null;
   const view = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const messages = useSelector(chat, (snapshot) => snapshot.context.messages);
@@ -78,10 +107,12 @@ export function MessageList({
   }, [request, jumpToLatest]);
 
   const positions = useStablePositions(messages, tree);
+  const feedbackOf = useFeedbackActors(chat);
   const commands = useMemo<MessageCommands>(
     () => ({
       edit: (messageId, text) => chat.send({ type: 'EDIT', messageId, text }),
-      regenerate: (messageId) => chat.send({ type: 'REGENERATE', messageId }),
+      regenerate: (messageId, model) =>
+        chat.send(model ? { type: 'REGENERATE', messageId, model } : { type: 'REGENERATE', messageId }),
       showSibling: (messageId) => chat.send({ type: 'SHOW_SIBLING', messageId }),
       showCitation: (messageId, citation) => citations.send({ type: 'SHOW_CITATION', messageId, citation }),
     }),
@@ -115,7 +146,9 @@ export function MessageList({
                 position={positions.get(message._id) ?? { index: 1, count: 1, previous: null, next: null }}
                 canChange={canChange}
                 translateAll={translateAll}
+                models={models}
                 commands={commands}
+                feedback={feedbackOf(message)}
               />
             ),
           )}

@@ -7,14 +7,21 @@ interface DialogActionsProps {
   busy: boolean;
   /** The submit button's words; Save by default. */
   submit?: ReactNode;
+  /** The other button's words; Cancel by default. */
+  cancel?: ReactNode;
 }
 
 /** A dialog form's Cancel and submit buttons. */
-export function DialogActions({ onCancel, busy, submit = <T>Save</T> }: DialogActionsProps) {
+export function DialogActions({
+  onCancel,
+  busy,
+  submit = <T>Save</T>,
+  cancel = <T>Cancel</T>,
+}: DialogActionsProps) {
   return (
     <div className="actions">
       <button type="button" className="button" onClick={onCancel}>
-        <T>Cancel</T>
+        {cancel}
       </button>
       <button type="submit" className="button primary" disabled={busy}>
         {submit}

@@ -15,7 +15,16 @@ export interface MenuItem {
  * elsewhere closes it, and choosing an item gives focus back to the button (so a dialog the item
  * opens returns focus there too).
  */
-export function Menu({ label, items }: { label: string; items: MenuItem[] }) {
+export function Menu({
+  label,
+  items,
+  shown = false,
+}: {
+  label: string;
+  items: MenuItem[];
+  /** The button shows its label as text (a small button) instead of the "more" icon. */
+  shown?: boolean;
+}) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const root = useRef<HTMLDivElement>(null);
@@ -58,14 +67,14 @@ export function Menu({ label, items }: { label: string; items: MenuItem[] }) {
       <button
         ref={button}
         type="button"
-        className="icon-button"
-        aria-label={label}
+        className={shown ? 'button small ghost' : 'icon-button'}
+        aria-label={shown ? undefined : label}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? id : undefined}
         onClick={() => setOpen(!open)}
       >
-        <Icon name="more" />
+        {shown ? label : <Icon name="more" />}
       </button>
       {open && (
         <div id={id} className="menu-list" role="menu" aria-label={label} tabIndex={-1} onKeyDown={onKeyDown}>

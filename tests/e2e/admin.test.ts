@@ -155,6 +155,9 @@ describe('an organization the operator creates and its admins run, in Chromium a
   });
 
   it('creates a category and an OpenAI-compatible provider, its key shown masked and its models listed', async () => {
+    // A new organization has no feedback yet: the Feedback screen says how it comes.
+    await adminSection(owner, 'Feedback');
+    await owner.getByText('No feedback yet. Members rate a reply with the thumbs under it.').waitFor();
     await adminSection(owner, 'Categories');
     await owner.getByLabel('New category').fill('Poetry');
     await owner.getByRole('button', { name: 'Create' }).click();
@@ -281,7 +284,7 @@ describe('an organization the operator creates and its admins run, in Chromium a
     expect(await pending.count()).toBe(0);
   });
 
-  it('the member chats with the new bot and is charged for the reply', async () => {
+  it('the member chats with the new bot, rates the reply, and is charged for it', async () => {
     await member.getByRole('link', { name: 'Chat Poet' }).click();
     await member.waitForURL(/\/topics\/new\?bot=/);
     await member.getByLabel('Message').fill('the moon');
@@ -289,6 +292,15 @@ describe('an organization the operator creates and its admins run, in Chromium a
     await expect
       .poll(() => member.locator('.message.bot').last().textContent())
       .toContain('Roses for: the moon');
+    // A thumb down with a reason; the reply shows it when the conversation is opened again.
+    const bad = () => member.locator('.message.bot').last().getByRole('button', { name: 'Bad', exact: true });
+    await bad().click();
+    const why = member.getByRole('dialog', { name: 'What went wrong with this reply?' });
+    await why.getByLabel('Reason').fill('Too short for a poem');
+    await why.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => why.count()).toBe(0);
+    await member.reload();
+    await expect.poll(() => bad().getAttribute('aria-pressed')).toBe('true');
     await member.getByRole('button', { name: 'Profile' }).click();
     const panel = member.getByRole('complementary');
     await panel.getByRole('button', { name: 'Order history' }).click();
@@ -329,6 +341,22 @@ describe('an organization the operator creates and its admins run, in Chromium a
     await perBot.getByRole('row', { name: /Poet/ }).waitFor();
     await owner.getByRole('table', { name: 'Per member' }).getByText('Ada Byron').waitFor();
 
+    // The member's thumb down, per bot and per model, with its reason: never the conversation or who.
+    await adminSection(owner, 'Feedback');
+    const poet = owner.getByRole('table', { name: 'Per bot' }).getByRole('row', { name: /Poet/ });
+    await expect.poll(() => poet.getByRole('cell').allTextContents()).toEqual(['0%', '0', '1']);
+    await owner
+      .getByRole('table', { name: 'Per model' })
+      .getByRole('row', { name: /The bot’s own model/ })
+      .waitFor();
+    const reasons = owner.getByRole('region', { name: 'Poet, The bot’s own model' });
+    expect(await reasons.getByRole('listitem').textContent()).toMatch(/^Bad Too short for a poem /);
+    expect(await owner.getByRole('main').textContent()).not.toContain('Ada');
+    expect(blocking(await runAxe(owner, noViolations())), 'axe: feedback').toEqual([]);
+    await owner.setViewportSize({ width: 320, height: 800 });
+    expect(await layoutProblems(owner), 'layout: feedback at 320 px').toEqual([]);
+    await owner.setViewportSize({ width: 1280, height: 900 });
+
     await adminSection(owner, 'Audit log');
     await expect
       .poll(() => owner.locator('.audit-table td:nth-child(3)').allTextContents())
@@ -363,6 +391,114 @@ describe('an organization the operator creates and its admins run, in Chromium a
     const panel = member.getByRole('complementary');
     await panel.getByRole('button', { name: 'Order history' }).click();
     await panel.getByText('Welcome to the poetry club').waitFor();
+  });
+
+  it('adds catalogue models; the bot offers them; the member picks one, tunes the chat and regenerates with the other', async () => {
+    await adminSection(owner, 'Models');
+    await owner.getByRole('button', { name: 'Add model' }).click();
+    const dialog = owner.getByRole('dialog', { name: 'Add model' });
+    // Checked before anything is sent: a name, the provider's name for it, amounts of 0 or more.
+    await dialog.getByLabel('Price per million input tokens').fill('-1');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => dialog.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByLabel('Price per million input tokens').getAttribute('aria-invalid')).toBe(
+      'true',
+    );
+    await dialog.getByLabel('Price per million input tokens').fill('');
+    const add = async (name: string, model: string, price: string) => {
+      const form = owner.getByRole('dialog', { name: 'Add model' });
+      if (!(await form.count())) await owner.getByRole('button', { name: 'Add model' }).click();
+      await form.getByLabel('Name').fill(name);
+      await form.getByLabel('Provider').selectOption({ label: 'Model double' });
+      await form.getByLabel('Model', { exact: true }).fill(model);
+      await form.getByLabel('Price per reply').fill(price);
+      await form.getByRole('button', { name: 'Save' }).click();
+      await owner.getByRole('heading', { name, level: 2 }).waitFor();
+      // Focus back on what opened the form.
+      await expect.poll(() => owner.evaluate(() => document.activeElement?.textContent)).toBe('Add model');
+    };
+    await add('Swift', 'double-1', '0.1');
+    await add('Deep', 'double-2', '0.3');
+    expect(await layoutProblems(owner), 'the Models screen').toEqual([]);
+    // The narrowest screen: the cards and the form fit.
+    await owner.setViewportSize({ width: 320, height: 900 });
+    expect(await layoutProblems(owner), 'the Models screen at 320 px').toEqual([]);
+    await owner.getByRole('button', { name: 'Edit Swift' }).click();
+    expect(await layoutProblems(owner), 'the model form at 320 px').toEqual([]);
+    await owner.keyboard.press('Escape');
+    await owner.setViewportSize({ width: 1280, height: 900 });
+
+    // Poet offers both, Deep first (its default), and lets members set temperature and length.
+    await adminSection(owner, 'Bots');
+    await owner.getByRole('link', { name: 'Poet' }).click();
+    await owner.getByLabel('Swift').check();
+    await owner.getByLabel('Deep').check();
+    await owner.getByRole('button', { name: 'Move up Deep' }).click();
+    await owner.getByLabel('Deep (default)').waitFor();
+    await owner.getByLabel('Members may set temperature and length').check();
+    expect(await layoutProblems(owner), 'the bot editor').toEqual([]);
+    await owner.getByRole('button', { name: 'Save' }).click();
+    await owner.getByRole('status').getByText('Saved').waitFor();
+
+    // A model a bot offers stays: the dialog says which bot, and Escape keeps it.
+    await adminSection(owner, 'Models');
+    await owner.getByRole('button', { name: 'Delete Deep' }).click();
+    const confirm = owner.getByRole('alertdialog', { name: 'Delete this model?' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await confirm
+      .getByRole('alert')
+      .getByText('Bots offer this model: Poet. Take it from them first.')
+      .waitFor();
+    await owner.keyboard.press('Escape');
+    await expect.poll(() => confirm.count()).toBe(0);
+
+    await member.goto(`${betaUrl}/list`);
+    await member.getByRole('link', { name: 'Chat Poet' }).click();
+    await member.getByLabel('Message').fill('the sun');
+    await member.getByLabel('Message').press('Enter');
+    const lastReply = () => member.locator('.message.bot').last().textContent();
+    await expect.poll(lastReply).toContain('Roses for: the sun');
+    expect(model.requests.at(-1)?.model).toBe('double-2');
+    // The picker shows the conversation's model, each with its price; Swift is picked for it.
+    const picker = member.getByRole('combobox', { name: 'Model' });
+    await expect
+      .poll(() => picker.locator('option').allTextContents())
+      .toEqual([
+        expect.stringMatching(/^Deep · .*0\.30 per reply$/),
+        expect.stringMatching(/^Swift · .*0\.10 per reply$/),
+      ]);
+    await picker.selectOption({ label: (await picker.locator('option').nth(1).textContent()) ?? '' });
+    await expect.poll(() => picker.isEnabled()).toBe(true);
+    await expect.poll(() => member.locator('.chat-bar-bot').textContent()).toMatch(/0\.10 per reply/);
+
+    // The chat's settings: a temperature past 2 is refused next to its field, then the reply follows them.
+    await member.locator('.chat-bar').getByRole('button', { name: 'Conversation actions' }).click();
+    await member.getByRole('menuitem', { name: 'Chat settings' }).click();
+    const settings = member.getByRole('dialog', { name: 'Chat settings' });
+    await settings.getByLabel('Temperature').fill('3');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => settings.getByLabel('Temperature').getAttribute('aria-invalid')).toBe('true');
+    await settings.getByLabel('Temperature').fill('0.4');
+    await settings.getByLabel('Maximum reply length (tokens)').fill('50');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => settings.count()).toBe(0);
+    await member.getByLabel('Message').fill('the stars');
+    await member.getByLabel('Message').press('Enter');
+    await expect.poll(lastReply).toContain('Roses for: the stars');
+    expect(model.requests.at(-1)).toMatchObject({ model: 'double-1', temperature: 0.4, max_tokens: 50 });
+
+    // Regenerate with Deep: a second version of the reply, written by Deep; the conversation keeps Swift.
+    await member.locator('.message.bot').last().getByRole('button', { name: 'Regenerate with…' }).click();
+    await member.getByRole('menuitem', { name: 'Deep' }).click();
+    await expect
+      .poll(() => member.locator('.message.bot').last().locator('.sibling-switcher').textContent())
+      .toContain('2 / 2');
+    expect(model.requests.at(-1)?.model).toBe('double-2');
+    expect(await picker.inputValue()).toBe(await picker.locator('option').nth(1).getAttribute('value'));
+    expect(await layoutProblems(member), 'the chat with a model picker').toEqual([]);
+    await member.setViewportSize({ width: 320, height: 800 });
+    expect(await layoutProblems(member), 'the chat with a model picker at 320 px').toEqual([]);
+    await member.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('a member who opens /admin is told it is for admins only', async () => {

@@ -129,6 +129,25 @@ describe('messages people can work with, in Chromium against npm start', () => {
 
     await versions.getByRole('button', { name: 'Previous version' }).click();
     await botMessages().last().getByText('You said: Tell me a joke').waitFor();
+
+    // A thumb belongs to its version: given, then shown as given after the other version and back.
+    const good = () => botMessages().last().getByRole('button', { name: 'Good', exact: true });
+    await versions.getByRole('button', { name: 'Next version' }).click();
+    await botMessages().last().getByText('answer').waitFor();
+    await good().click();
+    await page.getByRole('dialog', { name: 'What was good about this reply?' }).waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Good');
+    await versions.getByRole('button', { name: 'Previous version' }).click();
+    await botMessages().last().getByText('You said: Tell me a joke').waitFor();
+    expect(await good().getAttribute('aria-pressed')).toBe('false');
+    await versions.getByRole('button', { name: 'Next version' }).click();
+    await botMessages().last().getByText('answer').waitFor();
+    expect(await good().getAttribute('aria-pressed')).toBe('true');
+    // Back on the first version, as the next test finds the conversation.
+    await versions.getByRole('button', { name: 'Previous version' }).click();
+    await botMessages().last().getByText('You said: Tell me a joke').waitFor();
   });
 
   it('reattaches after a reload mid-reply and shows the whole reply', async () => {

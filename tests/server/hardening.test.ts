@@ -95,6 +95,12 @@ describe('bad input, tenancy and persistence', () => {
       { method: 'DELETE', path: (text) => `/api/v1/topic/${encodeURIComponent(text)}`, token: true },
       {
         method: 'PUT',
+        path: (text) => `/api/v1/topic/${topic}/message/${encodeURIComponent(text)}/feedback`,
+        body: (text) => ({ rating: 'up', reason: text }),
+        token: true,
+      },
+      {
+        method: 'PUT',
         path: () => '/api/v1/user/me/instructions',
         body: (text) => ({ text }),
         token: true,

@@ -11,6 +11,7 @@ import { CheckboxField } from '../fields/CheckboxField';
 import { SelectField } from '../fields/SelectField';
 import { TextAreaField } from '../fields/TextAreaField';
 import { useFocusFirstProblem } from '../useFocusFirstProblem';
+import { ModelsField } from './ModelsField';
 import { ToolsField } from './ToolsField';
 
 type Editor = ActorRefFrom<typeof botEditorMachine>;
@@ -25,8 +26,18 @@ const engineLabels = {
 /** The bot's fields, each with its problem next to it; Save checks them, then the server does. */
 export function BotForm({ editor }: { editor: Editor }) {
   const t = useT();
-  const { draft, problems, providers, categories, knowledgeBases, groups, tools, models, modelsError } =
-    useSelector(editor, (snapshot) => snapshot.context);
+  const {
+    draft,
+    problems,
+    providers,
+    categories,
+    knowledgeBases,
+    groups,
+    tools,
+    catalogue,
+    models,
+    modelsError,
+  } = useSelector(editor, (snapshot) => snapshot.context);
   const form = useSelector(editor, (snapshot) => snapshot.value.form);
   const modelsState = useSelector(editor, (snapshot) => snapshot.value.models);
   const saving = form === 'saving';
@@ -123,6 +134,18 @@ export function BotForm({ editor }: { editor: Editor }) {
                 <option key={model} value={model} />
               ))}
             </datalist>
+            <ModelsField
+              catalogue={catalogue}
+              chosen={draft.models}
+              problem={problemOf('models')}
+              onChange={(chosen) => change({ models: chosen })}
+            />
+            <CheckboxField
+              label="Members may set temperature and length"
+              hint="In a conversation's settings: its temperature and maximum reply length."
+              checked={draft.userParameters}
+              onChange={(event) => change({ userParameters: event.target.checked })}
+            />
             <TextAreaField
               label="System prompt"
               rows={4}

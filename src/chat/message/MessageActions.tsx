@@ -1,5 +1,6 @@
 import type { Ref } from 'react';
 import { CopyButton } from '../../components/CopyButton';
+import { Menu } from '../../components/Menu';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
 import type { TranslationState } from './useTranslatedText';
@@ -14,7 +15,10 @@ interface MessageActionsProps {
   onEdit: () => void;
   /** The Edit button, where focus returns when the editor closes. */
   editRef: Ref<HTMLButtonElement>;
-  onRegenerate: () => void;
+  /** A model's id: "Regenerate with…" it; none: the conversation's. */
+  onRegenerate: (model?: string) => void;
+  /** The bot's models when it offers more than one: "Regenerate with…" offers them. */
+  models: { _id: string; name: string }[] | null;
   onToggleTranslation: () => void;
 }
 
@@ -40,11 +44,21 @@ export function MessageActions(props: MessageActionsProps) {
         <button
           type="button"
           className="button small ghost"
-          onClick={props.onRegenerate}
+          onClick={() => props.onRegenerate()}
           disabled={!canChange}
         >
           <T>Regenerate</T>
         </button>
+      )}
+      {role === 'bot' && props.models && canChange && (
+        <Menu
+          label={t('Regenerate with…')}
+          shown
+          items={props.models.map((model) => ({
+            label: model.name,
+            onSelect: () => props.onRegenerate(model._id),
+          }))}
+        />
       )}
       {translation && (
         <button

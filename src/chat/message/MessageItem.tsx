@@ -10,6 +10,7 @@ import { linkCitations } from './citationLinks';
 import { MessageActions } from './MessageActions';
 import { MessageEditor } from './MessageEditor';
 import { MessageFiles } from './MessageFiles';
+import { type FeedbackActor, ReplyFeedback } from './ReplyFeedback';
 import { SiblingSwitcher } from './SiblingSwitcher';
 import { ToolSteps } from './ToolSteps';
 import { useTranslatedText } from './useTranslatedText';
@@ -26,7 +27,8 @@ const statusNotes: Record<Exclude<MessageStatus, 'complete'>, string> = {
 /** What the chat does for a message; stable for the chat's life, so messages render once. */
 export interface MessageCommands {
   edit: (messageId: string, text: string) => void;
-  regenerate: (messageId: string) => void;
+  /** Another reply in place of one; `model`: written by another of the bot's models. */
+  regenerate: (messageId: string, model?: string) => void;
   showSibling: (messageId: string) => void;
   /** Opens a passage the reply cites. */
   showCitation: (messageId: string, citation: Citation) => void;
@@ -42,7 +44,11 @@ interface MessageItemProps {
   canChange: boolean;
   /** The conversation's "Translate all". */
   translateAll: boolean;
+  /** The bot's models when it offers more than one ("Regenerate with…"). */
+  models: { _id: string; name: string }[] | null;
   commands: MessageCommands;
+  /** A stored reply's thumbs. */
+  feedback?: FeedbackActor;
 }
 
 /**
@@ -129,11 +135,13 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
             canChange={canChange}
             translation={translation.offered ? translation.state : null}
             onEdit={() => setEditing(true)}
-            onRegenerate={() => commands.regenerate(message._id)}
+            onRegenerate={(model) => commands.regenerate(message._id, model)}
+            models={props.models}
             onToggleTranslation={() => setTranslate({ on: !wanted, under: props.translateAll })}
             editRef={editButton}
           />
         )}
+        {props.feedback && <ReplyFeedback actor={props.feedback} />}
       </footer>
     </article>
   );

@@ -30,6 +30,10 @@ const editorData = (bot: AdminBot | null) => ({
   categories: [category('k1')],
   knowledgeBases: [{ _id: 'kb1', name: 'Handbook' }],
   groups: [{ _id: 'g1', name: 'Research' }],
+  catalogue: [
+    { _id: 'm1', name: 'Swift' },
+    { _id: 'm2', name: 'Deep' },
+  ],
   serverProvider: bot === null,
 });
 
@@ -77,6 +81,8 @@ export const botEditorModel: MachineModel = {
       { type: 'CHANGE', values: { engine: 'librarian' } },
       { type: 'CHANGE', values: { platform: 'openai', provider: 'p1', model: 'double-1' } },
       { type: 'CHANGE', values: { provider: 'p2' } },
+      // Catalogue models in order (Deep the default), members may tune replies; no model of its own.
+      { type: 'CHANGE', values: { models: ['m2', 'm1'], userParameters: true, model: '' } },
       { type: 'SAVE' },
       { type: 'RETRY_MODELS' },
       { type: 'SEND_TRY', text: 'Hello' },
@@ -93,6 +99,7 @@ export const botEditorModel: MachineModel = {
       draft.platform,
       draft.engine,
       draft.provider,
+      draft.models.length,
       problems.length,
       models.length,
       modelsFor,
@@ -120,12 +127,20 @@ export const botEditorModel: MachineModel = {
     if (value.form === 'saving') {
       const request = JSON.parse(save?.slice(8) ?? '{}').request;
       if (request.platform === 'builtin') {
+        // Only a model bot offers catalogue models or lets members tune its replies.
+        expect(request.models).toEqual([]);
+        expect(request.userParameters).toBe(false);
         expect(request.vision).toBeUndefined();
         expect(request.contextTokens).toBeUndefined();
         if (request.knowledge.length) expect(request.engine).toBe('librarian');
       } else {
         expect(request.contextTokens).toBeGreaterThanOrEqual(256);
         expect(typeof request.vision).toBe('boolean');
+        expect(request.models).toEqual(context.draft.models);
+        expect(request.userParameters).toBe(context.draft.userParameters);
+        // A bot on catalogue models needs no model of its own (sent as none).
+        if (!context.draft.model.trim())
+          expect([request.model, request.models.length > 0]).toEqual([null, true]);
       }
     }
     if (

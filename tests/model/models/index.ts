@@ -5,8 +5,10 @@ import { attachmentModel } from './attachment';
 import { attachmentsModel } from './attachments';
 import { botEditorModel } from './botEditor';
 import { botsModel } from './bots';
+import { chatModelModel } from './chatModel';
 import { citationsModel } from './citations';
 import { conversationsModel } from './conversations';
+import { feedbackModel } from './feedback';
 import { importerModel } from './importer';
 import { knowledgeBaseModel } from './knowledgeBase';
 import { languageModel } from './language';
@@ -42,6 +44,7 @@ export const models = [
   languageModel,
   workerModel,
   topicModel,
+  chatModelModel,
   projectsModel,
   memberBotsModel,
   attachmentsModel,
@@ -55,6 +58,7 @@ export const models = [
   personalizationModel,
   memoriesModel,
   savedMemoryModel,
+  feedbackModel,
   importerModel,
 ];
 

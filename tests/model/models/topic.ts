@@ -189,7 +189,8 @@ export const topicModel: MachineModel = {
       { type: 'SEND', text: 'What is in this picture?', files: [picture] },
       { type: 'EDIT', messageId: 'm4', text: 'And you?' },
       { type: 'EDIT', messageId: 'm3', text: 'A bot reply is not mine to edit' },
-      { type: 'REGENERATE', messageId: 'm3' },
+      // "Regenerate with…" another of the bot's models (plain Regenerate is Retry's request).
+      { type: 'REGENERATE', messageId: 'm3', model: 'deep' },
       // The last reply on screen goes on; one further up (m3, complete) does not.
       { type: 'CONTINUE', messageId: onScreen.at(-1)?._id ?? '' },
       { type: 'CONTINUE', messageId: 'm3' },
@@ -314,7 +315,9 @@ export const topicModel: MachineModel = {
     }
     if (event?.type === 'REGENERATE') {
       expect(screen.map((message) => message._id)).toEqual(['m1']);
-      expect(calls('streamReply').at(-1)).toBe('streamReply {"kind":"regenerate","messageId":"m3"}');
+      expect(calls('streamReply').at(-1)).toBe(
+        'streamReply {"kind":"regenerate","messageId":"m3","model":"deep"}',
+      );
     }
     // Only the last reply on screen that ended early goes on: in the same message, from its text; Retry
     // goes on again with one that failed to (a balance refused before anything was taken up, say).

@@ -137,6 +137,8 @@ describe('admin area: bots, categories and providers', () => {
       active: true,
       platform: { name: 'openai' },
       price: 0.25,
+      models: [],
+      userParameters: false,
     });
 
     const topic = await call(server, '/api/v1/topic', {
@@ -205,13 +207,15 @@ describe('admin area: bots, categories and providers', () => {
     await call(server, '/api/v1/bot', { token: user.token, tenant: 'acme' });
     const renamed = await as(`/bot/${botId}`, {
       method: 'PATCH',
-      body: { name: owner.encrypt('Double Two'), price: 0.5 },
+      body: { name: owner.encrypt('Double Two'), price: 0.5, userParameters: true },
     });
     expect(renamed.body).toMatchObject({ name: 'Double Two', price: 0.5, model: 'double-2' });
+    // Members' chats offer their settings where the bot lets them tune its replies.
     let list = await call(server, '/api/v1/bot', { token: user.token, tenant: 'acme' });
     expect(list.body.find((bot: Json) => bot._id === botId)).toMatchObject({
       name: 'Double Two',
       price: 0.5,
+      userParameters: true,
     });
 
     const inUse = await as(`/provider/${providerId}`, { method: 'DELETE' });

@@ -264,6 +264,7 @@ describe('admin area: the role matrix', () => {
       request: () => ({ method: 'GET', path: '/usage?days=7&format=csv' }),
     },
     { name: 'GET /audit', byId: false, request: () => ({ method: 'GET', path: '/audit' }) },
+    { name: 'GET /feedback', byId: false, request: () => ({ method: 'GET', path: '/feedback' }) },
   ];
 
   /** What each cell must answer: 'ok' is any 2xx. */

@@ -486,6 +486,33 @@ describe('replies that survive the client: reattach with Last-Event-ID, stop, un
     const billing = await call(server, `/payment/billing-info/${user.id}`, { token: user.token });
     expect(billing.body).toMatchObject({ balance: 10, reserved: 0 });
   });
+
+  it('never cuts off a reply this node is writing, however late its lease (a busy event loop renews late)', async () => {
+    const user = await signUp(server);
+    const topic = (await call(server, '/api/v1/topic', { token: user.token, body: { bot: assistant } })).body
+      ._id;
+    // Four seconds of reply: longer than the sweep's period (half a lease).
+    model.script(() => ({ chunks: Array.from({ length: 40 }, (_, index) => `y${index} `), delayMs: 100 }));
+    const response = await fetch(`${server.url}/api/v1/topic/${topic}/message`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}` },
+      body: JSON.stringify({ text: 'go on' }),
+    });
+    // As if every renewal came too late: the lease is always over when the sweep looks.
+    const late = setInterval(() => {
+      void server.app.db
+        .query(
+          `update messages set lease_until = now() - interval '1 minute'
+           where status = 'streaming' and topic_id = $1`,
+          [topic],
+        )
+        .catch(() => {});
+    }, 50);
+    const events = await readEvents(response).finally(() => clearInterval(late));
+    expect(events.at(-1)).toMatchObject({ event: 'done', data: { cost: expect.any(Number) } });
+    const reply = (await call(server, `/api/v1/topic/${topic}`, { token: user.token })).body.messages[1];
+    expect(reply.status).toBe('complete');
+  });
 });
 
 describe('two nodes on one PostgreSQL: follow and stop a reply written by the other node', () => {

@@ -6,15 +6,21 @@ import { apiKeysBrowserModel } from './apiKeys';
 import { attachmentsBrowserModel } from './attachments';
 import { botEditorBrowserModel } from './botEditor';
 import { botsBrowserModel } from './bots';
+import { chatModelBrowserModel } from './chatModel';
 import { citationsBrowserModel } from './citations';
 import { conversationsBrowserModel } from './conversations';
+import { feedbackBrowserModel } from './feedback';
+import { importerBrowserModel } from './importer';
 import { knowledgeBaseBrowserModel } from './knowledgeBase';
 import { languageBrowserModel } from './language';
 import { memberBotsBrowserModel } from './memberBots';
 import { membersBrowserModel } from './members';
+import { memoriesBrowserModel } from './memories';
 import { organizationBrowserModel } from './organization';
 import { orgSettingsBrowserModel } from './orgSettings';
+import { personalizationBrowserModel } from './personalization';
 import { projectsBrowserModel } from './projects';
+import { savedMemoryBrowserModel } from './savedMemory';
 import { sessionBrowserModel } from './session';
 import { shareBrowserModel } from './share';
 import { sharedConversationBrowserModel } from './sharedConversation';
@@ -36,13 +42,19 @@ export const browserModels: BrowserModel[] = [
   sessionBrowserModel,
   accountBrowserModel,
   apiKeysBrowserModel,
+  personalizationBrowserModel,
+  memoriesBrowserModel,
+  importerBrowserModel,
   themeBrowserModel,
   botsBrowserModel,
   sidePanelBrowserModel,
   conversationsBrowserModel({ double: noDouble }),
   topicBrowserModel({ double: noDouble, broke: noServer }),
+  chatModelBrowserModel,
   attachmentsBrowserModel,
   citationsBrowserModel,
+  feedbackBrowserModel,
+  savedMemoryBrowserModel({ double: noDouble }),
   shareBrowserModel,
   projectsBrowserModel,
   memberBotsBrowserModel,

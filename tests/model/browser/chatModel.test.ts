@@ -1,0 +1,4 @@
+import { chatModelBrowserModel } from './models/chatModel';
+import { runInBrowser } from './runner';
+
+runInBrowser(chatModelBrowserModel);

@@ -1,0 +1,4 @@
+import { feedbackBrowserModel } from './models/feedback';
+import { runInBrowser } from './runner';
+
+runInBrowser(feedbackBrowserModel);

@@ -1,0 +1,4 @@
+import { importerBrowserModel } from './models/importer';
+import { runInBrowser } from './runner';
+
+runInBrowser(importerBrowserModel);

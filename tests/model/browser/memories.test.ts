@@ -1,0 +1,4 @@
+import { memoriesBrowserModel } from './models/memories';
+import { runInBrowser } from './runner';
+
+runInBrowser(memoriesBrowserModel);

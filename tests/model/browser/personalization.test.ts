@@ -1,0 +1,4 @@
+import { personalizationBrowserModel } from './models/personalization';
+import { runInBrowser } from './runner';
+
+runInBrowser(personalizationBrowserModel);
