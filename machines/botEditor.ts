@@ -43,6 +43,10 @@ export interface AdminBot {
   userParameters?: boolean;
   active: boolean;
   position?: number | null;
+  /** Who made it, for a member's own bot: theirs to change, an admin's only to retire. */
+  owner?: { _id: string; name: string };
+  /** A member's bot an admin retired (undone by setting it false). */
+  retired?: boolean;
 }
 
 /** The form as the admin fills it in: numbers as typed. */

@@ -14,6 +14,10 @@ export interface BotRecord {
   platform: { name: string };
   /** Price of one reply, in the organization's currency. */
   price: number;
+  /** Who made it, for a member's own bot. */
+  owner?: { _id: string; name: string };
+  /** A member's bot's starter prompts, offered in a new conversation. */
+  starters?: string[];
   /** The catalogue models it offers, its default first (none: it runs on its own). */
   models?: { _id: string; name: string }[];
   /** Members may set a conversation's temperature and reply length. */
@@ -42,7 +46,11 @@ export function groupByPlatform<B extends BotRecord>(bots: B[]): { platform: str
 export const botsMachine = setup({
   types: {
     context: {} as { bots: BotRecord[]; categoryIds: string[]; error: string | null },
-    events: {} as { type: 'LOAD' } | { type: 'RETRY' } | { type: 'FILTER'; categoryIds: string[] },
+    events: {} as
+      | { type: 'LOAD' }
+      | { type: 'RETRY' }
+      | { type: 'RELOAD' }
+      | { type: 'FILTER'; categoryIds: string[] },
   },
   actors: {
     fetchBots: fromPromise<BotRecord[]>(async () => {
@@ -88,7 +96,11 @@ export const botsMachine = setup({
         onError: { target: 'failed', actions: { type: 'assignError', params: errorParams } },
       },
     },
-    loaded: { description: 'The list is here and is reused: LOAD does nothing.' },
+    loaded: {
+      description:
+        "The list is here and is reused: LOAD does nothing; RELOAD (the member's own bots changed) fetches it afresh.",
+      on: { RELOAD: 'loading' },
+    },
     failed: {
       description: 'The list could not be loaded; the user can retry.',
       on: { RETRY: 'loading', LOAD: 'loading' },

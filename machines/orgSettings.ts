@@ -22,6 +22,8 @@ export interface OrganizationSettings {
   apiAccess?: boolean;
   /** Whether members' memories are saved and given to model bots; off keeps the existing ones. */
   memory?: boolean;
+  /** Whether members may make their own bots; off makes no new ones (those made keep answering). */
+  memberBots?: boolean;
 }
 
 /** A logo to store: PNG or SVG, base64. */
@@ -46,6 +48,7 @@ export interface SettingsDraft {
   publicSharing: boolean;
   apiAccess: boolean;
   memory: boolean;
+  memberBots: boolean;
 }
 
 /** A file the admin picked for the logo, read in the browser. */
@@ -95,6 +98,7 @@ export function draftOf(settings: OrganizationSettings): SettingsDraft {
     publicSharing: settings.publicSharing ?? true,
     apiAccess: settings.apiAccess ?? true,
     memory: settings.memory ?? true,
+    memberBots: settings.memberBots ?? false,
   };
 }
 
@@ -146,6 +150,7 @@ export function settingsRequest(draft: SettingsDraft): SettingsRequest {
     publicSharing: draft.publicSharing,
     apiAccess: draft.apiAccess,
     memory: draft.memory,
+    memberBots: draft.memberBots,
   };
 }
 
@@ -164,6 +169,7 @@ const emptyDraft: SettingsDraft = {
   publicSharing: true,
   apiAccess: true,
   memory: true,
+  memberBots: false,
 };
 
 export interface OrgSettingsContext {

@@ -12,6 +12,8 @@ export interface OrganizationRecord {
   messageTranslation?: boolean;
   /** Whether the organization saves and uses members' memories (its admins may turn it off). */
   memory?: boolean;
+  /** Whether members may make their own bots (its admins' `memberBots`). */
+  memberBots?: boolean;
 }
 
 /** The label that means "no specific organization" (seed-spec §1, §9). */

@@ -60,8 +60,8 @@ export interface TopicContext extends ReplyContext {
   project: string | null;
 }
 
-/** What the server says of a bot nobody can chat with: unknown here, switched off, or for other groups. */
-export const botUnavailableCodes = ['BOT_NOT_FOUND', 'BOT_INACTIVE', 'BOT_NOT_ALLOWED'];
+/** What the server says of a bot nobody can chat with: unknown here, switched off, for other groups, or retired. */
+export const botUnavailableCodes = ['BOT_NOT_FOUND', 'BOT_INACTIVE', 'BOT_NOT_ALLOWED', 'BOT_RETIRED'];
 /** How a reply that did not complete ended: such a reply can be continued. */
 const endedEarly = ['stopped', 'interrupted', 'failed'];
 

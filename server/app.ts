@@ -24,6 +24,7 @@ import { createUploads } from './files/upload';
 import { importsPlugin } from './imports/routes';
 import { startIndexer } from './knowledge/indexer';
 import { createMailer } from './mail/mailer';
+import { memberBotsPlugin } from './memberBots/routes';
 import { memoriesPlugin } from './memories/routes';
 import { modelsPlugin } from './models/routes';
 import { notificationsPlugin } from './notifications/routes';
@@ -161,6 +162,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(filesPlugin);
   await app.register(chatPlugin);
   await app.register(projectsPlugin);
+  await app.register(memberBotsPlugin);
   await app.register(importsPlugin);
   await app.register(repliesPlugin);
   await app.register(feedbackPlugin);

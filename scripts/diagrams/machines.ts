@@ -13,6 +13,7 @@ import { feedbackMachine } from '../../machines/feedback';
 import { importerMachine } from '../../machines/importer';
 import { knowledgeBaseMachine } from '../../machines/knowledgeBase';
 import { languageMachine } from '../../machines/language';
+import { memberBotsMachine } from '../../machines/memberBots';
 import { membersMachine } from '../../machines/members';
 import { memoriesMachine } from '../../machines/memories';
 import { organizationMachine } from '../../machines/organization';
@@ -54,6 +55,7 @@ export const machines = [
   { file: 'machines/theme.ts', machine: themeMachine },
   { file: 'machines/resource.ts', machine: resourceMachine },
   { file: 'machines/projects.ts', machine: projectsMachine },
+  { file: 'machines/memberBots.ts', machine: memberBotsMachine },
   { file: 'machines/share.ts', machine: shareMachine },
   { file: 'machines/sharedConversation.ts', machine: sharedConversationMachine },
   { file: 'machines/personalization.ts', machine: personalizationMachine },

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
-import { groupsOfMember } from '../access/groups';
 import { canRun } from './availability';
-import { type CatalogueBot, readCatalogue } from './store';
+import { type CatalogueBot, listedFor, readCatalogue } from './store';
 
 const botSchema = {
   type: 'object',
@@ -54,12 +53,21 @@ const botSchema = {
         properties: { _id: { type: 'string' }, name: { type: 'string' } },
       },
     },
+    starters: { type: 'array', items: { type: 'string' }, description: 'a member’s bot’s starter prompts' },
+    owner: {
+      type: 'object',
+      description: 'who made it, for a member’s own bot',
+      additionalProperties: false,
+      required: ['_id', 'name'],
+      properties: { _id: { type: 'string' }, name: { type: 'string' } },
+    },
   },
 } as const;
 
 /**
  * `GET /api/v1/bot`: the organization's bots with their categories and platform, those the user may
- * use: bots limited to groups only for those groups' members. The groups never leave the server.
+ * use (server/access/groups.ts `mayUseBot`: groups, members' bots' visibility), with who made a
+ * member's bot. The groups never leave the server.
  */
 export const botsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   async function catalogue(tenant: string): Promise<CatalogueBot[]> {
@@ -75,13 +83,8 @@ export const botsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
     '/api/v1/bot',
     { preHandler: app.authenticate, schema: { response: { 200: { type: 'array', items: botSchema } } } },
     async (request) => {
-      const [bots, mine] = await Promise.all([
-        catalogue(request.tenant),
-        groupsOfMember(app.db, request.tenant, request.auth.userId),
-      ]);
-      return bots
-        .filter((bot) => !bot.groups.length || bot.groups.some((group) => mine.includes(group)))
-        .map(({ groups: _limited, ...bot }) => bot);
+      const [bots, listed] = await Promise.all([catalogue(request.tenant), listedFor(app.db, request.auth)]);
+      return bots.filter((bot) => listed.has(bot._id));
     },
   );
 };

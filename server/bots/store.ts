@@ -1,8 +1,10 @@
+import { mayUseBot, seesBot } from '../access/groups';
 import type { Db } from '../db/database';
 import { reachOf } from '../files/prompt';
 import { type ModelRow, toReplyModel, withModel } from '../models/store';
+import type { Owner } from '../owner';
 
-/** A bot as the catalogue lists it, with the groups it is limited to (empty: everyone). */
+/** A bot as the catalogue lists it; `owner` for a member's bot. */
 export interface CatalogueBot {
   _id: string;
   name: string;
@@ -15,9 +17,12 @@ export interface CatalogueBot {
   vision: boolean;
   /** The catalogue models it offers, its default first (none: it runs its own settings). */
   models: { _id: string; name: string }[];
+  /** Who made it, for a member's bot. */
+  owner?: { _id: string; name: string };
+  /** A member's bot's starter prompts, offered in a new conversation. */
+  starters?: string[];
   /** Members may set a conversation's temperature and reply length. */
   userParameters: boolean;
-  groups: string[];
 }
 
 /** The organization's bots in their order, `active` when `runnable` says the bot can answer. */
@@ -35,13 +40,15 @@ export async function readCatalogue(
     config: Record<string, unknown>;
     price: string;
     categories: { _id: string; name: string }[] | null;
-    groups: string[];
     models: ModelRow[];
+    retired: boolean;
+    owner_id: string | null;
+    owner_name: string | null;
     user_parameters: boolean;
   }>(
-    `select b.id, b.name, b.description, b.active, b.platform, b.config, b.price, b.user_parameters,
+    `select b.id, b.name, b.description, b.active, b.platform, b.config, b.price, b.retired, b.user_parameters,
+            b.owner_id, (select u.display_name from users u where u.id = b.owner_id) as owner_name,
             json_agg(json_build_object('_id', c.id, 'name', c.name) order by c.name) filter (where c.id is not null) as categories,
-            array(select bg.group_id from bot_groups bg where bg.bot_id = b.id) as groups,
             coalesce((select json_agg(m order by bm.position)
                       from bot_models bm join models m on m.id = bm.model_id where bm.bot_id = b.id), '[]') as models
      from bots b
@@ -60,14 +67,31 @@ export async function readCatalogue(
       _id: bot.id,
       name: bot.name,
       description: bot.description,
-      active: runnable({ ...bot, config }),
+      // A retired member bot is listed to those who had it, for their conversations: it answers no more.
+      active: !bot.retired && runnable({ ...bot, config }),
       categories: bot.categories ?? [],
       platform: { name: bot.platform },
       price: Number(first ? first.price : bot.price),
       vision: reachOf(config).vision,
       models: bot.models.map((model) => ({ _id: model.id, name: model.name })),
       userParameters: bot.user_parameters,
-      groups: bot.groups,
+      ...(bot.owner_id ? { owner: { _id: bot.owner_id, name: bot.owner_name ?? '' } } : {}),
+      ...(Array.isArray(bot.config.starters) && bot.config.starters.length
+        ? { starters: bot.config.starters as string[] }
+        : {}),
     };
   });
+}
+
+/**
+ * The ids of the organization's bots the member is listed: those they may use, and members' bots
+ * they had that were retired since (listed inactive: their conversations still name them).
+ */
+export async function listedFor(db: Db, owner: Owner): Promise<Set<string>> {
+  const { rows } = await db.query<{ id: string }>(
+    `select b.id from bots b where b.tenant = $1
+       and (${mayUseBot('b.id', '$2')} or b.retired and b.deleted_at is null and ${seesBot('b', '$2')})`,
+    [owner.tenant, owner.userId],
+  );
+  return new Set(rows.map((row) => row.id));
 }

@@ -49,7 +49,7 @@ export async function replyableTopic(
   // A conversation's parameters count while its bot allows them.
   const parameters = topic.user_parameters ? topic.parameters : {};
   const run = runnable(app, { ...topic, config: withModel(topic.config, model) });
-  if (run.refused === 'not_allowed') throw botNotForYou(topic.name);
+  if (run.refused === 'not_allowed') throw botNotForYou(topic);
   if (run.refused === 'shutting_down')
     throw new ApiError(
       503,

@@ -1,4 +1,4 @@
-import { mayUseBot } from '../access/groups';
+import { type BotAccess, botAccess } from '../access/groups';
 import {
   hold,
   holdWhen,
@@ -25,7 +25,7 @@ export const replyInProgress = () =>
     'REPLY_IN_PROGRESS',
   );
 /** A topic of the user's with its bot, as a reply starts in it. */
-export interface TopicForReply {
+export interface TopicForReply extends BotAccess {
   bot_id: string;
   name: string;
   price: string;
@@ -42,8 +42,6 @@ export interface TopicForReply {
   user_parameters: boolean;
   /** A reply is being written in the topic. */
   busy: boolean;
-  /** The bot is for the user's groups. */
-  may_use: boolean;
   /** The topic's project (its context is given while the user may read it). */
   project: string | null;
 }
@@ -54,7 +52,7 @@ export async function topicForReply(db: Db, owner: Owner, topicId: string): Prom
     `select b.id as bot_id, b.name, b.price, b.active, b.platform, b.config, t.head, t.project_id as project,
             u.balance - u.reserved as available, t.model_id, t.parameters, b.user_parameters,
             exists (select 1 from messages m where m.topic_id = t.id and m.status = 'streaming') as busy,
-            ${mayUseBot('b.id', 'u.id')} as may_use
+            ${botAccess('b', 'u.id')}
      from topics t join bots b on b.id = t.bot_id join users u on u.id = t.user_id
      where t.id = $1 and t.tenant = $2 and t.user_id = $3`,
     [topicId, owner.tenant, owner.userId],

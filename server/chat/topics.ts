@@ -1,4 +1,4 @@
-import { botNotForYou, mayUseBot } from '../access/groups';
+import { type BotAccess, botAccess, botNotForYou } from '../access/groups';
 import { inReadableProject, mayReadProject, readableProject } from '../access/projects';
 import type { RunnableBot } from '../bots/availability';
 import type { Db } from '../db/database';
@@ -387,14 +387,14 @@ export async function createTopic(
   canRun: (bot: RunnableBot) => boolean,
 ) {
   const botId = start.bot;
-  const { rows: bots } = await db.query<RunnableBot & { name: string; may_use: boolean }>(
-    `select b.name, b.active, b.platform, b.config, ${mayUseBot('b.id', '$3')} as may_use,
+  const { rows: bots } = await db.query<RunnableBot & BotAccess & { name: string }>(
+    `select b.name, b.active, b.platform, b.config, ${botAccess('b', '$3')},
             ${defaultModelProvider('b.id')} as model_provider
      from bots b where b.id = $1 and b.tenant = $2`,
     [botId, owner.tenant, owner.userId],
   );
-  if (!bots[0]) throw new ApiError(404, 'This bot does not exist.', 'BOT_NOT_FOUND');
-  if (!bots[0].may_use) throw botNotForYou(bots[0].name);
+  if (!bots[0] || bots[0].hidden) throw new ApiError(404, 'This bot does not exist.', 'BOT_NOT_FOUND');
+  if (!bots[0].may_use) throw botNotForYou(bots[0]);
   if (!canRun(bots[0])) throw new ApiError(409, 'This bot is not available right now.', 'BOT_INACTIVE');
   if (start.project !== undefined) await readableProject(db, owner, start.project);
   const { rows } = await inReadableProject(

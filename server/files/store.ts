@@ -196,7 +196,7 @@ export async function deleteFile(db: Db, owner: Owner, id: string): Promise<void
 
 /**
  * Deletes the files the topic's messages carried, but those another of the owner's topics carries
- * too, and those of a project (its files stay until the project's owner takes them out).
+ * too, and those of a project or of one of the owner's bots (they stay until taken out of it).
  */
 export async function deleteTopicFiles(db: Db, owner: Owner, topicId: string): Promise<void> {
   await db.query(
@@ -205,7 +205,9 @@ export async function deleteTopicFiles(db: Db, owner: Owner, topicId: string): P
      and not exists (
        select 1 from message_files mf join messages m on m.id = mf.message_id
        where mf.file_id = f.id and m.topic_id <> $1)
-     and not exists (select 1 from project_files pf where pf.file_id = f.id)`,
+     and not exists (select 1 from project_files pf where pf.file_id = f.id)
+     and not exists (select 1 from bots b where b.tenant = f.tenant and b.owner_id = f.user_id
+                     and b.config->'files' ? f.id)`,
     [topicId, owner.tenant, owner.userId],
   );
 }

@@ -1,4 +1,4 @@
-import { botNotForYou, mayUseBot } from '../access/groups';
+import { type BotAccess, botAccess, botNotForYou } from '../access/groups';
 import type { RunnableBot } from '../bots/availability';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
@@ -18,9 +18,9 @@ export async function botForImport(
   canRun: (bot: RunnableBot) => boolean,
 ): Promise<string> {
   const { rows } = await db.query<
-    RunnableBot & { id: string; name: string; may_use: boolean; is_default: boolean }
+    RunnableBot & BotAccess & { id: string; name: string; is_default: boolean }
   >(
-    `select b.id, b.name, b.active, b.platform, b.config, ${mayUseBot('b.id', '$2')} as may_use,
+    `select b.id, b.name, b.active, b.platform, b.config, ${botAccess('b', '$2')},
             ${defaultModelProvider('b.id')} as model_provider,
             b.id = (select p.bot_id from projects p where p.id = $3 and p.tenant = $1) as is_default
      from bots b where b.tenant = $1 order by b.position, b.name`,
@@ -28,8 +28,8 @@ export async function botForImport(
   );
   if (choice.requested !== undefined) {
     const bot = rows.find((row) => row.id === choice.requested);
-    if (!bot) throw new ApiError(404, 'This bot does not exist.', 'BOT_NOT_FOUND', 'bot');
-    if (!bot.may_use) throw botNotForYou(bot.name);
+    if (!bot || bot.hidden) throw new ApiError(404, 'This bot does not exist.', 'BOT_NOT_FOUND', 'bot');
+    if (!bot.may_use) throw botNotForYou(bot);
     if (!canRun(bot)) throw new ApiError(409, 'This bot is not available right now.', 'BOT_INACTIVE', 'bot');
     return bot.id;
   }

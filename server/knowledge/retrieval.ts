@@ -9,8 +9,9 @@ import { queryTerms, searchPassages, snippetOf } from './search';
 
 /**
  * Searches for the question: the organization's `bases` (their indexed passages), the owner's
- * `documents` (files attached to the conversation) and the files of `project` (one the owner may
- * read: else none), at most `limit` passages, numbered from 1 as the reply cites them; with `room`,
+ * `documents` (files attached to the conversation), the files of `project` (one the owner may
+ * read: else none) and `botFiles`, the files a member's bot searches (only those of the member who
+ * made a bot that lists them: never another member's), at most `limit` passages, numbered from 1 as the reply cites them; with `room`,
  * as many as fit in that many characters (at least the best, the last cut around its matching words).
  * A file indexed for a project is searched by its stored passages (full text and vectors); any other,
  * or one still being indexed, is split on the fly and searched by full text.
@@ -23,6 +24,7 @@ export async function retrieve(
     bases: string[];
     documents: string[];
     project?: string;
+    botFiles?: string[];
     limit: number;
     room?: number;
   },
@@ -41,10 +43,14 @@ export async function retrieve(
        where f.tenant = $1 and b.text is not null
          and (f.user_id = $2 and f.id = any($3::text[])
               or f.id in (select pf.file_id from project_files pf join projects p on p.id = pf.project_id
-                          where p.id = $4 and p.tenant = $1 and ${mayReadProject('p', '$2')}))`,
-      [owner.tenant, owner.userId, request.documents, request.project ?? null],
+                          where p.id = $4 and p.tenant = $1 and ${mayReadProject('p', '$2')})
+              or f.id = any($5::text[]) and exists (
+                select 1 from bots mb where mb.tenant = $1 and mb.owner_id = f.user_id and mb.config->'files' ? f.id))`,
+      [owner.tenant, owner.userId, request.documents, request.project ?? null, request.botFiles ?? []],
     ),
-    request.bases.length || request.project ? embedderFor(app, owner.tenant) : null,
+    request.bases.length || request.project || request.botFiles?.length
+      ? embedderFor(app, owner.tenant)
+      : null,
   ]);
   const baseIds = bases.map((base) => base.id);
   const indexed = documents.filter((document) => document.text === null).map((document) => document.id);

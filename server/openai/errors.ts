@@ -68,7 +68,15 @@ export const modelAmbiguous = (model: string, ids: string[]) =>
   );
 
 /** A model the key's holder cannot use now (`replies/bots` `runnable`), in OpenAI's words. */
-export function modelRefused(botName: string, refusal: Refusal): OpenAiError {
+export function modelRefused(botName: string, refusal: Refusal, retired = false): OpenAiError {
+  if (refusal === 'not_allowed' && retired)
+    return new OpenAiError(
+      403,
+      `${botName} was retired by an administrator and answers no more.`,
+      'permission_error',
+      'model_retired',
+      'model',
+    );
   if (refusal === 'not_allowed')
     return new OpenAiError(
       403,

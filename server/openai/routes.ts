@@ -377,7 +377,7 @@ export const openaiApiPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
       // A bot with catalogue models answers on its default one.
       const model = pickModel(await modelsOfBot(app.db, bot.id), []);
       const run = runnable(app, { ...bot, config: withModel(bot.config, model) });
-      if (run.refused) throw modelRefused(bot.name, run.refused);
+      if (run.refused) throw modelRefused(bot.name, run.refused, bot.retired);
       const { history, text } = turnsOf(body.messages);
       const stop = typeof body.stop === 'string' ? [body.stop] : (body.stop ?? undefined);
       const parameters = {

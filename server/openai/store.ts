@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mayUseBot } from '../access/groups';
+import { mayUseBot, seesBot } from '../access/groups';
 import {
   callReservations,
   hold,
@@ -81,9 +81,11 @@ export interface ApiBot {
   /** Where its default catalogue model runs ('' the server's own; null: it has none). */
   model_provider: string | null;
   may_use: boolean;
+  /** A member's bot an administrator retired. */
+  retired: boolean;
 }
 
-const apiBotColumns = `b.id, b.name, b.price, b.active, b.platform, b.config,
+const apiBotColumns = `b.id, b.name, b.price, b.active, b.platform, b.config, b.retired,
   extract(epoch from b.created_at)::bigint as created, ${defaultModelProvider('b.id')} as model_provider`;
 
 /** The organization's bots the member may use, in the catalogue's order (retired and unavailable ones too). */
@@ -96,10 +98,14 @@ export async function usableBots(db: Db, owner: Owner): Promise<ApiBot[]> {
   return rows;
 }
 
-/** A bot of the member's organization by its id, whether they may use it or not; null when there is none. */
+/**
+ * A bot of the member's organization by its id, whether they may use it or not; null when there is
+ * none, or it is another member's bot not shared with them.
+ */
 export async function botById(db: Db, owner: Owner, id: string): Promise<ApiBot | null> {
   const { rows } = await db.query<ApiBot>(
-    `select ${apiBotColumns}, ${mayUseBot('b.id', '$3')} as may_use from bots b where b.id = $1 and b.tenant = $2`,
+    `select ${apiBotColumns}, ${mayUseBot('b.id', '$3')} as may_use from bots b
+     where b.id = $1 and b.tenant = $2 and ${seesBot('b', '$3')}`,
     [id, owner.tenant, owner.userId],
   );
   return rows[0] ?? null;

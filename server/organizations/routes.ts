@@ -25,6 +25,7 @@ const organizationSchema = {
     'sso',
     'messageTranslation',
     'memory',
+    'memberBots',
   ],
   properties: {
     _id: { type: 'string' },
@@ -42,6 +43,7 @@ const organizationSchema = {
     },
     messageTranslation: { type: 'boolean' },
     memory: { type: 'boolean' },
+    memberBots: { type: 'boolean', description: 'members may make their own bots' },
   },
 } as const;
 
@@ -74,6 +76,8 @@ export const organizationsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
         messageTranslation: app.translator.hasProvider,
         // Personalization explains the "Use memory" switch instead when the admins turned memory off.
         memory: row.memory,
+        // The catalogue offers "Make a bot" only while the admins let members make bots.
+        memberBots: row.member_bots,
       };
     },
   );

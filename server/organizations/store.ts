@@ -74,11 +74,15 @@ export interface OrganizationRow {
   public_sharing: boolean;
   /** Whether members' memories are saved and given to replies (kept either way). */
   memory: boolean;
+  /** Whether members may make their own bots, and the tools they may give them. */
+  member_bots: boolean;
+  member_bot_tools: string[];
   created_at: Date;
 }
 
 export const organizationColumns = `id, subdomain, name, currency, disabled, brand_color, logo_type, logo_version,
-  default_language, starting_balance, signup, allowed_domains, storage_quota_mb, api_access, public_sharing, memory, created_at`;
+  default_language, starting_balance, signup, allowed_domains, storage_quota_mb, api_access, public_sharing, memory,
+  member_bots, member_bot_tools, created_at`;
 
 export async function readOrganization(db: Db, subdomain: string): Promise<OrganizationRow | null> {
   const { rows } = await db.query<OrganizationRow>(

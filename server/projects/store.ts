@@ -1,4 +1,4 @@
-import { botNotForYou, mayUseBase, mayUseBot } from '../access/groups';
+import { type BotAccess, botAccess, botNotForYou, mayUseBase } from '../access/groups';
 import { mayReadProject, readableProject } from '../access/projects';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
@@ -101,13 +101,14 @@ const missing = (field: string, what: string) =>
 /** Refuses what the owner may not put in a project: each check names its field. */
 async function checkInput(tx: Db, who: Owner, input: ProjectInput) {
   if (input.bot) {
-    const { rows } = await tx.query<{ name: string; may_use: boolean }>(
-      `select b.name, ${mayUseBot('b.id', '$3')} as may_use from bots b where b.id = $1 and b.tenant = $2`,
+    const { rows } = await tx.query<BotAccess & { name: string }>(
+      `select b.name, ${botAccess('b', '$3')} from bots b where b.id = $1 and b.tenant = $2`,
       [input.bot, who.tenant, who.userId],
     );
-    if (!rows[0]) throw new ApiError(404, 'This bot does not exist.', 'BOT_NOT_FOUND', 'bot');
+    if (!rows[0] || rows[0].hidden)
+      throw new ApiError(404, 'This bot does not exist.', 'BOT_NOT_FOUND', 'bot');
     if (!rows[0].may_use) {
-      const refused = botNotForYou(rows[0].name);
+      const refused = botNotForYou(rows[0]);
       throw new ApiError(refused.statusCode, refused.message, refused.code, 'bot');
     }
   }

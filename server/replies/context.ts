@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { knowledgeOf } from '../bots/config';
+import { botFilesOf, knowledgeOf } from '../bots/config';
 import { passageRoom, withAttachments } from '../files/prompt';
 import { documentsCarried, retrieve } from '../knowledge/retrieval';
 import { type Personal, personalization } from '../memories/recall';
@@ -36,7 +36,8 @@ const projectSection = (project: { name: string; instructions: string }) =>
  * knowledge bases, and documents too long for its context, with half of that context kept for
  * passages), and the bot's tools. In a project's conversation (`project`, while the member may read
  * it), a model bot is given the project's instructions, and the project's files and the knowledge
- * bases of it the member may use are searched like the bot's own. In the member's own conversation in
+ * bases of it the member may use are searched like the bot's own; a member's bot searches the files
+ * its maker gave it the same way. In the member's own conversation in
  * the app (`personal`), a model bot is also given their custom instructions and memories, and
  * `remember` while memory is on; never through the API (the caller writes the whole prompt) nor in
  * the admin's "Try it". A chat reply, an API call and the admin's "Try it" alike: the place where what
@@ -70,9 +71,14 @@ export async function replyContext(
     ...(model && project?.instructions ? [projectSection(project)] : []),
     ...personal.sections,
   ];
-  // The project's files are searched for every message (those of text: an image has none).
-  const projectFiles = Boolean(project?.files);
-  const searched = projectFiles ? { project: conversation.project as string } : {};
+  // The project's files, and a member's bot's own, are searched for every message (those of text:
+  // an image has none).
+  const botFiles = model ? botFilesOf(bot.config) : [];
+  const searchesFiles = Boolean(project?.files) || botFiles.length > 0;
+  const searched = {
+    ...(project?.files ? { project: conversation.project as string } : {}),
+    ...(botFiles.length ? { botFiles } : {}),
+  };
   const librarian = bot.platform === 'builtin' && bot.config.engine === 'librarian';
   const room = passageRoom(bot.config);
   const { messageId } = conversation;
@@ -87,8 +93,8 @@ export async function replyContext(
     const told = instructions.reduce((sum, section) => sum + section.length, 0);
     const read = (reserve: number) =>
       withAttachments(app.db, who, { ...conversation, messageId }, bot.config, reserve + told);
-    context = await read(model && (bases.length || projectFiles) ? room : 0);
-    if (model && !bases.length && !projectFiles && context.unfit.length) context = await read(room);
+    context = await read(model && (bases.length || searchesFiles) ? room : 0);
+    if (model && !bases.length && !searchesFiles && context.unfit.length) context = await read(room);
   }
   let knowledge: Knowledge | undefined;
   if (librarian) {
@@ -104,7 +110,7 @@ export async function replyContext(
       ...searched,
       limit: librarianPassages,
     });
-  } else if (model && (bases.length || context.unfit.length || projectFiles)) {
+  } else if (model && (bases.length || context.unfit.length || searchesFiles)) {
     knowledge = await retrieve(app, who, {
       question: conversation.text,
       bases,

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { botNotForYou, mayUseBot } from '../access/groups';
+import { type BotAccess, botAccess, botNotForYou } from '../access/groups';
 import type { RunnableBot } from '../bots/availability';
 import { readTopic, topicNotFound } from '../chat/topics';
 import type { Db } from '../db/database';
@@ -234,15 +234,15 @@ export async function continueShare(
 ) {
   const topicId = await db.transaction(async (tx) => {
     const share = await visibleShare(tx, viewer.tenant, id, true);
-    const { rows: bots } = await tx.query<RunnableBot & { name: string; may_use: boolean }>(
-      `select b.name, b.active, b.platform, b.config, ${mayUseBot('b.id', '$3')} as may_use,
+    const { rows: bots } = await tx.query<RunnableBot & BotAccess & { name: string }>(
+      `select b.name, b.active, b.platform, b.config, ${botAccess('b', '$3')},
               ${defaultModelProvider('b.id')} as model_provider
        from bots b where b.id = $1 and b.tenant = $2`,
       [share.bot_id, viewer.tenant, viewer.userId],
     );
     if (!bots[0]) throw new ApiError(404, 'The bot of this conversation no longer exists.', 'BOT_NOT_FOUND');
     // A bot limited to groups the viewer is in none of: they may read the share, not continue it.
-    if (!bots[0].may_use) throw botNotForYou(bots[0].name);
+    if (!bots[0].may_use) throw botNotForYou(bots[0]);
     if (!canRun(bots[0]))
       throw new ApiError(409, 'The bot of this conversation is not available right now.', 'BOT_INACTIVE');
     const { rows } = await tx.query<{ id: string }>(

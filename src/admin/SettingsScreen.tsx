@@ -243,6 +243,13 @@ export function SettingsScreen() {
             checked={draft.memory}
             onChange={(event) => change({ memory: event.target.checked })}
           />
+          <CheckboxField
+            label="Members' own bots"
+            role="switch"
+            hint="Members may make bots of their own on the models open to them. Off: no new ones; those made keep answering."
+            checked={draft.memberBots}
+            onChange={(event) => change({ memberBots: event.target.checked })}
+          />
         </fieldset>
         <FormError message={formProblem} />
         <div className="actions">

@@ -66,6 +66,8 @@ export const fieldLabels: Record<string, string> = {
   apiAccess: 'API access',
   publicSharing: 'Public sharing',
   memory: 'Memory',
+  memberBots: "Members' own bots",
+  memberBotTools: "Tools for members' bots",
   members: 'Members',
   bots: 'Bots',
   botsChanged: 'Bots',

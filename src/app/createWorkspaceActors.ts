@@ -16,6 +16,7 @@ import type { HttpClient } from '../api/http';
 import { createWorkspaceEndpoints } from '../api/workspaceEndpoints';
 import { createAttachments, createFileAccess } from './attachmentActors';
 import type { AppEnvironment } from './createAppActors';
+import { createMemberBotActors } from './memberBotActors';
 import { createPersonalActors } from './personalActors';
 import { createProjectActors } from './projectActors';
 import type { StoredValues } from './storedValues';
@@ -149,6 +150,7 @@ export function createWorkspaceActors({
     { inspect },
   );
   const { projects, projectFiles } = createProjectActors(http, api, conversations, inspect);
+  const { memberBots, memberBotFiles } = createMemberBotActors(http, api, bots, inspect);
   // The drawer and the side panel never cover the page together: opening the panel closes the drawer.
   sidePanel.subscribe((snapshot) => {
     if (snapshot.matches('open')) conversations.send({ type: 'CLOSE_DRAWER' });
@@ -157,6 +159,7 @@ export function createWorkspaceActors({
   session.subscribe((snapshot) => {
     if (!snapshot.matches({ auth: 'loggedOut' })) return;
     for (const data of [billing, notifications, conversations, share, projects]) data.send({ type: 'RESET' });
+    memberBots.send({ type: 'RESET' });
   });
 
   const theme = createActor(themeMachine.provide({ actions: themeActions(stored, env.applyTheme) }), {
@@ -228,6 +231,7 @@ export function createWorkspaceActors({
     share,
     theme,
     projects,
+    memberBots,
   ])
     actor.start();
   organizationDetails.send({ type: 'LOAD' });
@@ -243,6 +247,8 @@ export function createWorkspaceActors({
     share,
     projects,
     projectFiles,
+    memberBots,
+    memberBotFiles,
     theme,
     chat,
     feedback,

@@ -23,6 +23,11 @@ export function BotCard({ bot, currency, onShowDetails }: BotCardProps) {
       <p className="bot-description" dir="auto">
         {bot.description}
       </p>
+      {bot.owner && (
+        <p className="bot-owner">
+          {t('Made by')} <Bdi text={bot.owner.name} />
+        </p>
+      )}
       <ul className="chips" aria-label={t('Categories')}>
         {bot.categories.map((category) => (
           <li key={category._id} className="chip">

@@ -1,19 +1,25 @@
 import { useSelector } from '@xstate/react';
 import { useId, useMemo, useState } from 'react';
-import { filterBots, groupByPlatform } from '../../machines/bots';
+import { filterBots } from '../../machines/bots';
 import { useActors } from '../app/ActorsContext';
 import { useWorkspace } from '../app/useWorkspace';
 import { T } from '../i18n/T';
 import { useT } from '../i18n/useT';
+import { YourBots } from '../workspace/memberBots/YourBots';
 import { BotCard } from './BotCard';
 import { CategoryFilter } from './CategoryFilter';
 import { categoriesOf } from './categoriesOf';
+import { groupCatalogue } from './groupCatalogue';
 import { platformLabel } from './platformLabel';
 import { useBilling } from './useBilling';
 
-/** The catalogue: active bots, narrowed by category and name, grouped by platform. */
+/**
+ * The catalogue: active bots, narrowed by category and name, grouped by platform, then members' own
+ * ("Mine", "Made by members"); above them, the member's own bots to edit and Make a bot.
+ */
 export function BotCatalogue() {
-  const { bots } = useActors();
+  const { bots, session } = useActors();
+  const me = useSelector(session, (snapshot) => snapshot.context.user?._id ?? null);
   const { sidePanel } = useWorkspace();
   const t = useT();
   const searchId = useId();
@@ -29,8 +35,8 @@ export function BotCatalogue() {
     const shown = filterBots(all, categoryIds).filter(
       (bot) => !needle || bot.name.toLocaleLowerCase().includes(needle),
     );
-    return groupByPlatform(shown);
-  }, [all, categoryIds, query]);
+    return groupCatalogue(shown, me);
+  }, [all, categoryIds, query, me]);
 
   return (
     <section aria-labelledby={`${searchId}-title`}>
@@ -57,6 +63,7 @@ export function BotCatalogue() {
           />
         </div>
       </div>
+      <YourBots />
       {(status === 'idle' || status === 'loading') && (
         <div className="bot-grid" aria-busy="true">
           <div className="skeleton" />
@@ -81,8 +88,8 @@ export function BotCatalogue() {
         </p>
       )}
       {groups.map((group) => (
-        <section key={group.platform} className="bot-group" aria-label={t(platformLabel(group.platform))}>
-          <h3>{t(platformLabel(group.platform))}</h3>
+        <section key={group.key} className="bot-group" aria-label={t(platformLabel(group.key))}>
+          <h3>{t(platformLabel(group.key))}</h3>
           <ul className="bot-grid">
             {group.bots.map((bot) => (
               <BotCard

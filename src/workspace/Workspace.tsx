@@ -1,4 +1,5 @@
-import { type ReactNode, Suspense, useEffect } from 'react';
+import { useSelector } from '@xstate/react';
+import { lazy, type ReactNode, Suspense, useEffect } from 'react';
 import { isMobileWidth } from '../../machines/sidePanel';
 // Static, so its chunk loads alongside this one rather than once this one has rendered.
 import '../app/createWorkspaceActors';
@@ -13,12 +14,16 @@ import { DrawerButton } from './conversations/DrawerButton';
 import { PaletteKeys } from './palette/PaletteKeys';
 import { ProjectDialogs } from './projects/ProjectDialog';
 
+// Its own chunk: most sessions never make a bot.
+const MemberBotDialogs = lazy(() => import('./memberBots/MemberBotDialogs'));
+
 /**
  * Every logged-in screen: the same header on home and chat, the conversation sidebar (a drawer on a
  * phone), the screen itself as the page's main content, and the side panel.
  */
 export default function Workspace({ children }: { children: ReactNode }) {
-  const { sidePanel, conversations } = useWorkspace();
+  const { sidePanel, conversations, memberBots } = useWorkspace();
+  const botDialog = useSelector(memberBots, (snapshot) => !snapshot.matches({ dialog: 'closed' }));
 
   useEffect(() => {
     const onResize = () => {
@@ -45,6 +50,11 @@ export default function Workspace({ children }: { children: ReactNode }) {
       <ConversationDialogs />
       <ProjectDialogs />
       <PaletteKeys />
+      {botDialog && (
+        <Suspense fallback={null}>
+          <MemberBotDialogs />
+        </Suspense>
+      )}
     </div>
   );
 }

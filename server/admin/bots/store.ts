@@ -22,6 +22,10 @@ export interface BotRow {
   groups: string[];
   models: string[];
   user_parameters: boolean;
+  owner_id: string | null;
+  owner_name: string | null;
+  visibility: 'private' | 'groups' | 'organization' | null;
+  retired: boolean;
 }
 
 /** What the admin area edits: the bot with its settings spelled out (the config's keys as fields). */
@@ -55,6 +59,12 @@ export interface AdminBot {
   userParameters: boolean;
   active: boolean;
   position: number;
+  /** Who made it, for a member's own bot (its maker edits it; an administrator may retire it). */
+  owner?: { _id: string; name: string };
+  /** Whom a member's bot is shared with. */
+  visibility?: 'private' | 'groups' | 'organization';
+  /** A member's bot an administrator retired: it answers no more (undone by setting it false). */
+  retired: boolean;
 }
 
 const configKeys = [
@@ -83,6 +93,9 @@ export function toAdminBot(row: BotRow): AdminBot {
     userParameters: row.user_parameters,
     active: row.active,
     position: row.position,
+    ...(row.owner_id ? { owner: { _id: row.owner_id, name: row.owner_name ?? '' } } : {}),
+    ...(row.visibility ? { visibility: row.visibility } : {}),
+    retired: row.retired,
     ...reachOf(row.config),
     knowledge: knowledgeOf(row.config),
     tools: toolsOf(row.config),
@@ -96,7 +109,8 @@ export function toAdminBot(row: BotRow): AdminBot {
 }
 
 const botQuery = `select b.id, b.name, b.description, b.active, b.platform, b.config, b.price, b.position,
-    b.user_parameters,
+    b.user_parameters, b.owner_id, b.visibility, b.retired,
+    (select u.display_name from users u where u.id = b.owner_id) as owner_name,
     array(select bm.model_id from bot_models bm where bm.bot_id = b.id order by bm.position) as models,
     coalesce(json_agg(json_build_object('_id', c.id, 'name', c.name) order by c.name)
       filter (where c.id is not null), '[]') as categories,
@@ -105,10 +119,12 @@ const botQuery = `select b.id, b.name, b.description, b.active, b.platform, b.co
   from bots b
   left join bot_categories bc on bc.bot_id = b.id
   left join categories c on c.id = bc.category_id`;
+// A member's bot its maker deleted (kept for the conversations that name it) is gone for the admins too.
+const shown = 'b.deleted_at is null';
 
 export async function listBots(db: Db, tenant: string): Promise<AdminBot[]> {
   const { rows } = await db.query<BotRow>(
-    `${botQuery} where b.tenant = $1 group by b.id order by b.position, b.name`,
+    `${botQuery} where b.tenant = $1 and ${shown} group by b.id order by b.position, b.name`,
     [tenant],
   );
   return rows.map(toAdminBot);
@@ -117,10 +133,10 @@ export async function listBots(db: Db, tenant: string): Promise<AdminBot[]> {
 export const botNotFound = () => new ApiError(404, 'Bot not found', 'NOT_FOUND');
 
 export async function readBot(db: Db, tenant: string, id: string): Promise<{ bot: AdminBot; row: BotRow }> {
-  const { rows } = await db.query<BotRow>(`${botQuery} where b.tenant = $1 and b.id = $2 group by b.id`, [
-    tenant,
-    id,
-  ]);
+  const { rows } = await db.query<BotRow>(
+    `${botQuery} where b.tenant = $1 and b.id = $2 and ${shown} group by b.id`,
+    [tenant, id],
+  );
   if (!rows[0]) throw botNotFound();
   return { bot: toAdminBot(rows[0]), row: rows[0] };
 }
@@ -273,9 +289,25 @@ export async function updateBot(db: Db, tenant: string, id: string, bot: BotWrit
   );
 }
 
-/** Retires the bot: inactive, kept for the conversations it had. */
+/**
+ * Retires the bot, kept for the conversations it had: an admin bot goes inactive, a member's bot
+ * `retired` (its maker's `active` is left alone, so undoing it gives the bot back as it was).
+ */
 export async function retireBot(db: Db, tenant: string, id: string) {
-  await db.query('update bots set active = false where id = $1 and tenant = $2', [id, tenant]);
+  await db.query(
+    `update bots set active = active and owner_id is not null, retired = owner_id is not null
+     where id = $1 and tenant = $2`,
+    [id, tenant],
+  );
+}
+
+/** Retires a member's bot, or gives it back (`retired` false). */
+export async function setRetired(db: Db, tenant: string, id: string, retired: boolean) {
+  await db.query('update bots set retired = $3 where id = $1 and tenant = $2 and owner_id is not null', [
+    id,
+    tenant,
+    retired,
+  ]);
 }
 
 /** Puts the bot in these (checked) categories and no other. */

@@ -7,6 +7,7 @@ import { checkBrandColor, checkLogo, logoMaxBytes } from '../../organizations/lo
 import { logoUrl, type OrganizationRow, readOrganization } from '../../organizations/store';
 import { catalogsFolder } from '../../paths';
 import { cleanName, objectOf } from '../../schemas';
+import { checkTools } from '../../tools/registry';
 import { updateSettings } from './store';
 
 /** English and the languages of the server's catalogs (the app's 12). */
@@ -33,6 +34,12 @@ const settingsSchema = objectOf(
     apiAccess: { type: 'boolean' },
     publicSharing: { type: 'boolean' },
     memory: { type: 'boolean' },
+    memberBots: { type: 'boolean', description: 'members may make their own bots' },
+    memberBotTools: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'the tools members may give their bots (names)',
+    },
     storageBytes: { type: 'integer', description: 'what the organization’s files take now' },
   },
   [
@@ -48,6 +55,8 @@ const settingsSchema = objectOf(
     'apiAccess',
     'publicSharing',
     'memory',
+    'memberBots',
+    'memberBotTools',
     'storageBytes',
   ],
 );
@@ -65,6 +74,8 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
   apiAccess: row.api_access,
   publicSharing: row.public_sharing,
   memory: row.memory,
+  memberBots: row.member_bots,
+  memberBotTools: row.member_bot_tools,
 });
 
 /**
@@ -130,6 +141,13 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
             publicSharing: { type: 'boolean' },
             // Off: members' memories are neither saved nor given to replies (those kept stay theirs).
             memory: { type: 'boolean' },
+            // Off: members make no new bots (those made stay theirs and keep answering until retired).
+            memberBots: { type: 'boolean' },
+            memberBotTools: {
+              type: 'array',
+              maxItems: 100,
+              items: { type: 'string', minLength: 1, maxLength: 64 },
+            },
           },
           [],
           1,
@@ -159,6 +177,23 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
           'INVALID_INPUT',
           'allowedDomains',
         );
+      // Names of the organization's tools; those listed already are not looked up again.
+      const memberBotTools =
+        body.memberBotTools === undefined
+          ? null
+          : (
+              await checkTools(
+                app.db,
+                request.tenant,
+                body.memberBotTools,
+                [],
+                new Set(before.member_bot_tools),
+              ).catch((error) => {
+                throw error instanceof ApiError
+                  ? new ApiError(error.statusCode, error.message, error.code, 'memberBotTools')
+                  : error;
+              })
+            ).tools;
       // Last: an SVG is drawn, the one costly check.
       const logo = body.logo ? await checkLogo(body.logo) : null;
       await app.db.transaction(async (tx) => {
@@ -175,6 +210,8 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
           apiAccess: body.apiAccess ?? null,
           publicSharing: body.publicSharing ?? null,
           memory: body.memory ?? null,
+          memberBots: body.memberBots ?? null,
+          memberBotTools,
         });
         const after = await readOrganization(tx, request.tenant);
         const fallback = app.config.startingBalance;

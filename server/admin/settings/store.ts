@@ -21,6 +21,9 @@ export interface SettingsChange {
   apiAccess: boolean | null;
   publicSharing: boolean | null;
   memory: boolean | null;
+  memberBots: boolean | null;
+  /** Given (checked names), or null to keep. */
+  memberBotTools: string[] | null;
 }
 
 /** Writes the organization's settings in one statement. */
@@ -39,7 +42,9 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
        storage_quota_mb = coalesce($15, storage_quota_mb),
        api_access = coalesce($16, api_access),
        public_sharing = coalesce($17, public_sharing),
-       memory = coalesce($18, memory)
+       memory = coalesce($18, memory),
+       member_bots = coalesce($19, member_bots),
+       member_bot_tools = coalesce($20::text[], member_bot_tools)
      where subdomain = $1`,
     [
       tenant,
@@ -60,6 +65,17 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
       change.apiAccess,
       change.publicSharing,
       change.memory,
+      change.memberBots,
+      change.memberBotTools,
     ],
   );
+  // A tool members may no longer use leaves their bots at once.
+  if (change.memberBotTools)
+    await db.query(
+      `update bots set config = config || jsonb_build_object('tools', coalesce((
+         select jsonb_agg(tool) from jsonb_array_elements_text(config->'tools') as tool
+         where tool = any($2::text[])), '[]'::jsonb))
+       where tenant = $1 and owner_id is not null and jsonb_typeof(config->'tools') = 'array'`,
+      [tenant, change.memberBotTools],
+    );
 }

@@ -11,7 +11,10 @@ import { ListProblem } from '../ListProblem';
 import { TableScroll } from '../TableScroll';
 import { useAdmin } from '../useAdmin';
 
-/** The organization's bots: their state at a glance, a link to each one's editor, and retiring. */
+/**
+ * The organization's bots: their state at a glance, a link to each one's editor, and retiring. Members'
+ * own bots are listed too, with who made it: an admin retires one, and undoes that.
+ */
 export function BotsScreen() {
   const { bots } = useAdmin();
   const t = useT();
@@ -54,18 +57,44 @@ export function BotsScreen() {
               {items.map((bot) => (
                 <tr key={bot._id}>
                   <th scope="row">
-                    <Link href={`/admin/bots/${bot._id}`}>
-                      <bdi>{bot.name}</bdi>
-                    </Link>
+                    {bot.owner ? (
+                      // A member's bot is theirs to change: named, with who made it, never edited here.
+                      <>
+                        <bdi>{bot.name}</bdi>
+                        <span className="bot-owner">
+                          {t('Made by')} <bdi>{bot.owner.name}</bdi>
+                        </span>
+                      </>
+                    ) : (
+                      <Link href={`/admin/bots/${bot._id}`}>
+                        <bdi>{bot.name}</bdi>
+                      </Link>
+                    )}
                   </th>
                   <td data-label={t('Platform')}>
                     {bot.platform === 'builtin' ? t('Built-in') : t('OpenAI-compatible')}
                   </td>
                   <td data-label={t('Price per reply')}>{format.number(bot.price)}</td>
                   <td data-label={t('Position')}>{bot.position ?? ''}</td>
-                  <td data-label={t('Status')}>{bot.active ? t('Active') : t('Retired')}</td>
+                  <td data-label={t('Status')}>{bot.active && !bot.retired ? t('Active') : t('Retired')}</td>
                   <td>
-                    {bot.active && (
+                    {bot.retired && (
+                      <button
+                        type="button"
+                        className="button small"
+                        aria-label={`${t('Undo')} ${bot.name}`}
+                        disabled={change !== 'idle'}
+                        onClick={() =>
+                          bots.send({
+                            type: 'SAVE',
+                            change: { kind: 'update', id: bot._id, values: { retired: false } },
+                          })
+                        }
+                      >
+                        <T>Undo</T>
+                      </button>
+                    )}
+                    {bot.active && !bot.retired && (
                       <button
                         type="button"
                         className="button small danger"

@@ -210,7 +210,7 @@ export function ProjectDialogs() {
 }
 
 /** A fieldset of checkboxes, one per item, choosing ids; nothing when there is nothing to choose. */
-function IdChoices({
+export function IdChoices({
   legend,
   items,
   chosen,

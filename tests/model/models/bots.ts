@@ -15,17 +15,19 @@ export const botsModel: MachineModel = {
   events: [
     { type: 'LOAD' },
     { type: 'RETRY' },
+    { type: 'RELOAD' },
     { type: 'FILTER', categoryIds: ['c1'] },
     { type: 'FILTER', categoryIds: [] },
     done('fetchBots', bots),
     failed('fetchBots'),
   ],
-  check: (snapshot) => {
-    // Loaded once and reused: nothing makes it load again.
+  check: (snapshot, _world, event) => {
+    // Loaded once and reused: only a change of the member's own bots (RELOAD) loads it again.
     if (snapshot.matches('loaded')) {
       expect(snapshot.context.bots).toEqual(bots);
       expect(snapshot.can({ type: 'LOAD' })).toBe(false);
     }
+    if (event?.type === 'RELOAD') expect(snapshot.matches('loaded')).toBe(false);
     if (snapshot.matches('failed')) expect(snapshot.context.error).toBe('fetchBots failed');
   },
 };

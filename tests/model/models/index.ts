@@ -13,6 +13,7 @@ import { feedbackModel } from './feedback';
 import { importerModel } from './importer';
 import { knowledgeBaseModel } from './knowledgeBase';
 import { languageModel } from './language';
+import { memberBotsModel } from './memberBots';
 import { membersModel } from './members';
 import { memoriesModel } from './memories';
 import { organizationModel } from './organization';
@@ -48,6 +49,7 @@ export const models = [
   topicModel,
   chatModelModel,
   projectsModel,
+  memberBotsModel,
   attachmentsModel,
   attachmentModel,
   citationsModel,

@@ -41,6 +41,7 @@ export const orgSettingsModel: MachineModel = {
         allowedDomains: 'example.org, @Example.com',
         apiAccess: false,
         memory: false,
+        memberBots: true,
       },
     },
     { type: 'PICK_LOGO', file: png },
@@ -72,6 +73,7 @@ export const orgSettingsModel: MachineModel = {
       expect(sent.apiAccess).toBe(draft.apiAccess);
       expect(sent.publicSharing).toBe(draft.publicSharing);
       expect(sent.memory).toBe(draft.memory);
+      expect(sent.memberBots).toBe(draft.memberBots);
       // The stored logo is left alone; a picked one goes as its data; a removed one as null.
       if (draft.logo === null) expect(sent.logo).toBeNull();
       else if (draft.logo.startsWith('data:'))

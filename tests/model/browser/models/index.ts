@@ -14,6 +14,7 @@ import { feedbackBrowserModel } from './feedback';
 import { importerBrowserModel } from './importer';
 import { knowledgeBaseBrowserModel } from './knowledgeBase';
 import { languageBrowserModel } from './language';
+import { memberBotsBrowserModel } from './memberBots';
 import { membersBrowserModel } from './members';
 import { memoriesBrowserModel } from './memories';
 import { organizationBrowserModel } from './organization';
@@ -62,6 +63,7 @@ export const browserModels: BrowserModel[] = [
   shareBrowserModel,
   commandPaletteBrowserModel,
   projectsBrowserModel,
+  memberBotsBrowserModel,
   sharedConversationBrowserModel,
   adminListBrowserModel,
   botEditorBrowserModel,

@@ -26,6 +26,7 @@ const stored = {
   publicSharing: true,
   apiAccess: true,
   memory: true,
+  memberBots: false,
 };
 // Saved with the API turned off: members' keys stop working (the API keys e2e shows that).
 const domains = {
@@ -34,6 +35,7 @@ const domains = {
   allowedDomains: 'example.org, @Example.com',
   apiAccess: false,
   memory: false,
+  memberBots: true,
 };
 // A 1×1 PNG, and a GIF (not a logo format).
 const png = Buffer.from(
@@ -149,6 +151,7 @@ export const orgSettingsBrowserModel: BrowserModel = {
         if (values.currency) await page.getByLabel('Currency').fill(values.currency);
         if (values.apiAccess === false) await page.getByRole('switch', { name: 'API access' }).uncheck();
         if (values.memory === false) await page.getByRole('switch', { name: 'Memory' }).uncheck();
+        if (values.memberBots) await page.getByRole('switch', { name: "Members' own bots" }).check();
         break;
       case 'PICK_LOGO': {
         const gif = (event.file as { type: string }).type === 'image/gif';
@@ -187,6 +190,7 @@ export const orgSettingsBrowserModel: BrowserModel = {
     expect(await page.getByRole('switch', { name: 'API access' }).isChecked()).toBe(draft.apiAccess);
     expect(await page.getByRole('switch', { name: 'Public sharing' }).isChecked()).toBe(draft.publicSharing);
     expect(await page.getByRole('switch', { name: 'Memory' }).isChecked()).toBe(draft.memory);
+    expect(await page.getByRole('switch', { name: "Members' own bots" }).isChecked()).toBe(draft.memberBots);
     // The contrast of white text on the brand colour is spelled out.
     const contrast = main.getByText(/^Contrast with white text/);
     if (draft.brandColor)

@@ -1,0 +1,4 @@
+import { memberBotsBrowserModel } from './models/memberBots';
+import { runInBrowser } from './runner';
+
+runInBrowser(memberBotsBrowserModel);
