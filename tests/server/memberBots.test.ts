@@ -228,6 +228,23 @@ describe("members' own bots: made on the catalogue's models, seen by their visib
       (bot) => bot._id === bots.private,
     );
     expect(kept.files.map((file: Json) => file._id)).toEqual([handbook]);
+
+    // Its files are indexed once, like a project's (full text and vectors), while a bot holds them.
+    const documents = async () =>
+      (
+        await server.app.db.query<{ status: string }>(
+          'select status from knowledge_documents where file_id = $1',
+          [handbook],
+        )
+      ).rows.map((row) => row.status);
+    await expect.poll(documents, { timeout: 15_000 }).toEqual(['ready']);
+    await change(alice, bots.organization, { files: [] });
+    expect(await documents()).toEqual(['ready']);
+    await change(alice, bots.private, { files: [] });
+    expect(await documents()).toEqual([]);
+    await change(alice, bots.private, { files: [handbook] });
+    await change(alice, bots.organization, { files: [handbook] });
+    await expect.poll(documents, { timeout: 15_000 }).toEqual(['ready']);
   });
 
   it('is seen and used by exactly those its visibility names: 0 crossings of members, groups, organizations', async () => {
