@@ -45,6 +45,8 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       apiAccess: true,
       publicSharing: true,
       memory: true,
+      memberBots: false,
+      memberBotTools: [],
       // Parley's guide, the knowledge base every organization starts with.
       storageBytes: readdirSync(guide).reduce((sum, name) => sum + statSync(join(guide, name)).size, 0),
     });
@@ -61,6 +63,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       // No translation provider is configured: the chat offers no message translation.
       messageTranslation: false,
       memory: true,
+      memberBots: false,
     });
   });
 
