@@ -1,6 +1,7 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { errorParams, formProblem, messageOf } from './errors';
 import type { NamedRef } from './projects';
+import { withRecord } from './records';
 
 export type { NamedRef };
 
@@ -151,9 +152,7 @@ export const memberBotsMachine = setup({
     })),
     /** The bot as stored, in its place (a new one first), and the dialog closed. */
     storeBot: assign(({ context }, { bot }: { bot: MemberBotRecord }) => ({
-      items: context.items.some((item) => item._id === bot._id)
-        ? context.items.map((item) => (item._id === bot._id ? bot : item))
-        : [bot, ...context.items],
+      items: withRecord(context.items, bot),
       target: null,
       problem: null,
     })),

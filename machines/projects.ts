@@ -1,5 +1,6 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { errorParams, formProblem, messageOf } from './errors';
+import { withRecord } from './records';
 
 /** Something a project names by id: a file, a group, a knowledge base, its owner. */
 export interface NamedRef {
@@ -147,9 +148,7 @@ export const projectsMachine = setup({
     })),
     /** The project as stored, in its place (a new one first), and the dialog closed. */
     storeProject: assign(({ context }, { project }: { project: ProjectRecord }) => ({
-      items: context.items.some((item) => item._id === project._id)
-        ? context.items.map((item) => (item._id === project._id ? project : item))
-        : [project, ...context.items],
+      items: withRecord(context.items, project),
       target: null,
       problem: null,
     })),
