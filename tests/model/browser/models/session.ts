@@ -482,11 +482,19 @@ export const sessionBrowserModel = {
         } else {
           const panel = await openProfile(world);
           await panel.getByLabel('Display name').fill(`${user.displayName} Again`);
-          await revokeStoredToken(world);
+          // The token is revoked as the save leaves the page, not before: the profile's sections load
+          // on opening, and one of their reads still under way would meet the 401 first (a GET: landing).
+          const save = (url: URL) => url.pathname.startsWith('/api/v1/user/');
+          await page.route(save, async (route) => {
+            if (route.request().method() === 'PATCH') await revokeStoredToken(world);
+            await route.fallback();
+          });
           await panel
             .getByRole('region', { name: 'Edit profile' })
             .getByRole('button', { name: 'Save' })
             .click();
+          await page.waitForURL((url) => url.pathname === '/welcome');
+          await page.unroute(save);
           setPlace(world, '/welcome');
         }
         break;
