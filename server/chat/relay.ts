@@ -111,6 +111,7 @@ function storedEnding(botMessageId: string, row: StoredReply | undefined): Reply
         balance: Number(row.balance),
         ...(row.citations ? { citations: row.citations } : {}),
         ...(row.steps ? { steps: stepsOf(row.steps) } : {}),
+        ...(row.files ? { files: row.files.map((file) => ({ ...file, size: Number(file.size) })) } : {}),
       },
     };
   const endings: Record<string, { error: string; code: string }> = {

@@ -15,6 +15,7 @@ import type { Step } from '../tools/steps';
 import {
   checkpoint,
   release,
+  replyFiles,
   replyInProgress,
   replyStatus,
   type StartedReply,
@@ -206,6 +207,8 @@ async function lastEvent(
   if (outcome.end === 'lost') return endedElsewhere(app, ids);
   if (outcome.end === 'complete') {
     const { citations, charge } = outcome;
+    // The images its tools made (a reply calling none has none).
+    const files = steps.length ? await replyFiles(app.db, started.botMessageId) : [];
     return {
       event: 'done',
       data: {
@@ -213,6 +216,7 @@ async function lastEvent(
         ...charge,
         ...(citations.length ? { citations } : {}),
         ...(steps.length ? { steps } : {}),
+        ...(files.length ? { files } : {}),
         ...(title ? { title } : {}),
       },
     };

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import { releaseOrphanImages } from '../billing/images';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import { ApiError } from '../errors';
 import { filesToAttach } from '../files/store';
@@ -66,13 +67,15 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   // expired leases count, then and from now on.
   const cutOff = await interruptOrphans(app.db, !app.config.databaseUrl);
   if (cutOff) app.log.warn({ replies: cutOff }, 'replies cut off by a restart marked interrupted');
-  repeat(app, (leaseSeconds * 1000) / 2, 'marking cut-off replies', () =>
-    interruptOrphans(
+  // Then the holds of images asked by replies that ended meanwhile (cut off, or stopped while drawing).
+  repeat(app, (leaseSeconds * 1000) / 2, 'marking cut-off replies', async () => {
+    await interruptOrphans(
       app.db,
       false,
       live.all().map((reply) => reply.botMessageId),
-    ),
-  );
+    );
+    await releaseOrphanImages(app.db);
+  });
   // Ends what this node writes when the server closes: stopped replies are kept, nothing is charged.
   app.addHook('onClose', () => live.stopAll());
   const relay = await replyRelay(app);

@@ -82,6 +82,28 @@ export interface StoredReply {
   balance: string;
   citations: Citation[] | null;
   steps: Step[] | null;
+  files: ReplyFile[] | null;
+}
+
+/** A file a reply made (a generated image), as its `done` event carries it. */
+export interface ReplyFile {
+  _id: string;
+  name: string;
+  type: string;
+  size: number;
+}
+
+/** SQL: the files the message `m` carries, in order, or null when it carries none. */
+const filesJson = `(select json_agg(json_build_object('_id', mf.file_id, 'name', mf.name, 'type', mf.type,
+    'size', mf.size) order by mf.position) from message_files mf where mf.message_id = m.id)`;
+
+/** The files a reply made, in order. */
+export async function replyFiles(db: Db, messageId: string): Promise<ReplyFile[]> {
+  const { rows } = await db.query<{ files: ReplyFile[] | null }>(
+    `select ${filesJson} as files from messages m where m.id = $1`,
+    [messageId],
+  );
+  return rows[0]?.files ?? [];
 }
 
 /** The reply `messageId` as last stored, with the balance of `userId` (its follower); undefined once deleted. */
@@ -91,7 +113,7 @@ export async function storedReply(
   userId: string,
 ): Promise<StoredReply | undefined> {
   const { rows } = await db.query<StoredReply>(
-    `select m.text, m.status, m.cost, m.citations, u.balance, ${stepsJson()} as steps
+    `select m.text, m.status, m.cost, m.citations, u.balance, ${stepsJson()} as steps, ${filesJson} as files
      from messages m join users u on u.id = $2 where m.id = $1`,
     [messageId, userId],
   );

@@ -39,7 +39,8 @@ export const passageRoom = (config: Record<string, unknown>) =>
   Math.floor((reachOf(config).contextTokens * charsPerToken) / 2);
 
 /**
- * The conversation with the files its user messages carried, for the model: images as data URLs
+ * The conversation with the files its messages carried (a user's attachments, the images a reply
+ * generated), for the model: images as data URLs
  * for a bot that sees them, documents as their text as far as the bot's context has room, less
  * `reserve` characters (the newest message's first; what does not fit is cut and marked truncated,
  * and listed in `unfit` to be searched instead).
@@ -53,7 +54,8 @@ export async function withAttachments(
 ): Promise<{ history: Turn[]; attachments: Attachment[]; unfit: string[] }> {
   const reach = reachOf(config);
   const ids = [
-    ...conversation.history.flatMap((turn) => (turn.id && turn.role === 'user' ? [turn.id] : [])),
+    // A bot's turns too: the images its replies generated.
+    ...conversation.history.flatMap((turn) => (turn.id ? [turn.id] : [])),
     conversation.messageId,
   ];
   const budget = reach.contextTokens * charsPerToken;

@@ -138,12 +138,38 @@ export function saveFile(
   owner: Owner,
   file: { name: string; sha256: string; blob: NewBlob | null },
 ): Promise<FileRecord> {
+  return storeFile(db, owner.tenant, file, (tx) => addOwnFile(tx, owner, file));
+}
+
+/** The owner's row of a file whose blob is stored. */
+async function addOwnFile(tx: Db, owner: Owner, file: { name: string; sha256: string }) {
+  const { rows } = await tx.query<{ id: string }>(
+    'insert into files (tenant, user_id, sha256, name) values ($1, $2, $3, $4) returning id',
+    [owner.tenant, owner.userId, file.sha256, file.name],
+  );
+  return readFile(tx, owner, rows[0].id);
+}
+
+/**
+ * Stores a file a reply made (a generated image) as the owner's, carried by the reply `messageId`
+ * after the files it carries already, like a user's attachments; `then` runs in the same transaction
+ * (its charge): when it throws, nothing is stored.
+ */
+export function saveReplyFile<T>(
+  db: Db,
+  owner: Owner,
+  messageId: string,
+  file: { name: string; sha256: string; blob: NewBlob | null },
+  then: (tx: Db, record: FileRecord) => Promise<T>,
+): Promise<{ file: FileRecord; then: T }> {
   return storeFile(db, owner.tenant, file, async (tx) => {
-    const { rows } = await tx.query<{ id: string }>(
-      'insert into files (tenant, user_id, sha256, name) values ($1, $2, $3, $4) returning id',
-      [owner.tenant, owner.userId, file.sha256, file.name],
+    const record = await addOwnFile(tx, owner, file);
+    await tx.query(
+      `insert into message_files (message_id, position, file_id, name, type, size)
+       select $1, coalesce((select max(position) + 1 from message_files where message_id = $1), 0), $2, $3, $4, $5`,
+      [messageId, record._id, record.name, record.type, record.size],
     );
-    return readFile(tx, owner, rows[0].id);
+    return { file: record, then: await then(tx, record) };
   });
 }
 

@@ -44,6 +44,7 @@ const organizationSchema = {
     messageTranslation: { type: 'boolean' },
     memory: { type: 'boolean' },
     memberBots: { type: 'boolean', description: 'members may make their own bots' },
+    images: { type: 'boolean', description: 'image generation is set up' },
   },
 } as const;
 
@@ -78,6 +79,8 @@ export const organizationsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
         memory: row.memory,
         // The catalogue offers "Make a bot" only while the admins let members make bots.
         memberBots: row.member_bots,
+        // Image bots and generate_image draw only once the admins set image generation up.
+        images: row.images !== null,
       };
     },
   );

@@ -77,12 +77,23 @@ export interface OrganizationRow {
   /** Whether members may make their own bots, and the tools they may give them. */
   member_bots: boolean;
   member_bot_tools: string[];
+  /** Image generation: `{ provider, model, price }`, null while not configured. */
+  images: { provider: string | null; model: string; price: number } | null;
   created_at: Date;
 }
 
 export const organizationColumns = `id, subdomain, name, currency, disabled, brand_color, logo_type, logo_version,
   default_language, starting_balance, signup, allowed_domains, storage_quota_mb, api_access, public_sharing, memory,
-  member_bots, member_bot_tools, created_at`;
+  member_bots, member_bot_tools, images, created_at`;
+
+/** The organization's image generation settings, or null while it has none. */
+export async function imageSettings(db: Db, tenant: string): Promise<OrganizationRow['images']> {
+  const { rows } = await db.query<Pick<OrganizationRow, 'images'>>(
+    'select images from organizations where subdomain = $1',
+    [tenant],
+  );
+  return rows[0]?.images ?? null;
+}
 
 export async function readOrganization(db: Db, subdomain: string): Promise<OrganizationRow | null> {
   const { rows } = await db.query<OrganizationRow>(

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
 
 import { providerFetch } from '../security/outbound';
-import type { ProviderResolver } from './types';
+import { ProviderError, type ProviderResolver, type Send } from './types';
 
 export interface ProviderRow {
   id: string;
@@ -54,3 +55,32 @@ export const resolveProvider =
   (app: FastifyInstance): ProviderResolver =>
   (tenant, id) =>
     openProvider(app, tenant, id);
+
+/** A string setting of a bot's config, when it is a non-empty one. */
+export const setting = (config: Record<string, unknown>, name: string) =>
+  typeof config[name] === 'string' && config[name] ? (config[name] as string) : undefined;
+
+/**
+ * Where a bot's requests go: its organization's provider, its own base URL, or the server's. Image
+ * generation (generate_image) goes the same way, with `{ provider }` of the organization's settings.
+ */
+export async function providerTarget(
+  settings: Config['openai'],
+  resolve: ProviderResolver | undefined,
+  tenant: string,
+  config: Record<string, unknown>,
+): Promise<{ baseUrl: string; apiKey: string | undefined; send: Send }> {
+  const providerId = setting(config, 'provider');
+  if (providerId) {
+    const found = resolve ? await resolve(tenant, providerId) : null;
+    if (!found) throw new ProviderError('This bot’s provider no longer exists.', 'PROVIDER_NOT_CONFIGURED');
+    return found;
+  }
+  const baseUrl = setting(config, 'baseUrl') ?? settings.baseUrl;
+  if (!baseUrl)
+    throw new ProviderError('No model server is configured for this bot.', 'PROVIDER_NOT_CONFIGURED');
+  // The environment's key belongs to the environment's server: never send it to another host.
+  const apiKey = setting(config, 'apiKey') ?? (baseUrl === settings.baseUrl ? settings.apiKey : undefined);
+  return { baseUrl, apiKey, send: fetch };
+}
+

@@ -3,7 +3,8 @@ import { knowledgeOf } from '../bots/config';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import type { Owner } from '../owner';
-import { builtinRunners, builtinToolInfos } from './builtin';
+import { type BuiltinRun, builtinRunners, builtinToolInfos } from './builtin';
+import { imageTimeoutMs } from './builtin/generateImage';
 import { rememberTool, rememberToolInfo } from './builtin/remember';
 import { callMcpTool, listMcpToolsForOrg } from './mcp/index';
 import type { ToolInfo } from './types';
@@ -11,7 +12,9 @@ import type { ToolInfo } from './types';
 /** A tool one reply may call: what the model is told of it, and how it runs. */
 export interface Tool {
   info: ToolInfo;
-  run: (args: Record<string, unknown>, signal: AbortSignal) => Promise<string>;
+  run: BuiltinRun;
+  /** Its own time limit, longer than tools' usual one (an image model takes its time). */
+  timeoutMs?: number;
 }
 
 /** The tools a bot's config enables (`config.tools`), and those of them that ask the user first. */
@@ -71,7 +74,7 @@ export interface BotTools {
  * its organization. Names no longer resolvable (an MCP server removed since) are left out, and so is
  * `search_knowledge` for a bot without knowledge bases. With `remember` (memory on for the member, in
  * the app), `remember` too, saving into that project (or everywhere: null), whatever the bot's tools.
- * Model bots only.
+ * Model bots only, and image bots (`generate_image`, always).
  */
 export async function toolsForBot(
   app: FastifyInstance,
@@ -80,7 +83,8 @@ export async function toolsForBot(
   remember: { project: string | null } | null = null,
 ): Promise<BotTools> {
   const model = bot.platform === 'openai';
-  const names = model ? toolsOf(bot.config) : [];
+  // An image bot's every message is a prompt: its one tool draws it.
+  const names = model ? toolsOf(bot.config) : bot.platform === 'image' ? ['generate_image'] : [];
   const tools = new Map<string, Tool>();
   const builtins = names.length ? builtinRunners(app, owner, knowledgeOf(bot.config)) : {};
   const wantsMcp = names.some((name) => !builtinToolInfos.some((tool) => tool.name === name));
@@ -88,7 +92,13 @@ export async function toolsForBot(
   for (const name of names) {
     const builtin = builtinToolInfos.find((tool) => tool.name === name);
     if (builtin) {
-      if (name in builtins) tools.set(name, { info: builtin, run: builtins[name] });
+      if (name in builtins)
+        tools.set(name, {
+          info: builtin,
+          run: builtins[name],
+          // The provider's own limit, and time to store the image after it.
+          ...(name === 'generate_image' ? { timeoutMs: imageTimeoutMs + 15_000 } : {}),
+        });
       continue;
     }
     const info = mcp.find((tool) => tool.name === name);

@@ -60,11 +60,12 @@ function parseArguments(text: string): { value: unknown; problem?: string } {
   }
 }
 
-/** Runs the tool within `toolTimeoutMs`, its signal aborted at the reply's stop or the timeout. */
+/** Runs the tool within `limitMs` (`toolTimeoutMs` unless it has its own), its signal aborted at the reply's stop or the timeout. */
 async function runBounded(
   run: (args: Record<string, unknown>, signal: AbortSignal) => Promise<string>,
   args: Record<string, unknown>,
   signal: AbortSignal,
+  limitMs = toolTimeoutMs,
 ): Promise<string> {
   const timer = new AbortController();
   const both = AbortSignal.any([signal, timer.signal]);
@@ -72,8 +73,8 @@ async function runBounded(
   const late = new Promise<never>((_, reject) => {
     timeout = setTimeout(() => {
       timer.abort();
-      reject(new ToolError(`The tool did not answer within ${toolTimeoutMs / 1000} s.`));
-    }, toolTimeoutMs);
+      reject(new ToolError(`The tool did not answer within ${limitMs / 1000} s.`));
+    }, limitMs);
   });
   let stop = () => {};
   const stopped = new Promise<never>((_, reject) => {
@@ -157,7 +158,12 @@ export function replyTools(options: {
         let ending: StepEnd;
         const started = performance.now();
         try {
-          const result = await runBounded(tool.run, parsed.value as Record<string, unknown>, signal);
+          const result = await runBounded(
+            (args, bounded) => tool.run(args, bounded, owner),
+            parsed.value as Record<string, unknown>,
+            signal,
+            tool.timeoutMs,
+          );
           ending = { status: 'done', result: shorten(result), ms: performance.now() - started };
         } catch (error) {
           if (signal.aborted) throw error;

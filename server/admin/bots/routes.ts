@@ -28,7 +28,7 @@ import {
 const botFields = {
   name: { type: 'string', minLength: 1, maxLength: 80 },
   description: { type: 'string', maxLength: 1000 },
-  platform: { type: 'string', enum: ['builtin', 'openai'] },
+  platform: { type: 'string', enum: ['builtin', 'openai', 'image'] },
   engine: { type: ['string', 'null'], enum: [...engines, null] },
   provider: { type: ['string', 'null'], maxLength: 64 },
   model: { type: ['string', 'null'], maxLength: 200 },
@@ -56,7 +56,7 @@ const botSchema = objectOf(
     _id: { type: 'string' },
     name: { type: 'string' },
     description: { type: 'string' },
-    platform: { type: 'string', enum: ['builtin', 'openai'] },
+    platform: { type: 'string', enum: ['builtin', 'openai', 'image'] },
     engine: { type: 'string' },
     provider: { type: 'string' },
     model: { type: 'string' },

@@ -14,7 +14,7 @@ export interface BotRow {
   name: string;
   description: string;
   active: boolean;
-  platform: 'builtin' | 'openai';
+  platform: 'builtin' | 'openai' | 'image';
   config: Record<string, unknown>;
   price: string;
   position: number;
@@ -33,7 +33,7 @@ export interface AdminBot {
   _id: string;
   name: string;
   description: string;
-  platform: 'builtin' | 'openai';
+  platform: 'builtin' | 'openai' | 'image';
   engine?: string;
   provider?: string;
   model?: string;
@@ -144,7 +144,7 @@ export async function readBot(db: Db, tenant: string, id: string): Promise<{ bot
 export interface BotInput {
   name: string;
   description: string;
-  platform: 'builtin' | 'openai';
+  platform: 'builtin' | 'openai' | 'image';
   engine?: string | null;
   provider?: string | null;
   model?: string | null;
@@ -166,7 +166,7 @@ export interface BotInput {
 
 /**
  * The bot's `config` from the editor's fields, checked against the platform: a built-in bot names its
- * engine, a model bot may name a provider of the organization (404 for anyone else's); model bots
+ * engine, an image bot nothing (the organization's image settings draw), a model bot may name a provider of the organization (404 for anyone else's); model bots
  * and the Librarian may read knowledge bases of the organization; model bots may call tools of the
  * organization (`tools`, some of them `askFirst`). Other keys of an existing config
  * (an operator's baseUrl) are kept.
@@ -205,6 +205,19 @@ export async function configOf(
         'knowledge',
       );
     return { engine: input.engine, ...reads };
+  }
+  if (input.platform === 'image') {
+    // Its every message is a prompt for the organization's image settings: nothing else to set.
+    for (const field of ['engine', 'provider', 'model', 'systemPrompt', 'temperature'] as const) {
+      if (input[field] !== undefined && input[field] !== null)
+        throw new ApiError(400, `An image bot has no ${field}.`, 'INVALID_INPUT', field);
+    }
+    if (input.vision) throw new ApiError(400, 'An image bot cannot see images.', 'INVALID_INPUT', 'vision');
+    if (input.tools?.length || input.askFirst?.length)
+      throw new ApiError(400, 'An image bot cannot call tools.', 'INVALID_INPUT', 'tools');
+    if (knowledge.length)
+      throw new ApiError(400, 'An image bot reads no knowledge bases.', 'INVALID_INPUT', 'knowledge');
+    return {};
   }
   if (input.engine) throw new ApiError(400, 'A model bot has no engine.', 'INVALID_INPUT', 'engine');
   if (input.provider) {
@@ -246,7 +259,7 @@ export interface BotWrite {
   name: string;
   description: string;
   active: boolean;
-  platform: 'builtin' | 'openai';
+  platform: 'builtin' | 'openai' | 'image';
   price: number;
   config: Record<string, unknown>;
   position: number;

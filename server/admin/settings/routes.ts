@@ -8,6 +8,7 @@ import { logoUrl, type OrganizationRow, readOrganization } from '../../organizat
 import { catalogsFolder } from '../../paths';
 import { cleanName, objectOf } from '../../schemas';
 import { checkTools } from '../../tools/registry';
+import { checkProvider } from '../models/store';
 import { updateSettings } from './store';
 
 /** English and the languages of the server's catalogs (the app's 12). */
@@ -18,6 +19,24 @@ const languages = [
     .map((name) => name.slice(0, -5)),
 ].sort();
 const currencies = new Set(Intl.supportedValuesOf('currency'));
+/** Image generation: where, with which model, at what price per image (null: not configured). */
+const imagesSchema = {
+  anyOf: [
+    { type: 'null' },
+    objectOf(
+      {
+        provider: {
+          type: ['string', 'null'],
+          maxLength: 64,
+          description: 'an organization provider; null: the server’s own model server',
+        },
+        model: { type: 'string', minLength: 1, maxLength: 200 },
+        price: { type: 'number', minimum: 0, maximum: 1000, description: 'per image' },
+      },
+      ['provider', 'model', 'price'],
+    ),
+  ],
+} as const;
 const domainPattern = '^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z]{2,63}$';
 
 const settingsSchema = objectOf(
@@ -40,6 +59,7 @@ const settingsSchema = objectOf(
       items: { type: 'string' },
       description: 'the tools members may give their bots (names)',
     },
+    images: imagesSchema,
     storageBytes: { type: 'integer', description: 'what the organization’s files take now' },
   },
   [
@@ -57,6 +77,7 @@ const settingsSchema = objectOf(
     'memory',
     'memberBots',
     'memberBotTools',
+    'images',
     'storageBytes',
   ],
 );
@@ -76,6 +97,7 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
   memory: row.memory,
   memberBots: row.member_bots,
   memberBotTools: row.member_bot_tools,
+  images: row.images,
 });
 
 /**
@@ -148,6 +170,8 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
               maxItems: 100,
               items: { type: 'string', minLength: 1, maxLength: 64 },
             },
+            // Null: no image generation (image bots and generate_image say it is not set up).
+            images: imagesSchema,
           },
           [],
           1,
@@ -194,6 +218,19 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
                   : error;
               })
             ).tools;
+      const images = body.images && {
+        provider: body.images.provider,
+        model: body.images.model.trim(),
+        price: body.images.price,
+      };
+      if (images && !images.model)
+        throw new ApiError(400, 'Name the image model.', 'INVALID_INPUT', 'images.model');
+      if (images)
+        await checkProvider(app.db, request.tenant, images.provider).catch((error) => {
+          throw error instanceof ApiError
+            ? new ApiError(error.statusCode, error.message, error.code, 'images.provider')
+            : error;
+        });
       // Last: an SVG is drawn, the one costly check.
       const logo = body.logo ? await checkLogo(body.logo) : null;
       await app.db.transaction(async (tx) => {
@@ -212,6 +249,7 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
           memory: body.memory ?? null,
           memberBots: body.memberBots ?? null,
           memberBotTools,
+          images,
         });
         const after = await readOrganization(tx, request.tenant);
         const fallback = app.config.startingBalance;

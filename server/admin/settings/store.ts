@@ -24,6 +24,8 @@ export interface SettingsChange {
   memberBots: boolean | null;
   /** Given (checked names), or null to keep. */
   memberBotTools: string[] | null;
+  /** Given (the image settings, or null to turn image generation off), or undefined to keep. */
+  images: { provider: string | null; model: string; price: number } | null | undefined;
 }
 
 /** Writes the organization's settings in one statement. */
@@ -44,7 +46,8 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
        public_sharing = coalesce($17, public_sharing),
        memory = coalesce($18, memory),
        member_bots = coalesce($19, member_bots),
-       member_bot_tools = coalesce($20::text[], member_bot_tools)
+       member_bot_tools = coalesce($20::text[], member_bot_tools),
+       images = case when $21 then $22::jsonb else images end
      where subdomain = $1`,
     [
       tenant,
@@ -67,6 +70,8 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
       change.memory,
       change.memberBots,
       change.memberBotTools,
+      change.images !== undefined,
+      change.images ? JSON.stringify(change.images) : null,
     ],
   );
   // A tool members may no longer use leaves their bots at once.

@@ -11,6 +11,7 @@ import {
   type TitleWriter,
   type ToolCall,
 } from '../../providers/types';
+import { providerTarget, setting } from '../../providers/store';
 import { RefusedAddress } from '../../security/outbound';
 import type { TranslationProvider } from '../../translation/translator';
 import { estimateTokens } from '../pipeline';
@@ -35,8 +36,6 @@ async function refusal(response: Response): Promise<ProviderError> {
   );
 }
 
-const setting = (config: Record<string, unknown>, name: string) =>
-  typeof config[name] === 'string' && config[name] ? (config[name] as string) : undefined;
 
 /**
  * A user's turn in OpenAI's wire format: its text with the documents it carried (and the passages
@@ -45,30 +44,24 @@ const setting = (config: Record<string, unknown>, name: string) =>
  */
 function userContent(text: string, attachments: Attachment[] = [], passages: Passage[] = []) {
   const body = textWithPassages(textWithAttachments(text, attachments), passages);
-  const images = attachments.flatMap((file) => (file.dataUrl ? [file.dataUrl] : []));
-  if (!images.length) return body;
-  return [{ type: 'text', text: body }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))];
+  const images = imageParts(attachments);
+  return images.length ? [{ type: 'text', text: body }, ...images] : body;
 }
 
-/** Where a bot's requests go: its organization's provider, its own base URL, or the server's. */
-async function target(
-  settings: Settings,
-  resolve: ProviderResolver | undefined,
-  tenant: string,
-  config: Record<string, unknown>,
-): Promise<{ baseUrl: string; apiKey: string | undefined; send: Send }> {
-  const providerId = setting(config, 'provider');
-  if (providerId) {
-    const found = resolve ? await resolve(tenant, providerId) : null;
-    if (!found) throw new ProviderError('This bot’s provider no longer exists.', 'PROVIDER_NOT_CONFIGURED');
-    return found;
-  }
-  const baseUrl = setting(config, 'baseUrl') ?? settings.baseUrl;
-  if (!baseUrl)
-    throw new ProviderError('No model server is configured for this bot.', 'PROVIDER_NOT_CONFIGURED');
-  // The environment's key belongs to the environment's server: never send it to another host.
-  const apiKey = setting(config, 'apiKey') ?? (baseUrl === settings.baseUrl ? settings.apiKey : undefined);
-  return { baseUrl, apiKey, send: fetch };
+/** The images among the files, as `image_url` content parts (data URLs). */
+const imageParts = (attachments: Attachment[]) =>
+  attachments.flatMap((file) => (file.dataUrl ? [{ type: 'image_url', image_url: { url: file.dataUrl } }] : []));
+
+/** What a model is told of the images its earlier reply generated, shown after that reply. */
+export const generatedImagesNote = 'The images generated with your previous reply:';
+
+/**
+ * The images a reply generated, for a bot that sees images: OpenAI takes images from the user only,
+ * so they follow the reply as a user's turn that says what they are.
+ */
+function generatedImages(attachments: Attachment[] = []) {
+  const images = imageParts(attachments);
+  return images.length ? [{ role: 'user', content: [{ type: 'text', text: generatedImagesNote }, ...images] }] : [];
 }
 
 interface Round {
@@ -279,7 +272,7 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
     cut,
   }) {
     if (signal.aborted) return;
-    const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
+    const { baseUrl, apiKey, send } = await providerTarget(settings, resolve, tenant, config);
     const chosen = parameters.temperature ?? config.temperature;
     const sampling = {
       ...(typeof chosen === 'number' ? { temperature: chosen } : {}),
@@ -295,10 +288,10 @@ export function openaiProvider(settings: Settings, resolve?: ProviderResolver): 
     const system = prompt ? [{ role: 'system', content: prompt }] : [];
     const messages: Record<string, unknown>[] = [
       ...system,
-      ...history.map((turn) =>
+      ...history.flatMap((turn) =>
         turn.role === 'user'
-          ? { role: 'user', content: userContent(turn.text, turn.attachments) }
-          : { role: 'assistant', content: turn.text },
+          ? [{ role: 'user', content: userContent(turn.text, turn.attachments) }]
+          : [{ role: 'assistant', content: turn.text }, ...generatedImages(turn.attachments)],
       ),
       { role: 'user', content: userContent(text, attachments, knowledge?.passages) },
       // A reply continued: what it said so far is its turn, and the model is asked to go on with it.
@@ -409,7 +402,7 @@ const titleExcerpt = 2000;
  */
 export function openaiTitle(settings: Settings, resolve?: ProviderResolver): TitleWriter {
   return async ({ config, tenant, question, answer, signal }) => {
-    const { baseUrl, apiKey, send } = await target(settings, resolve, tenant, config);
+    const { baseUrl, apiKey, send } = await providerTarget(settings, resolve, tenant, config);
     let response: Response;
     try {
       response = await send(endpoint(baseUrl), {

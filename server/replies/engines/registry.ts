@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { resolveProvider } from '../../providers/store';
 import type { Provider, TitleWriter } from '../../providers/types';
 import { builtinProvider } from './builtin';
+import { imageProvider } from './image';
 import { openaiProvider, openaiTitle } from './openai';
 
 /** The bot platforms by name: chat replies and the admin area's "Try it" run bots through these. */
@@ -9,6 +10,7 @@ export function botProviders(app: FastifyInstance): Record<string, Provider> {
   return {
     builtin: builtinProvider(app.translator, app.config.builtinTokenDelayMs),
     openai: openaiProvider(app.config.openai, resolveProvider(app)),
+    image: imageProvider,
   };
 }
 

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Owner } from '../../owner';
+import type { StepOwner } from '../steps';
 import type { ToolInfo } from '../types';
 import { calculatorTool } from './calculator';
 import { currentTimeTool } from './currentTime';
 import { fetchUrlTool } from './fetchUrl';
+import { generateImageTool, imagePromptMax, imageSizes } from './generateImage';
 import { searchKnowledgeTool } from './searchKnowledge';
 
 const builtin = (name: string, description: string, parameters: Record<string, unknown>): ToolInfo => ({
@@ -37,6 +39,26 @@ export const builtinToolInfos: ToolInfo[] = [
     additionalProperties: false,
   }),
   builtin(
+    'generate_image',
+    'Draws an image from a description with the organization’s image model. The image is shown to the user with your reply.',
+    {
+      type: 'object',
+      properties: {
+        prompt: {
+          type: 'string',
+          description: `What the image shows, in detail (at most ${imagePromptMax} characters)`,
+        },
+        size: {
+          type: 'string',
+          enum: [...imageSizes],
+          description: 'width x height in pixels: square, portrait or landscape; auto lets the model choose',
+        },
+      },
+      required: ['prompt'],
+      additionalProperties: false,
+    },
+  ),
+  builtin(
     'search_knowledge',
     'Searches the knowledge bases of this bot and returns the passages that best answer the query.',
     {
@@ -50,8 +72,12 @@ export const builtinToolInfos: ToolInfo[] = [
   ),
 ];
 
-/** Runs a built-in tool: its text for the model, or a ToolError. */
-export type BuiltinRun = (args: Record<string, unknown>, signal: AbortSignal) => Promise<string>;
+/** Runs a built-in tool for the reply `reply` (null: kept nowhere, the admin's "Try it"): its text for the model, or a ToolError. */
+export type BuiltinRun = (
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+  reply: StepOwner | null,
+) => Promise<string>;
 
 /**
  * The built-in tools for one reply of a bot: `search_knowledge` only where the bot has knowledge
@@ -66,6 +92,7 @@ export function builtinRunners(
     calculator: (args) => calculatorTool(args),
     current_time: (args) => currentTimeTool(args),
     fetch_url: fetchUrlTool(app.config.allowPrivateProviderUrls),
+    generate_image: generateImageTool(app, owner),
     ...(knowledge.length ? { search_knowledge: searchKnowledgeTool(app, owner, knowledge) } : {}),
   };
 }
