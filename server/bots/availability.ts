@@ -16,7 +16,8 @@ export interface RunnableBot {
 
 export function canRun(config: Config, bot: RunnableBot) {
   if (!bot.active) return false;
-  if (bot.platform === 'builtin') return true;
+  // An image bot draws with the organization's image settings, read as it answers.
+  if (bot.platform === 'builtin' || bot.platform === 'image') return true;
   if (bot.platform !== 'openai') return false;
   // A catalogue model runs on the organization's provider or the server's.
   if (typeof bot.model_provider === 'string') return Boolean(bot.model_provider || config.openai.baseUrl);

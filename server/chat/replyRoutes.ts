@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
-import { releaseOrphanImages } from '../billing/images';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import { releaseOrphanImages } from '../billing/images';
 import { ApiError } from '../errors';
 import { filesToAttach } from '../files/store';
 import type { Owner } from '../owner';

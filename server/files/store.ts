@@ -161,7 +161,7 @@ export function saveReplyFile<T>(
   messageId: string,
   file: { name: string; sha256: string; blob: NewBlob | null },
   then: (tx: Db, record: FileRecord) => Promise<T>,
-): Promise<{ file: FileRecord; then: T }> {
+): Promise<{ file: FileRecord; also: T }> {
   return storeFile(db, owner.tenant, file, async (tx) => {
     const record = await addOwnFile(tx, owner, file);
     await tx.query(
@@ -169,7 +169,7 @@ export function saveReplyFile<T>(
        select $1, coalesce((select max(position) + 1 from message_files where message_id = $1), 0), $2, $3, $4, $5`,
       [messageId, record._id, record.name, record.type, record.size],
     );
-    return { file: record, then: await then(tx, record) };
+    return { file: record, also: await then(tx, record) };
   });
 }
 

@@ -83,4 +83,3 @@ export async function providerTarget(
   const apiKey = setting(config, 'apiKey') ?? (baseUrl === settings.baseUrl ? settings.apiKey : undefined);
   return { baseUrl, apiKey, send: fetch };
 }
-

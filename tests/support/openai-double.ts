@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
 import { titleInstruction } from '../../server/replies/engines/openai';
 
 /** A part of a message's content in OpenAI's wire format: text, or an image by URL (a data URL here). */
@@ -177,6 +178,10 @@ export interface OpenAiDouble {
   titleRequests: ChatRequest[];
   /** Overrides what title requests answer; by default the first line of their first user message. */
   scriptTitles: (next: (request: ChatRequest) => Script) => void;
+  /** Image generation (`POST /v1/images/generations`): the requests, in order. */
+  imageRequests: ImageRequest[];
+  /** Overrides what the next image requests answer; by default a real PNG as `b64_json`. */
+  scriptImages: (next: (request: ImageRequest) => ImageScript) => void;
   close: () => Promise<void>;
 }
 
@@ -280,6 +285,99 @@ export function embeddingOf(text: string): number[] {
   return vector.map((value) => value / norm);
 }
 
+// ---- Images: OpenAI's `POST /v1/images/generations` ------------------------------------------------
+
+/** A request of `POST /v1/images/generations`, as OpenAI takes it. */
+export interface ImageRequest {
+  model: string;
+  prompt: string;
+  n?: number;
+  size?: string;
+  response_format?: 'url' | 'b64_json';
+}
+
+/**
+ * What an image request answers: the image as `b64_json` (default), or as a `url` (served by the
+ * double at `/v1/generated/<n>.png`, or `url` as given), or an error with its HTTP status; `delayMs`
+ * first, as a slow image model.
+ */
+export type ImageScript =
+  | { as?: 'b64_json' | 'url'; url?: string; delayMs?: number; revisedPrompt?: string }
+  | {
+      status: number;
+      message: string;
+    };
+
+/** The sizes OpenAI's image models take. */
+const openAiImageSizes = [
+  '256x256',
+  '512x512',
+  '1024x1024',
+  '1024x1536',
+  '1536x1024',
+  '1792x1024',
+  '1024x1792',
+  'auto',
+];
+
+/** A real small PNG, its colour from `seed`: each image made is different bytes. */
+export const testPng = (seed = 0) =>
+  sharp({
+    create: { width: 48, height: 32, channels: 3, background: { r: (seed * 53) % 256, g: 120, b: 200 } },
+  })
+    .png()
+    .toBuffer();
+
+/**
+ * Answers an image request as OpenAI does: 400 for what OpenAI refuses (no prompt, a size it does not
+ * make, a `response_format` it does not know), else `{ created, data: [{ b64_json | url, revised_prompt }] }`.
+ */
+async function answerImage(
+  body: string,
+  images: {
+    requests: ImageRequest[];
+    made: Buffer[];
+    scriptFor: (request: ImageRequest) => ImageScript;
+    url: string;
+  },
+  response: ServerResponse,
+) {
+  const asked = JSON.parse(body) as ImageRequest;
+  images.requests.push(asked);
+  const invalid = (message: string, param: string) =>
+    sendJson(response, 400, { error: { message, type: 'invalid_request_error', param, code: null } });
+  if (typeof asked.prompt !== 'string' || !asked.prompt)
+    return invalid('You must provide a prompt.', 'prompt');
+  if (asked.size !== undefined && !openAiImageSizes.includes(asked.size))
+    return invalid(
+      `Invalid value: '${asked.size}'. Supported values are: ${openAiImageSizes.map((size) => `'${size}'`).join(', ')}.`,
+      'size',
+    );
+  if (asked.response_format !== undefined && !['url', 'b64_json'].includes(asked.response_format))
+    return invalid(
+      `Invalid value: '${asked.response_format}'. Supported values are: 'url' and 'b64_json'.`,
+      'response_format',
+    );
+  const script = images.scriptFor(asked);
+  if ('status' in script)
+    return sendJson(response, script.status, {
+      error: { message: script.message, type: 'server_error', code: null },
+    });
+  if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
+  const png = await testPng(images.requests.length);
+  images.made.push(png);
+  const image =
+    (script.as ?? asked.response_format ?? 'url') === 'url'
+      ? { url: script.url ?? `${images.url}/generated/${images.made.length - 1}.png` }
+      : { b64_json: png.toString('base64') };
+  sendJson(response, 200, {
+    created: Math.floor(Date.now() / 1000),
+    data: [{ ...image, ...(script.revisedPrompt ? { revised_prompt: script.revisedPrompt } : {}) }],
+  });
+}
+
+// ---- End of images ---------------------------------------------------------------------------------
+
 function sendJson(response: ServerResponse, status: number, body: unknown) {
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify(body));
@@ -310,6 +408,12 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     chunks: [textOf(request.messages.find((message) => message.role === 'user')?.content).split('\n')[0]],
   });
   const open = new Set<ServerResponse>();
+  const images = {
+    requests: [] as ImageRequest[],
+    made: [] as Buffer[],
+    scriptFor: (_request: ImageRequest): ImageScript => ({}),
+    url: '',
+  };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const received = performance.now();
@@ -340,6 +444,16 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
         },
       });
       return;
+    }
+    if (request.method === 'POST' && request.url === '/v1/images/generations') {
+      authorizations.push(request.headers.authorization);
+      return answerImage(body, images, response);
+    }
+    // An image answered as a `url`: its bytes, as OpenAI's storage serves them.
+    const generated = request.method === 'GET' && /^\/v1\/generated\/(\d+)\.png$/.exec(request.url ?? '');
+    if (generated && images.made[Number(generated[1])]) {
+      response.writeHead(200, { 'content-type': 'image/png' });
+      return void response.end(images.made[Number(generated[1])]);
     }
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
       sendJson(response, 404, { error: { message: 'Not found', type: 'invalid_request_error' } });
@@ -445,6 +559,7 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  images.url = `http://127.0.0.1:${port}/v1`;
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
@@ -461,6 +576,10 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     titleRequests,
     scriptTitles: (next) => {
       titleFor = next;
+    },
+    imageRequests: images.requests,
+    scriptImages: (next) => {
+      images.scriptFor = next;
     },
     close: async () => {
       for (const response of open) response.destroy();

@@ -19,7 +19,6 @@ export const imageProvider: Provider = async function* ({ text, tools, signal })
   } catch {
     // Not the image's record: what went wrong, as the model would read it.
   }
-  if (typeof image?._id !== 'string')
-    throw new ProviderError(result.replace(/^Error: /, ''), 'IMAGE_FAILED');
+  if (typeof image?._id !== 'string') throw new ProviderError(result.replace(/^Error: /, ''), 'IMAGE_FAILED');
   yield typeof image.revisedPrompt === 'string' ? image.revisedPrompt : text;
 };

@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import type { Config } from '../../config';
 import { textWithAttachments, textWithPassages } from '../../files/prompt';
+import { providerTarget, setting } from '../../providers/store';
 import {
   type Attachment,
   type Passage,
@@ -11,7 +12,6 @@ import {
   type TitleWriter,
   type ToolCall,
 } from '../../providers/types';
-import { providerTarget, setting } from '../../providers/store';
 import { RefusedAddress } from '../../security/outbound';
 import type { TranslationProvider } from '../../translation/translator';
 import { estimateTokens } from '../pipeline';
@@ -36,7 +36,6 @@ async function refusal(response: Response): Promise<ProviderError> {
   );
 }
 
-
 /**
  * A user's turn in OpenAI's wire format: its text with the documents it carried (and the passages
  * found for it), and its images as `image_url` content parts (data URLs) after it, for a bot that
@@ -50,7 +49,9 @@ function userContent(text: string, attachments: Attachment[] = [], passages: Pas
 
 /** The images among the files, as `image_url` content parts (data URLs). */
 const imageParts = (attachments: Attachment[]) =>
-  attachments.flatMap((file) => (file.dataUrl ? [{ type: 'image_url', image_url: { url: file.dataUrl } }] : []));
+  attachments.flatMap((file) =>
+    file.dataUrl ? [{ type: 'image_url', image_url: { url: file.dataUrl } }] : [],
+  );
 
 /** What a model is told of the images its earlier reply generated, shown after that reply. */
 export const generatedImagesNote = 'The images generated with your previous reply:';
@@ -61,7 +62,9 @@ export const generatedImagesNote = 'The images generated with your previous repl
  */
 function generatedImages(attachments: Attachment[] = []) {
   const images = imageParts(attachments);
-  return images.length ? [{ role: 'user', content: [{ type: 'text', text: generatedImagesNote }, ...images] }] : [];
+  return images.length
+    ? [{ role: 'user', content: [{ type: 'text', text: generatedImagesNote }, ...images] }]
+    : [];
 }
 
 interface Round {

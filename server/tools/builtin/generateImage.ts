@@ -86,7 +86,8 @@ export async function requestImage(
       if (bytes.length > imageMaxBytes) throw tooLarge();
       return { bytes, revisedPrompt };
     }
-    if (typeof image?.url === 'string') return { bytes: await fetchImage(app, image.url, both), revisedPrompt };
+    if (typeof image?.url === 'string')
+      return { bytes: await fetchImage(app, image.url, both), revisedPrompt };
     throw new ToolError('The image service answered without an image.');
   } catch (error) {
     if (error instanceof ToolError || signal.aborted) throw error;
@@ -114,7 +115,11 @@ async function fetchImage(app: FastifyInstance, value: string, signal: AbortSign
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new ToolError('The image service answered an address that is not http or https.');
-  const response = await providerFetch(url.href, { method: 'GET', signal }, app.config.allowPrivateProviderUrls);
+  const response = await providerFetch(
+    url.href,
+    { method: 'GET', signal },
+    app.config.allowPrivateProviderUrls,
+  );
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
     throw new ToolError(`The image could not be fetched (HTTP ${response.status}).`);
@@ -133,7 +138,12 @@ const extensions: Record<string, string> = {
 
 /** The image's file name: the prompt's first words (its fitting start), with the type's extension. */
 const imageName = (prompt: string, type: string) =>
-  cleanFileName(`${prompt.slice(0, 60).trim().replace(/[.\s]+$/, '')}.${extensions[type]}`);
+  cleanFileName(
+    `${prompt
+      .slice(0, 60)
+      .trim()
+      .replace(/[.\s]+$/, '')}.${extensions[type]}`,
+  );
 
 /**
  * `generate_image`: one image from the prompt, from the organization's image settings (provider,
@@ -154,16 +164,24 @@ export function generateImageTool(app: FastifyInstance, owner: Owner) {
     const settings = await imageSettings(app.db, owner.tenant);
     if (!settings) throw new ToolError('Image generation is not set up in this organization.');
     const key = createHash('sha256').update(`${size}\n${prompt}`).digest('hex');
-    const hold = await holdImage(app.db, owner, { messageId: reply.messageId, key, price: settings.price }).catch(
-      (error) => {
-        // No credit, budget reached: the model reads why (and so does the member).
-        throw error instanceof ApiError ? new ToolError(error.message) : error;
-      },
-    );
+    const hold = await holdImage(app.db, owner, {
+      messageId: reply.messageId,
+      key,
+      price: settings.price,
+    }).catch((error) => {
+      // No credit, budget reached: the model reads why (and so does the member).
+      throw error instanceof ApiError ? new ToolError(error.message) : error;
+    });
     if ('busy' in hold) throw new ToolError('This image is being generated already.');
     if ('fileId' in hold) return answer(await readFile(app.db, owner, hold.fileId));
     try {
-      const image = await requestImage(app, owner.tenant, settings, { prompt, size: size as ImageSize }, signal);
+      const image = await requestImage(
+        app,
+        owner.tenant,
+        settings,
+        { prompt, size: size as ImageSize },
+        signal,
+      );
       const type = (await fileTypeFromBuffer(image.bytes))?.mime ?? '';
       if (!isImage(type)) throw new ToolError('The image service answered something that is not an image.');
       const limits = app.config.files;
