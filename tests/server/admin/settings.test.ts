@@ -47,6 +47,8 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       memory: true,
       memberBots: false,
       memberBotTools: [],
+      // No image generation until an admin sets it up.
+      images: null,
       // Parley's guide, the knowledge base every organization starts with.
       storageBytes: readdirSync(guide).reduce((sum, name) => sum + statSync(join(guide, name)).size, 0),
     });
@@ -64,6 +66,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       messageTranslation: false,
       memory: true,
       memberBots: false,
+      images: false,
     });
   });
 
