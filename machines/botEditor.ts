@@ -1,7 +1,8 @@
 import { assertEvent, assign, fromCallback, fromPromise, setup } from 'xstate';
 import { errorParams, formProblem, messageOf } from './errors';
 
-export type BotPlatform = 'builtin' | 'openai';
+/** Built-in engines, an OpenAI-compatible model, or image generation (every message a prompt). */
+export type BotPlatform = 'builtin' | 'openai' | 'image';
 export type BotEngine = 'eliza' | 'calculator' | 'translator' | 'librarian';
 export const botEngines: BotEngine[] = ['eliza', 'calculator', 'translator', 'librarian'];
 /** The built-in engine that reads knowledge bases (model bots all can). */
@@ -269,6 +270,8 @@ export function botRequest(draft: BotDraft, savedTools: string[] = []): BotReque
       models: [],
       userParameters: false,
     };
+  // An image bot draws with the organization's image settings: nothing of its own to send.
+  if (draft.platform === 'image') return { ...common, platform: 'image', models: [], userParameters: false };
   return {
     ...common,
     platform: 'openai',

@@ -7,7 +7,7 @@ import type { ReplyFeedback } from './feedback';
 /** complete, or still being written, or ended early: by the user, by a crash of its writer, or by an error. */
 export type MessageStatus = 'complete' | 'streaming' | 'stopped' | 'interrupted' | 'failed';
 
-/** A file a user's message carries (as the server keeps it); `removed` once its owner deleted it. */
+/** A file a message carries (as the server keeps it); `removed` once its owner deleted it. */
 export interface MessageFile {
   _id: string;
   name: string;
@@ -31,7 +31,7 @@ export interface ChatMessage {
   citations?: Citation[];
   /** The id it had on screen before the server stored it: the screen keeps showing the same message. */
   key?: string;
-  /** The files a user's message carries. */
+  /** The files a message carries: a user's attachments, the images a reply generated. */
   files?: MessageFile[];
   /** The tools a bot reply called on its way, in order. */
   steps?: ToolStep[];

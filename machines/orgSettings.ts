@@ -24,6 +24,14 @@ export interface OrganizationSettings {
   memory?: boolean;
   /** Whether members may make their own bots; off makes no new ones (those made keep answering). */
   memberBots?: boolean;
+  /** Image generation: a provider's id (null: the server's own), its model, the price of one image; null: off. */
+  images?: ImageSettings | null;
+}
+
+export interface ImageSettings {
+  provider: string | null;
+  model: string;
+  price: number;
 }
 
 /** A logo to store: PNG or SVG, base64. */
@@ -49,6 +57,11 @@ export interface SettingsDraft {
   apiAccess: boolean;
   memory: boolean;
   memberBots: boolean;
+  /** Image generation on, with its provider ('' the server's own), model and price per image as typed. */
+  images: boolean;
+  imageProvider: string;
+  imageModel: string;
+  imagePrice: string;
 }
 
 /** A file the admin picked for the logo, read in the browser. */
@@ -99,6 +112,10 @@ export function draftOf(settings: OrganizationSettings): SettingsDraft {
     apiAccess: settings.apiAccess ?? true,
     memory: settings.memory ?? true,
     memberBots: settings.memberBots ?? false,
+    images: Boolean(settings.images),
+    imageProvider: settings.images?.provider ?? '',
+    imageModel: settings.images?.model ?? '',
+    imagePrice: String(settings.images?.price ?? 0),
   };
 }
 
@@ -126,6 +143,11 @@ export function settingsProblems(draft: SettingsDraft): SettingsProblem[] {
     problems.push({ field: 'startingBalance', message: 'Enter an amount of 0 or more.' });
   if (draft.signup === 'domains' && domainsOf(draft.allowedDomains).length === 0)
     problems.push({ field: 'allowedDomains', message: 'Enter at least one email domain.' });
+  if (draft.images && !draft.imageModel.trim())
+    problems.push({ field: 'imageModel', message: 'Enter the image model, such as gpt-image-1.' });
+  const price = Number(draft.imagePrice);
+  if (draft.images && (draft.imagePrice.trim() === '' || !Number.isFinite(price) || price < 0))
+    problems.push({ field: 'imagePrice', message: 'Enter a price of 0 or more.' });
   return problems;
 }
 
@@ -151,6 +173,13 @@ export function settingsRequest(draft: SettingsDraft): SettingsRequest {
     apiAccess: draft.apiAccess,
     memory: draft.memory,
     memberBots: draft.memberBots,
+    images: draft.images
+      ? {
+          provider: draft.imageProvider || null,
+          model: draft.imageModel.trim(),
+          price: Number(draft.imagePrice),
+        }
+      : null,
   };
 }
 
@@ -170,6 +199,10 @@ const emptyDraft: SettingsDraft = {
   apiAccess: true,
   memory: true,
   memberBots: false,
+  images: false,
+  imageProvider: '',
+  imageModel: '',
+  imagePrice: '0',
 };
 
 export interface OrgSettingsContext {

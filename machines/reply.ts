@@ -65,6 +65,8 @@ export type ReplyEvent =
       steps?: ToolStep[];
       /** The conversation's title, when the bot's model just wrote it (after its first reply). */
       title?: string;
+      /** The files the reply made (images its tools generated). */
+      files?: MessageFile[];
     }
   /** A tool call of the reply was announced (running, or waiting for approval) or ended. */
   | { type: 'STEP'; botMessageId: string; step: ToolStep }
@@ -252,6 +254,7 @@ export function replyActions<TContext extends ReplyContext, TEvent extends Event
           createdAt: known?.createdAt ?? done.createdAt,
           ...(done.citations?.length ? { citations: done.citations } : {}),
           ...(steps?.length ? { steps } : {}),
+          ...(done.files?.length ? { files: done.files } : {}),
         };
         const titled = done.title ? { ...topic, title: done.title } : topic;
         return part<TContext>({

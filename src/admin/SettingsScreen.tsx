@@ -16,6 +16,7 @@ import { useFormat } from '../i18n/useFormat';
 import { useT } from '../i18n/useT';
 import { CheckboxField } from './fields/CheckboxField';
 import { SelectField } from './fields/SelectField';
+import { ImageSettingsFields } from './ImageSettingsFields';
 import { ListProblem } from './ListProblem';
 import { useAdmin } from './useAdmin';
 import { useFocusFirstProblem } from './useFocusFirstProblem';
@@ -250,6 +251,7 @@ export function SettingsScreen() {
             checked={draft.memberBots}
             onChange={(event) => change({ memberBots: event.target.checked })}
           />
+          <ImageSettingsFields draft={draft} problemOf={problemOf} change={change} />
         </fieldset>
         <FormError message={formProblem} />
         <div className="actions">

@@ -80,9 +80,16 @@ export function BotForm({ editor }: { editor: Editor }) {
           options={[
             { value: 'openai', label: 'OpenAI-compatible' },
             { value: 'builtin', label: 'Built-in' },
+            { value: 'image', label: 'Image generation' },
           ]}
         />
-        {draft.platform === 'builtin' ? (
+        {draft.platform === 'image' ? (
+          <p className="field-hint">
+            <T>
+              Every message is a prompt: the reply is one image, drawn with the image settings under Settings.
+            </T>
+          </p>
+        ) : draft.platform === 'builtin' ? (
           <SelectField
             label="Engine"
             value={draft.engine}

@@ -15,6 +15,13 @@ import { useAdmin } from '../useAdmin';
  * The organization's bots: their state at a glance, a link to each one's editor, and retiring. Members'
  * own bots are listed too, with who made it: an admin retires one, and undoes that.
  */
+/** How the list names a bot's platform. */
+const platformLabels = {
+  builtin: 'Built-in',
+  openai: 'OpenAI-compatible',
+  image: 'Image generation',
+} as const;
+
 export function BotsScreen() {
   const { bots } = useAdmin();
   const t = useT();
@@ -71,9 +78,7 @@ export function BotsScreen() {
                       </Link>
                     )}
                   </th>
-                  <td data-label={t('Platform')}>
-                    {bot.platform === 'builtin' ? t('Built-in') : t('OpenAI-compatible')}
-                  </td>
+                  <td data-label={t('Platform')}>{t(platformLabels[bot.platform])}</td>
                   <td data-label={t('Price per reply')}>{format.number(bot.price)}</td>
                   <td data-label={t('Position')}>{bot.position ?? ''}</td>
                   <td data-label={t('Status')}>{bot.active && !bot.retired ? t('Active') : t('Retired')}</td>

@@ -27,10 +27,10 @@ function Thumbnail({ file, onOpen }: { file: MessageFile; onOpen: () => void }) 
 }
 
 /**
- * The files a message carries: pictures as thumbnails that open larger, other files as chips that
+ * The files a message carries (a user's attachments, a reply's generated images, named by `label`): pictures as thumbnails that open larger, other files as chips that
  * download, and those deleted since as removed.
  */
-export function MessageFiles({ files }: { files: MessageFile[] }) {
+export function MessageFiles({ files, label }: { files: MessageFile[]; label: string }) {
   const t = useT();
   const format = useFormat();
   const { files: access } = useWorkspace();
@@ -38,7 +38,7 @@ export function MessageFiles({ files }: { files: MessageFile[] }) {
   const download = (file: MessageFile) => void access.download(file).catch(() => {});
   return (
     <>
-      <ul className="message-files" aria-label={t('Attached files')}>
+      <ul className="message-files" aria-label={t(label)}>
         {files.map((file) => (
           <li key={file._id} className={`message-file${file.removed ? ' removed' : ''}`}>
             {file.removed ? (

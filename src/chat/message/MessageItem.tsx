@@ -109,7 +109,12 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
         <Markdown text={translation.shown} streaming={false} t={t} />
       )}
       {citations.length && !editing ? <CitedSources citations={citations} onShow={showCitation} /> : null}
-      {message.files?.length ? <MessageFiles files={message.files} /> : null}
+      {message.files?.length ? (
+        <MessageFiles
+          files={message.files}
+          label={message.role === 'user' ? 'Attached files' : 'Generated images'}
+        />
+      ) : null}
       {translation.state === 'translating' && (
         <p className="message-note" role="status">
           <T>Translating…</T>
