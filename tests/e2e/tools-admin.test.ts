@@ -71,7 +71,7 @@ describe('the Tools screen and a bot’s Tools field in Chromium', () => {
   it('lists the built-in tools and no MCP server yet', async () => {
     await toolsSection();
     await admin.getByText('No MCP servers yet.').waitFor();
-    for (const name of ['calculator', 'current_time', 'fetch_url', 'search_knowledge'])
+    for (const name of ['calculator', 'current_time', 'fetch_url', 'generate_image', 'search_knowledge'])
       await admin.locator('ul.tool-list code', { hasText: name }).waitFor();
     await expectAccessible(admin, 'Tools, no server');
     await expectPhoneFit(admin, 'Tools, no server');
