@@ -70,6 +70,19 @@ describe('images: generate_image and image bots', () => {
       expect(answer.status, JSON.stringify(answer.body)).toBe(status);
       if (field) expect(answer.body.field).toBe(field);
     }
+    // An image bot has nothing of a model bot's.
+    for (const [field, value] of [
+      ['model', 'gpt-4o'],
+      ['tools', ['calculator']],
+      ['vision', true],
+    ] as const) {
+      const answer = await admin(server, owner, `/bot/${painter}`, {
+        method: 'PATCH',
+        body: { [field]: value },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body.field).toBe(field);
+    }
     // Before any settings, generate_image and image bots say so, and nothing is charged.
     const user = await signUp(server);
     const topic = await newTopic(server, user, painter);
