@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdImage, releaseOrphanImages } from '../../../server/billing/images';
 import { generatedImagesNote } from '../../../server/replies/engines/openai';
 import { call, type Json, signUp, startApp, type TestServer } from '../../support/app';
 import {
@@ -282,6 +283,21 @@ describe('images: generate_image and image bots', () => {
     const after = await billing(server, user);
     expect(imageCharges(after.transactions)).toHaveLength(1);
     expect(after.balance).toBeCloseTo(start.balance - price, 4);
+  });
+
+  it('the hold of an image whose reply ended meanwhile (cut off, stopped) is given back by the sweep', async () => {
+    const user = await signUp(server);
+    const topic = await newTopic(server, user, painter);
+    const reply = done(await say(server, user, topic, 'a kite'));
+    const start = await billing(server, user);
+    const owner = { tenant: 'app', userId: user.id };
+    const hold = await holdImage(server.app.db, owner, { messageId: reply.botMessageId, key: 'k', price });
+    expect(hold).toEqual({ id: expect.any(String) });
+    expect((await billing(server, user)).reserved).toBe(price);
+    expect(await releaseOrphanImages(server.app.db)).toBe(1);
+    const after = await billing(server, user);
+    expect(after.reserved).toBe(0);
+    expect(after.balance).toBe(start.balance);
   });
 
   it('20 images at once against a balance for exactly 3: three are drawn and charged, the others refused, nothing left held', async () => {
