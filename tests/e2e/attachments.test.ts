@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, loginOwner } from '../server/admin/support';
 import { makePdf, png } from '../server/files/support';
 import { call, signUp, type TestServer } from '../support/app';
+import { blocking, noViolations, runAxe } from '../support/axe';
 import { launchBrowser } from '../support/browser';
 import { layoutProblems } from '../support/fit';
-import { imagesOf, type OpenAiDouble, startOpenAiDouble, textOf } from '../support/openai-double';
+import { imagesOf, type OpenAiDouble, startOpenAiDouble, textOf, toolSteps } from '../support/openai-double';
 import { type RunningServer, startServer } from '../support/server';
 
 type FilePayload = { name: string; mimeType: string; buffer: Buffer };
@@ -203,6 +204,70 @@ describe('attachments in the composer and in messages, in Chromium against npm s
     ]);
     await expect.poll(() => phone.locator('.attachment-chip[data-status="ready"]').count(), slow).toBe(3);
     expect(await layoutProblems(phone)).toEqual([]);
+    await phone.close();
+  });
+
+  it('shows an image generate_image made in the reply, opens it larger (axe, both widths), downloads it', async () => {
+    const api = server as unknown as TestServer;
+    const owner = await loginOwner(api, 'app');
+    const images = { provider: null, model: 'gpt-image-1', price: 0 };
+    expect((await admin(api, owner, '/settings', { method: 'PATCH', body: { images } })).status).toBe(200);
+    expect(
+      (
+        await admin(api, owner, `/bot/${bots.Assistant}`, {
+          method: 'PATCH',
+          body: { tools: ['generate_image'] },
+        })
+      ).status,
+    ).toBe(200);
+    model.script(
+      toolSteps([
+        { call: { name: 'generate_image', arguments: { prompt: 'A blue lighthouse' } } },
+        { answer: () => 'Here is your lighthouse.' },
+      ]),
+    );
+    await openChat(page, 'Assistant');
+    await page.getByLabel('Message').fill('Draw a blue lighthouse');
+    await sendButton(page).click();
+    const reply = page.locator('.message.bot').last();
+    await expect.poll(() => reply.textContent(), slow).toContain('Here is your lighthouse.');
+    const thumbnail = reply
+      .getByRole('list', { name: 'Generated images' })
+      .getByRole('button', { name: 'Open A blue lighthouse.png' });
+    await expect
+      .poll(() => thumbnail.locator('img').getAttribute('src'))
+      .toMatch(/^data:image\/webp;base64,/);
+    const axeTotals = noViolations();
+    const opened = async (target: Page, opener: typeof thumbnail, width: number) => {
+      await opener.click();
+      const dialog = target.getByRole('dialog', { name: 'A blue lighthouse.png' });
+      await dialog.waitFor();
+      await expect
+        .poll(() => dialog.getByRole('img', { name: 'A blue lighthouse.png' }).getAttribute('src'))
+        .toMatch(/^data:image\/png/);
+      expect(blocking(await runAxe(target, axeTotals)), `axe: the image opened at ${width} px`).toEqual([]);
+      expect(await layoutProblems(target), `layout: the image opened at ${width} px`).toEqual([]);
+      return dialog;
+    };
+    const dialog = await opened(page, thumbnail, 1280);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('A blue lighthouse.png');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(await thumbnail.evaluate((element) => element === document.activeElement)).toBe(true);
+    // The same conversation read afresh on a 320 px phone: the image is part of the stored reply.
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 320, height: 640 });
+    await phone.goto(page.url());
+    const stored = phone
+      .locator('.message.bot')
+      .last()
+      .getByRole('button', { name: 'Open A blue lighthouse.png' });
+    await stored.waitFor();
+    await opened(phone, stored, 320);
     await phone.close();
   });
 });
