@@ -263,6 +263,24 @@ describe('images: generate_image and image bots', () => {
     expect(rows).toEqual([]);
   });
 
+  it('takes an image answered as a url, fetched through the guard (the operator allowing the double’s loopback)', async () => {
+    const user = await signUp(server);
+    const topic = await newTopic(server, user, painter);
+    model.scriptImages(() => ({ as: 'url' }));
+    server.app.config.allowPrivateProviderUrls = true;
+    try {
+      const events = await say(server, user, topic, 'a windmill');
+      const [file] = done(events).files as Json[];
+      expect(model.imageRequests.at(-1)?.response_format).toBe('b64_json');
+      const content = await download(server, user, file._id);
+      expect(content.headers.get('content-type')).toBe('image/png');
+      expect(file.size).toBe(content.bytes.length);
+    } finally {
+      server.app.config.allowPrivateProviderUrls = false;
+      model.scriptImages(() => ({}));
+    }
+  });
+
   it('an image bot answers every message with one image: a failure is free, a retry is charged once', async () => {
     const user = await signUp(server);
     const topic = await newTopic(server, user, painter);
