@@ -55,6 +55,8 @@ export interface Config {
     /** Milliseconds without a byte from the provider before the reply fails. */
     idleTimeoutMs: number;
   };
+  /** The longest an image generation may take, from the request to its last byte (image models are slow). */
+  imageTimeoutMs: number;
   /** What a new account starts with, in its organization's currency. */
   startingBalance: number;
   /** A reply nobody follows for this long is stopped (kept as far as it got, not charged). */
@@ -169,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     builtinTokenDelayMs: number(env.BUILTIN_TOKEN_DELAY_MS, 30),
     replyUnattendedMs: number(env.REPLY_UNATTENDED_SECONDS, 60) * 1000,
+    imageTimeoutMs: number(env.IMAGE_TIMEOUT_SECONDS, 120) * 1000,
     startingBalance: number(env.STARTING_BALANCE, 10),
     libreTranslateUrl: optional(env.LIBRETRANSLATE_URL),
     allowPrivateProviderUrls: env.ALLOW_PRIVATE_PROVIDER_URLS?.trim().toLowerCase() === 'true',

@@ -4,7 +4,6 @@ import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import type { Owner } from '../owner';
 import { type BuiltinRun, builtinRunners, builtinToolInfos } from './builtin';
-import { imageTimeoutMs } from './builtin/generateImage';
 import { rememberTool, rememberToolInfo } from './builtin/remember';
 import { callMcpTool, listMcpToolsForOrg } from './mcp/index';
 import type { ToolInfo } from './types';
@@ -97,7 +96,7 @@ export async function toolsForBot(
           info: builtin,
           run: builtins[name],
           // The provider's own limit, and time to store the image after it.
-          ...(name === 'generate_image' ? { timeoutMs: imageTimeoutMs + 15_000 } : {}),
+          ...(name === 'generate_image' ? { timeoutMs: app.config.imageTimeoutMs + 15_000 } : {}),
         });
       continue;
     }

@@ -216,7 +216,7 @@ describe('images: generate_image and image bots', () => {
     expect(imageCharges((await billing(server, user)).transactions)).toHaveLength(1);
   });
 
-  it('nothing is charged when the image fails, nor when its address is private (the SSRF guard)', async () => {
+  it('nothing is charged when the image fails, hangs, or answers a private address (the SSRF guard)', async () => {
     const user = await signUp(server);
     const topic = await newTopic(server, user, assistant);
     const start = await billing(server, user);
@@ -250,11 +250,27 @@ describe('images: generate_image and image bots', () => {
       'generate_image: the size must be one of 1024x1024, 1024x1536, 1536x1024, auto.',
     );
     expect(model.imageRequests.length).toBe(asked);
+    model.script(
+      toolSteps([
+        { call: { name: 'generate_image', arguments: { prompt: 'a slow cat' } } },
+        { answer: () => 'Sorry.' },
+      ]),
+    );
+    // A service that hangs: a clear error once the time is up, never a stuck reply.
+    model.scriptImages(() => ({ delayMs: 2000 }));
+    server.app.config.imageTimeoutMs = 300;
+    let hung: ServerSentEvent[];
+    try {
+      hung = await say(server, user, topic, 'Draw a slow cat');
+    } finally {
+      server.app.config.imageTimeoutMs = 120_000;
+    }
+    expect(stepEvents(hung).at(-1)?.error).toBe('The image service did not answer within 0.3 s.');
     model.scriptImages(() => ({}));
     const after = await billing(server, user);
     expect(imageCharges(after.transactions)).toEqual([]);
     expect(after.reserved).toBe(0);
-    const replies = [failed, refused, badSize].reduce((sum, events) => sum + done(events).cost, 0);
+    const replies = [failed, refused, badSize, hung].reduce((sum, events) => sum + done(events).cost, 0);
     expect(after.balance).toBeCloseTo(start.balance - replies, 4);
     const { rows } = await server.app.db.query(
       `select 1 from message_files mf join messages m on m.id = mf.message_id where m.topic_id = $1`,
