@@ -7,7 +7,7 @@ import { repeat } from '../repeat';
 import { leaseSeconds } from '../replies/lease';
 import { stepsOfMessage } from '../tools/steps';
 import { replyRelay } from './relay';
-import { refuseUnseen, replyableTopic, startLiveReply } from './reply';
+import { refuseUnseen, refuseWebSearch, replyableTopic, startLiveReply } from './reply';
 import {
   interruptOrphans,
   notContinuable,
@@ -38,6 +38,8 @@ const messageBody = {
     text: { type: 'string', minLength: 1, maxLength: 8000 },
     parent: { type: ['string', 'null'], maxLength: 64 },
     files: { type: 'array', maxItems: 10, items: { type: 'string', minLength: 1, maxLength: 64 } },
+    // "Search the web" for this message: `web_search` offered to a model bot without it.
+    webSearch: { type: 'boolean' },
   },
 } as const;
 const stopped = {
@@ -101,6 +103,8 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
       const topic = await replyableTopic(app, owner, topicId);
       const files = await filesToAttach(app.db, owner, request.body.files ?? []);
       refuseUnseen(topic, files);
+      const webSearch = request.body.webSearch === true;
+      if (webSearch) await refuseWebSearch(app, owner, topic);
       const parent = await parentFor(app.db, topicId, topic.head, request.body.parent);
       // Reserved before the first token: a reply that cannot be paid never starts.
       const { history, historyCarriesFiles, titled, ...started } = await startReply(app.db, owner, {
@@ -110,12 +114,13 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
         price: topic.price,
         model: topic.model?.id ?? null,
         files,
+        webSearch,
       });
       return answer(request, reply, {
         topicId,
         topic,
         started,
-        conversation: { history, text, messageId: started.userMessageId },
+        conversation: { history, text, messageId: started.userMessageId, webSearch },
         carriesFiles: files.length > 0 || historyCarriesFiles,
         names: titled,
       });

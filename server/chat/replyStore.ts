@@ -135,6 +135,8 @@ export async function startReply(
     /** The catalogue model that writes the reply. */
     model?: string | null;
     files?: { _id: string; name: string; type: string; size: number }[];
+    /** The member asked the message to search the web: its regenerations search again. */
+    webSearch?: boolean;
   },
 ): Promise<
   StartedReply & { userMessageId: string; history: Turn[]; historyCarriesFiles: boolean; titled: boolean }
@@ -153,7 +155,7 @@ export async function startReply(
          select m.id, m.parent, m.role, m.text, b.depth + 1 from messages m join branch b on m.id = b.parent),
        hold as (${hold}),
        asked as (
-         insert into messages (topic_id, parent, role, text) select $1, $7, 'user', $5 from hold returning id),
+         insert into messages (topic_id, parent, role, text, web_search) select $1, $7, 'user', $5, $10 from hold returning id),
        carried as (
          insert into message_files (message_id, position, file_id, name, type, size)
          select asked.id, file.position - 1, file.value->>'_id', file.value->>'name', file.value->>'type',
@@ -182,6 +184,7 @@ export async function startReply(
         reply.parent,
         JSON.stringify(reply.files ?? []),
         reply.model ?? null,
+        reply.webSearch === true,
       ],
     );
     const { user_message_id, bot_message_id, history, history_carries_files, titled } = rows[0];

@@ -26,6 +26,7 @@ const organizationSchema = {
     'messageTranslation',
     'memory',
     'memberBots',
+    'webSearch',
   ],
   properties: {
     _id: { type: 'string' },
@@ -44,6 +45,7 @@ const organizationSchema = {
     messageTranslation: { type: 'boolean' },
     memory: { type: 'boolean' },
     memberBots: { type: 'boolean', description: 'members may make their own bots' },
+    webSearch: { type: 'boolean', description: 'the organization has a search engine for web_search' },
   },
 } as const;
 
@@ -78,6 +80,8 @@ export const organizationsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
         memory: row.memory,
         // The catalogue offers "Make a bot" only while the admins let members make bots.
         memberBots: row.member_bots,
+        // The composer offers "Search the web" only when the admins chose a search engine.
+        webSearch: row.search !== null,
       };
     },
   );

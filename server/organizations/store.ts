@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import type { StoredSearch } from '../search/store';
 
 /** Labels an organization may not take: the app itself and names people expect to be the service's. */
 export const reservedSubdomains = new Set([
@@ -77,12 +78,14 @@ export interface OrganizationRow {
   /** Whether members may make their own bots, and the tools they may give them. */
   member_bots: boolean;
   member_bot_tools: string[];
+  /** Its search engine for `web_search` (the Brave key sealed); null: none. */
+  search: StoredSearch | null;
   created_at: Date;
 }
 
 export const organizationColumns = `id, subdomain, name, currency, disabled, brand_color, logo_type, logo_version,
   default_language, starting_balance, signup, allowed_domains, storage_quota_mb, api_access, public_sharing, memory,
-  member_bots, member_bot_tools, created_at`;
+  member_bots, member_bot_tools, search, created_at`;
 
 export async function readOrganization(db: Db, subdomain: string): Promise<OrganizationRow | null> {
   const { rows } = await db.query<OrganizationRow>(

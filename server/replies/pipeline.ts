@@ -149,6 +149,14 @@ async function runReply(
     after: job.continuing?.steps,
     show: (step) => sink.step(step),
   });
+  // The passages it was given, then the pages its web searches found: kept with what is kept of it.
+  const citations = () => [
+    ...(context.knowledge?.passages.map(citationOf) ?? []),
+    ...(context.tools.sources?.citations ?? []),
+  ];
+  const citeWebPages = async () => {
+    if (context.tools.sources?.citations.length) await record.cite?.(citations());
+  };
   try {
     for await (const piece of job.provider({
       history: context.history,
@@ -180,15 +188,16 @@ async function runReply(
     }
     renewal.end();
     if (renewal.lost.aborted) return { end: 'lost' };
+    await citeWebPages();
     if (signal.aborted) return { end: 'stopped', text, kept: await record.release(text, 'stopped') };
     const usage = reported ? used : estimatedUsage(context, text);
     const charge = await record.settle(text, free, usage);
     if (!charge) return { end: 'lost' };
-    const citations = context.knowledge?.passages.map(citationOf) ?? [];
-    return { end: 'complete', text, charge, citations, usage, cut };
+    return { end: 'complete', text, charge, citations: citations(), usage, cut };
   } catch (error) {
     renewal.end();
     if (renewal.lost.aborted) return { end: 'lost' };
+    await citeWebPages().catch((failure) => log.error({ err: failure }, 'keeping a reply’s sources failed'));
     if (!(error instanceof ProviderError)) log.error({ err: error }, 'reply failed');
     const status = signal.aborted ? 'stopped' : 'failed';
     const kept = await record.release(text, status).catch((failure) => {

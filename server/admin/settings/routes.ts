@@ -7,6 +7,8 @@ import { checkBrandColor, checkLogo, logoMaxBytes } from '../../organizations/lo
 import { logoUrl, type OrganizationRow, readOrganization } from '../../organizations/store';
 import { catalogsFolder } from '../../paths';
 import { cleanName, objectOf } from '../../schemas';
+import { checkSearch } from '../../search/settings';
+import { searchSettingsOf } from '../../search/store';
 import { checkTools } from '../../tools/registry';
 import { updateSettings } from './store';
 
@@ -41,6 +43,18 @@ const settingsSchema = objectOf(
       description: 'the tools members may give their bots (names)',
     },
     storageBytes: { type: 'integer', description: 'what the organization’s files take now' },
+    search: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['engine'],
+      description:
+        'the search engine of web_search, or null; the Brave key as ••••, with its last four characters when long',
+      properties: {
+        engine: { type: 'string', enum: ['searxng', 'brave'] },
+        url: { type: 'string' },
+        key: { type: 'string' },
+      },
+    },
   },
   [
     'name',
@@ -58,6 +72,7 @@ const settingsSchema = objectOf(
     'memberBots',
     'memberBotTools',
     'storageBytes',
+    'search',
   ],
 );
 
@@ -76,6 +91,7 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
   memory: row.memory,
   memberBots: row.member_bots,
   memberBotTools: row.member_bot_tools,
+  search: searchSettingsOf(row.search),
 });
 
 /**
@@ -148,6 +164,18 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
               maxItems: 100,
               items: { type: 'string', minLength: 1, maxLength: 64 },
             },
+            // The engine of `web_search`: a SearXNG instance (`url`) or Brave Search (`key`, kept when
+            // left out); null: none.
+            search: {
+              type: ['object', 'null'],
+              additionalProperties: false,
+              required: ['engine'],
+              properties: {
+                engine: { type: 'string', enum: ['searxng', 'brave'] },
+                url: { type: ['string', 'null'], maxLength: 500 },
+                key: { type: ['string', 'null'], maxLength: 1000 },
+              },
+            },
           },
           [],
           1,
@@ -194,6 +222,13 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
                   : error;
               })
             ).tools;
+      const search =
+        body.search === undefined
+          ? undefined
+          : await checkSearch(body.search, before.search, {
+              allowPrivate: app.config.allowPrivateProviderUrls,
+              seal: (key) => app.secrets.seal(key, request.tenant),
+            });
       // Last: an SVG is drawn, the one costly check.
       const logo = body.logo ? await checkLogo(body.logo) : null;
       await app.db.transaction(async (tx) => {
@@ -212,6 +247,7 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
           memory: body.memory ?? null,
           memberBots: body.memberBots ?? null,
           memberBotTools,
+          search,
         });
         const after = await readOrganization(tx, request.tenant);
         const fallback = app.config.startingBalance;

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import type { OrganizationRow } from '../../organizations/store';
+import type { StoredSearch } from '../../search/store';
 
 /**
  * What a settings change writes: a value to set, or null (undefined for the logo and the colour)
@@ -24,6 +25,8 @@ export interface SettingsChange {
   memberBots: boolean | null;
   /** Given (checked names), or null to keep. */
   memberBotTools: string[] | null;
+  /** Given (checked, its key sealed; null: none), or undefined to keep. */
+  search: StoredSearch | null | undefined;
 }
 
 /** Writes the organization's settings in one statement. */
@@ -44,7 +47,8 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
        public_sharing = coalesce($17, public_sharing),
        memory = coalesce($18, memory),
        member_bots = coalesce($19, member_bots),
-       member_bot_tools = coalesce($20::text[], member_bot_tools)
+       member_bot_tools = coalesce($20::text[], member_bot_tools),
+       search = case when $21 then $22::jsonb else search end
      where subdomain = $1`,
     [
       tenant,
@@ -67,6 +71,8 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
       change.memory,
       change.memberBots,
       change.memberBotTools,
+      change.search !== undefined,
+      change.search ? JSON.stringify(change.search) : null,
     ],
   );
   // A tool members may no longer use leaves their bots at once.

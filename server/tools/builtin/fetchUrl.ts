@@ -26,9 +26,10 @@ function webAddress(value: string, base?: URL): URL {
   return url;
 }
 
-/** Reads at most `fetchLimitBytes` of the body; says whether there was more. */
-async function readLimited(
+/** Reads at most `limit` bytes of the body; says whether there was more. */
+export async function readLimited(
   body: ReadableStream<Uint8Array> | null,
+  limit = fetchLimitBytes,
 ): Promise<{ bytes: Uint8Array; cut: boolean }> {
   if (!body) return { bytes: new Uint8Array(), cut: false };
   const reader = body.getReader();
@@ -38,7 +39,7 @@ async function readLimited(
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    const room = fetchLimitBytes - size;
+    const room = limit - size;
     parts.push(value.length > room ? value.subarray(0, room) : value);
     size += Math.min(value.length, room);
     if (value.length >= room) {

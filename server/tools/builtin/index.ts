@@ -5,6 +5,7 @@ import { calculatorTool } from './calculator';
 import { currentTimeTool } from './currentTime';
 import { fetchUrlTool } from './fetchUrl';
 import { searchKnowledgeTool } from './searchKnowledge';
+import { type WebSearchSetup, type WebSources, webSearchTool } from './webSearch';
 
 const builtin = (name: string, description: string, parameters: Record<string, unknown>): ToolInfo => ({
   name,
@@ -37,6 +38,18 @@ export const builtinToolInfos: ToolInfo[] = [
     additionalProperties: false,
   }),
   builtin(
+    'web_search',
+    "Searches the web with the organization's search engine and returns the top results: title, address and snippet, numbered to cite as [n].",
+    {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What to search for, as typed in a search engine' },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+  ),
+  builtin(
     'search_knowledge',
     'Searches the knowledge bases of this bot and returns the passages that best answer the query.',
     {
@@ -55,17 +68,20 @@ export type BuiltinRun = (args: Record<string, unknown>, signal: AbortSignal) =>
 
 /**
  * The built-in tools for one reply of a bot: `search_knowledge` only where the bot has knowledge
- * bases (it would find nothing elsewhere).
+ * bases (it would find nothing elsewhere), `web_search` only where its organization has a search
+ * engine (`web`: it, and where the reply's citations of web pages are kept).
  */
 export function builtinRunners(
   app: FastifyInstance,
   owner: Owner,
   knowledge: string[],
+  web: { setup: WebSearchSetup; sources: WebSources } | null,
 ): Record<string, BuiltinRun> {
   return {
     calculator: (args) => calculatorTool(args),
     current_time: (args) => currentTimeTool(args),
     fetch_url: fetchUrlTool(app.config.allowPrivateProviderUrls),
     ...(knowledge.length ? { search_knowledge: searchKnowledgeTool(app, owner, knowledge) } : {}),
+    ...(web ? { web_search: webSearchTool(web.setup, web.sources) } : {}),
   };
 }

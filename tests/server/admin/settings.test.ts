@@ -47,6 +47,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       memory: true,
       memberBots: false,
       memberBotTools: [],
+      search: null,
       // Parley's guide, the knowledge base every organization starts with.
       storageBytes: readdirSync(guide).reduce((sum, name) => sum + statSync(join(guide, name)).size, 0),
     });
@@ -64,6 +65,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       messageTranslation: false,
       memory: true,
       memberBots: false,
+      webSearch: false,
     });
   });
 
