@@ -12,7 +12,7 @@ import {
 import { type Actor, admin, loginOwner, member } from './admin/support';
 import { giveTools } from './tools/support';
 
-const builtins = ['calculator', 'current_time', 'fetch_url', 'search_knowledge'];
+const builtins = ['calculator', 'current_time', 'fetch_url', 'web_search', 'search_knowledge'];
 const token = 'mcp-secret-token-0123456789abcdef';
 
 describe('admin area: MCP servers and the tools bots may use', () => {
@@ -73,7 +73,7 @@ describe('admin area: MCP servers and the tools bots may use', () => {
 
     const tools = await admin(server, owner, '/tool');
     expect(tools.status).toBe(200);
-    expect(tools.body.slice(0, 4).map((tool: Json) => [tool.name, tool.source])).toEqual(
+    expect(tools.body.slice(0, builtins.length).map((tool: Json) => [tool.name, tool.source])).toEqual(
       builtins.map((name) => [name, 'builtin']),
     );
     expect(tools.body.find((tool: Json) => tool.name === 'everything-demo__echo')).toEqual({
@@ -82,7 +82,7 @@ describe('admin area: MCP servers and the tools bots may use', () => {
       source: 'mcp',
       server: { _id: serverId, name: 'Everything Demo' },
     });
-    expect(tools.body).toHaveLength(4 + names.length);
+    expect(tools.body).toHaveLength(builtins.length + names.length);
   });
 
   it('calls a tool of the server through the SDK and answers its text; a tool error is a ToolError', async () => {
