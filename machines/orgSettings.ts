@@ -24,6 +24,16 @@ export interface OrganizationSettings {
   memory?: boolean;
   /** Whether members may make their own bots; off makes no new ones (those made keep answering). */
   memberBots?: boolean;
+  /** The search engine of web search, or null; a Brave key comes back masked (`••••1234`). */
+  search?: SearchSetting | null;
+}
+
+export type SearchEngineName = 'searxng' | 'brave';
+/** The search engine as sent: a Brave key left out keeps the saved one. */
+export interface SearchSetting {
+  engine: SearchEngineName;
+  url?: string;
+  key?: string;
 }
 
 /** A logo to store: PNG or SVG, base64. */
@@ -33,6 +43,8 @@ export interface LogoUpload {
 }
 /** The change body: the logo left out when unchanged, null to remove it. */
 export type SettingsRequest = Omit<OrganizationSettings, 'logo'> & { logo?: LogoUpload | null };
+
+export const searchEngines: SearchEngineName[] = ['searxng', 'brave'];
 
 /** The form as the admin fills it in: numbers and lists as typed. */
 export interface SettingsDraft {
@@ -49,6 +61,12 @@ export interface SettingsDraft {
   apiAccess: boolean;
   memory: boolean;
   memberBots: boolean;
+  /** The search engine ('' for none), a SearXNG instance's address, a new Brave key (empty keeps the saved one). */
+  search: SearchEngineName | '';
+  searchUrl: string;
+  searchKey: string;
+  /** The saved Brave key as the server shows it (`••••1234`), or ''. */
+  savedSearchKey: string;
 }
 
 /** A file the admin picked for the logo, read in the browser. */
@@ -99,6 +117,10 @@ export function draftOf(settings: OrganizationSettings): SettingsDraft {
     apiAccess: settings.apiAccess ?? true,
     memory: settings.memory ?? true,
     memberBots: settings.memberBots ?? false,
+    search: settings.search?.engine ?? '',
+    searchUrl: settings.search?.url ?? '',
+    searchKey: '',
+    savedSearchKey: settings.search?.engine === 'brave' ? (settings.search.key ?? '') : '',
   };
 }
 
@@ -126,6 +148,10 @@ export function settingsProblems(draft: SettingsDraft): SettingsProblem[] {
     problems.push({ field: 'startingBalance', message: 'Enter an amount of 0 or more.' });
   if (draft.signup === 'domains' && domainsOf(draft.allowedDomains).length === 0)
     problems.push({ field: 'allowedDomains', message: 'Enter at least one email domain.' });
+  if (draft.search === 'searxng' && !draft.searchUrl.trim())
+    problems.push({ field: 'searchUrl', message: 'Enter the address of the SearXNG instance.' });
+  if (draft.search === 'brave' && !draft.searchKey.trim() && !draft.savedSearchKey)
+    problems.push({ field: 'searchKey', message: 'Enter the Brave Search API key.' });
   return problems;
 }
 
@@ -134,6 +160,14 @@ function logoOf(logo: string | null): { logo?: LogoUpload | null } {
   if (logo === null) return { logo: null };
   const picked = /^data:(image\/png|image\/svg\+xml);base64,(.+)$/.exec(logo);
   return picked ? { logo: { type: picked[1] as LogoUpload['type'], data: picked[2] } } : {};
+}
+
+/** The search engine as sent: none, SearXNG's address, or Brave (its key only when a new one is typed). */
+function searchOf(draft: SettingsDraft): SearchSetting | null {
+  if (draft.search === 'searxng') return { engine: 'searxng', url: draft.searchUrl.trim() };
+  if (draft.search === 'brave')
+    return { engine: 'brave', ...(draft.searchKey.trim() ? { key: draft.searchKey.trim() } : {}) };
+  return null;
 }
 
 /** The change body of a valid form. */
@@ -151,6 +185,7 @@ export function settingsRequest(draft: SettingsDraft): SettingsRequest {
     apiAccess: draft.apiAccess,
     memory: draft.memory,
     memberBots: draft.memberBots,
+    search: searchOf(draft),
   };
 }
 
@@ -170,6 +205,10 @@ const emptyDraft: SettingsDraft = {
   apiAccess: true,
   memory: true,
   memberBots: false,
+  search: '',
+  searchUrl: '',
+  searchKey: '',
+  savedSearchKey: '',
 };
 
 export interface OrgSettingsContext {
