@@ -7,7 +7,7 @@ import { isImage } from '../files/kinds';
 import { reachOf } from '../files/prompt';
 import { modelsOfBot, pickModel, replyTokensOf, withModel } from '../models/store';
 import type { Owner } from '../owner';
-import type { Turn } from '../providers/types';
+import type { Citation, Turn } from '../providers/types';
 import { runnable } from '../replies/bots';
 import { type Outcome, prepareReply, type ReplyRecord, shownFailure } from '../replies/pipeline';
 import type { ReplyEvent } from '../replies/sse';
@@ -137,7 +137,7 @@ export async function startLiveReply(
      */
     conversation: { history: Turn[]; text: string; messageId: string; webSearch?: boolean };
     carriesFiles: boolean;
-    sofar?: { text: string; steps: Step[] };
+    sofar?: { text: string; steps: Step[]; pages: Citation[] };
     /** The reply answers the topic's first message: once complete, a model bot names the topic. */
     names?: boolean;
   },
@@ -156,7 +156,7 @@ export async function startLiveReply(
     carriesFiles: reply.carriesFiles,
     steps: { tenant: request.owner.tenant, messageId },
     approvals: true,
-    continuing: sofar && { text: sofar.text, steps: sofar.steps.length },
+    continuing: sofar && { text: sofar.text, steps: sofar.steps.length, pages: sofar.pages },
     record: messageRecord(app, request.owner, topic, messageId),
     log: request.log,
   });

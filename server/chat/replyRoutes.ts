@@ -181,7 +181,7 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
       if (!question) throw notContinuable();
       // Its tool steps so far (none are written while it is not being written).
       const steps = await stepsOfMessage(app.db, message.id);
-      const { text, ...started } = await startContinuation(app.db, ownerOf(request), {
+      const { text, pages, ...started } = await startContinuation(app.db, ownerOf(request), {
         topicId,
         messageId: message.id,
         price: topic.price,
@@ -193,7 +193,7 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
         started,
         conversation: { ...question, messageId: message.parent },
         carriesFiles: true,
-        sofar: { text, steps },
+        sofar: { text, steps, pages },
       });
     },
   );

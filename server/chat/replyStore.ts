@@ -236,6 +236,8 @@ export const notContinuable = () =>
 /** A reply taken up again: as `StartedReply`, with what was written of it. */
 export interface ContinuedReply extends StartedReply {
   text: string;
+  /** The web pages it cited so far: a continuation cites them still, its new ones after them. */
+  pages: Citation[];
 }
 
 /**
@@ -255,6 +257,7 @@ export async function startContinuation(
       bot_message_id: string | null;
       parent: string;
       text: string;
+      citations: Citation[] | null;
     }>(
       `with target as (
          select m.id from messages m
@@ -266,18 +269,24 @@ export async function startContinuation(
          update messages m set status = 'streaming', reserved = $4, reserved_at = now(), lease_until = ${lease},
                 model_id = $6
          from target where m.id = target.id and exists (select 1 from hold)
-         returning m.id, m.parent, m.text),
+         returning m.id, m.parent, m.text, m.citations),
        touched as (
          update topics set updated_at = now(), head = (select id from answer)
          where id = $1 and exists (select 1 from answer))
-       select exists (select 1 from target) as continuable, answer.id as bot_message_id, answer.parent, answer.text
+       select exists (select 1 from target) as continuable, answer.id as bot_message_id, answer.parent, answer.text,
+              answer.citations
        from (select 1) as one left join answer on true`,
       [reply.topicId, owner.userId, owner.tenant, reply.price, reply.messageId, reply.model],
     );
     const row = rows[0];
     if (!row.continuable) throw notContinuable();
     if (!row.bot_message_id) throw await refusal(db, owner, reply.price);
-    return { userMessageId: row.parent, botMessageId: row.bot_message_id, text: row.text };
+    return {
+      userMessageId: row.parent,
+      botMessageId: row.bot_message_id,
+      text: row.text,
+      pages: (row.citations ?? []).filter((citation) => citation.url !== undefined),
+    };
   } catch (error) {
     throw conflicts(error);
   }

@@ -34,14 +34,25 @@ export interface WebSearchSetup {
  */
 export class WebSources {
   readonly citations: Citation[] = [];
-  constructor(private readonly first: number) {}
+  private next: number;
+  constructor(first: number) {
+    this.next = first;
+  }
+
+  /** The pages a continued reply cited already: kept, numbered as they were. */
+  keep(earlier: Citation[]) {
+    for (const citation of earlier) {
+      this.citations.push(citation);
+      this.next = Math.max(this.next, citation.n + 1);
+    }
+  }
 
   add(results: WebResult[]): Citation[] {
     return results.map((result) => {
       const known = this.citations.find((citation) => citation.url === result.url);
       if (known) return known;
       const citation = {
-        n: this.first + this.citations.length,
+        n: this.next++,
         name: result.title,
         url: result.url,
         snippet: result.snippet,

@@ -339,6 +339,43 @@ describe('web search through SearXNG: the switch, and engines that fail', () => 
     expect(offered(model, asked)).toContain('web_search');
   });
 
+  it('a reply cut off after a search keeps its pages; continued, it cites them still and numbers new ones after them', async () => {
+    const user = await signUp(server);
+    const topic = await newTopic(server, user, bots.Assistant);
+    // The search, then the connection cut mid-answer: the reply fails, kept as far as it got.
+    model.script((request) =>
+      request.messages.some((message) => message.role === 'tool')
+        ? { chunks: ['Tides follow the moon [1]'], end: 'drop' }
+        : { chunks: [], toolCalls: [{ name: 'web_search', arguments: { query: 'tides' } }] },
+    );
+    const { events } = await send(server, user, topic, 'Tell me about tides', true);
+    const botMessageId = (events[0] as Json).data.botMessageId;
+    expect((events.at(-1) as Json).event).toBe('error');
+    const cut = (await readTopic(server, user, topic)).messages[1];
+    expect(cut.status).toBe('failed');
+    expect(cut.citations.map((citation: Json) => [citation.n, citation.url])).toEqual([
+      [1, 'https://example.org/tides'],
+      [2, 'https://example.org/more'],
+    ]);
+
+    // Continued: another search; a page found again keeps its number.
+    model.script(searching('moons'));
+    const continued = await fetch(`${server.url}/api/v1/topic/${topic}/message/${botMessageId}/continue`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, organization: 'app' },
+    });
+    const done = (await readEvents(continued)).at(-1) as Json;
+    expect(done.event).toBe('done');
+    const pages = [
+      [1, 'https://example.org/tides'],
+      [2, 'https://example.org/more'],
+      [3, 'https://example.org/moons'],
+    ];
+    expect(done.data.citations.map((citation: Json) => [citation.n, citation.url])).toEqual(pages);
+    const stored = (await readTopic(server, user, topic)).messages[1];
+    expect(stored.citations.map((citation: Json) => [citation.n, citation.url])).toEqual(pages);
+  });
+
   it('refuses webSearch for a bot that runs no model, before anything is held', async () => {
     const user = await signUp(server);
     const topic = await newTopic(server, user, bots.ELIZA);
