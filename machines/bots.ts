@@ -22,6 +22,8 @@ export interface BotRecord {
   models?: { _id: string; name: string }[];
   /** Members may set a conversation's temperature and reply length. */
   userParameters?: boolean;
+  /** `web_search` is among its tools: it searches the web without being asked. */
+  webSearch?: boolean;
 }
 
 /** Active bots are those with active true (seed-spec §4). */

@@ -56,10 +56,14 @@ export interface ToolStep {
   ms: number;
 }
 
-/** A passage a reply was given: its number in the reply (`[n]`), its file and page, and what it says. */
+/**
+ * A source a reply cites: its number in the reply (`[n]`), what it says, and where: a passage's file
+ * and page, or a web page (`url`) its search found.
+ */
 export interface Citation {
   n: number;
-  fileId: string;
+  fileId?: string;
+  url?: string;
   name: string;
   page?: number;
   snippet: string;

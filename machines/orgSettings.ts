@@ -26,12 +26,22 @@ export interface OrganizationSettings {
   memberBots?: boolean;
   /** Image generation: a provider's id (null: the server's own), its model, the price of one image; null: off. */
   images?: ImageSettings | null;
+  /** The search engine of web search, or null; a Brave key comes back masked (`••••1234`). */
+  search?: SearchSetting | null;
 }
 
 export interface ImageSettings {
   provider: string | null;
   model: string;
   price: number;
+}
+
+export type SearchEngineName = 'searxng' | 'brave';
+/** The search engine as sent: a Brave key left out keeps the saved one. */
+export interface SearchSetting {
+  engine: SearchEngineName;
+  url?: string;
+  key?: string;
 }
 
 /** A logo to store: PNG or SVG, base64. */
@@ -41,6 +51,8 @@ export interface LogoUpload {
 }
 /** The change body: the logo left out when unchanged, null to remove it. */
 export type SettingsRequest = Omit<OrganizationSettings, 'logo'> & { logo?: LogoUpload | null };
+
+export const searchEngines: SearchEngineName[] = ['searxng', 'brave'];
 
 /** The form as the admin fills it in: numbers and lists as typed. */
 export interface SettingsDraft {
@@ -62,6 +74,12 @@ export interface SettingsDraft {
   imageProvider: string;
   imageModel: string;
   imagePrice: string;
+  /** The search engine ('' for none), a SearXNG instance's address, a new Brave key (empty keeps the saved one). */
+  search: SearchEngineName | '';
+  searchUrl: string;
+  searchKey: string;
+  /** The saved Brave key as the server shows it (`••••1234`), or ''. */
+  savedSearchKey: string;
 }
 
 /** A file the admin picked for the logo, read in the browser. */
@@ -116,6 +134,10 @@ export function draftOf(settings: OrganizationSettings): SettingsDraft {
     imageProvider: settings.images?.provider ?? '',
     imageModel: settings.images?.model ?? '',
     imagePrice: String(settings.images?.price ?? 0),
+    search: settings.search?.engine ?? '',
+    searchUrl: settings.search?.url ?? '',
+    searchKey: '',
+    savedSearchKey: settings.search?.engine === 'brave' ? (settings.search.key ?? '') : '',
   };
 }
 
@@ -148,6 +170,10 @@ export function settingsProblems(draft: SettingsDraft): SettingsProblem[] {
   const price = Number(draft.imagePrice);
   if (draft.images && (draft.imagePrice.trim() === '' || !Number.isFinite(price) || price < 0))
     problems.push({ field: 'imagePrice', message: 'Enter a price of 0 or more.' });
+  if (draft.search === 'searxng' && !draft.searchUrl.trim())
+    problems.push({ field: 'searchUrl', message: 'Enter the address of the SearXNG instance.' });
+  if (draft.search === 'brave' && !draft.searchKey.trim() && !draft.savedSearchKey)
+    problems.push({ field: 'searchKey', message: 'Enter the Brave Search API key.' });
   return problems;
 }
 
@@ -156,6 +182,14 @@ function logoOf(logo: string | null): { logo?: LogoUpload | null } {
   if (logo === null) return { logo: null };
   const picked = /^data:(image\/png|image\/svg\+xml);base64,(.+)$/.exec(logo);
   return picked ? { logo: { type: picked[1] as LogoUpload['type'], data: picked[2] } } : {};
+}
+
+/** The search engine as sent: none, SearXNG's address, or Brave (its key only when a new one is typed). */
+function searchOf(draft: SettingsDraft): SearchSetting | null {
+  if (draft.search === 'searxng') return { engine: 'searxng', url: draft.searchUrl.trim() };
+  if (draft.search === 'brave')
+    return { engine: 'brave', ...(draft.searchKey.trim() ? { key: draft.searchKey.trim() } : {}) };
+  return null;
 }
 
 /** The change body of a valid form. */
@@ -180,6 +214,7 @@ export function settingsRequest(draft: SettingsDraft): SettingsRequest {
           price: Number(draft.imagePrice),
         }
       : null,
+    search: searchOf(draft),
   };
 }
 
@@ -203,6 +238,10 @@ const emptyDraft: SettingsDraft = {
   imageProvider: '',
   imageModel: '',
   imagePrice: '0',
+  search: '',
+  searchUrl: '',
+  searchKey: '',
+  savedSearchKey: '',
 };
 
 export interface OrgSettingsContext {

@@ -14,6 +14,8 @@ export interface OrganizationRecord {
   memory?: boolean;
   /** Whether members may make their own bots (its admins' `memberBots`). */
   memberBots?: boolean;
+  /** Whether its admins chose a search engine: model bots may search the web. */
+  webSearch?: boolean;
 }
 
 /** The label that means "no specific organization" (seed-spec §1, §9). */

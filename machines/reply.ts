@@ -44,7 +44,8 @@ export const toChatError = (error: unknown): ChatError => ({
  * again, or a reply that ended early going on in the same message.
  */
 export type ReplyRequest =
-  | { kind: 'send'; text: string; parent: string | null; files?: string[] }
+  /** `webSearch`: the member's "Search the web" for this message. */
+  | { kind: 'send'; text: string; parent: string | null; files?: string[]; webSearch?: true }
   /** `model`: another of the bot's models writes it ("Regenerate with…"); the conversation keeps its own. */
   | { kind: 'regenerate'; messageId: string; model?: string }
   | { kind: 'continue'; messageId: string };

@@ -30,8 +30,8 @@ import {
 export type TopicEvent =
   | ReplyEvent
   | ReplyControlEvent
-  /** A message, with the files uploaded for it (at most 10). */
-  | { type: 'SEND'; text: string; files?: MessageFile[] }
+  /** A message, with the files uploaded for it (at most 10); `webSearch`: "Search the web" for it. */
+  | { type: 'SEND'; text: string; files?: MessageFile[]; webSearch?: boolean }
   /** Sends a new text in place of one of the user's messages: a new branch, the old one kept. */
   | { type: 'EDIT'; messageId: string; text: string }
   /** Asks for another reply in place of a reply: a new sibling of it (written by `model` when given). */
@@ -80,12 +80,21 @@ const conversationOf = (input: ChatAddress): TopicContext => ({
   decisionError: null,
 });
 
-/** What sending a message asks of the server: its text, what it follows, and its files' ids if any. */
-const sendRequest = (text: string, parent: string | null, files: MessageFile[] = []): ReplyRequest => ({
+/**
+ * What sending a message asks of the server: its text, what it follows, its files' ids if any, and
+ * whether it searches the web.
+ */
+const sendRequest = (
+  text: string,
+  parent: string | null,
+  files: MessageFile[] = [],
+  webSearch = false,
+): ReplyRequest => ({
   kind: 'send',
   text,
   parent,
   ...(files.length ? { files: files.map((file) => file._id) } : {}),
+  ...(webSearch ? { webSearch: true as const } : {}),
 });
 
 // The params of the topic's actions and guards, from the invoked actor's event a transition takes.
@@ -199,7 +208,7 @@ export const topicMachine = setup({
       const message = pendingMessage(context.topic?.messages.length ?? 0, event.text, null, event.files);
       return {
         messages: [message],
-        request: sendRequest(event.text, null, event.files),
+        request: sendRequest(event.text, null, event.files, event.webSearch),
         draft: '',
         error: null,
         returned: null,
@@ -217,7 +226,7 @@ export const topicMachine = setup({
       const message = pendingMessage(topic.messages.length, event.text, parent, files);
       return {
         ...showing(topic, withMessage(topic.messages, message), message._id),
-        request: sendRequest(event.text, parent, files),
+        request: sendRequest(event.text, parent, files, event.type === 'SEND' && event.webSearch),
         draft: '',
         error: null,
         returned: null,

@@ -102,6 +102,13 @@ export interface Config {
     /** Imports one member may start per hour (they are heavy). */
     perUserPerHour: number;
   };
+  /** Web search (the organization's SearXNG or Brave Search, its admins' `search` setting). */
+  search: {
+    /** How long one search may take before the tool step fails (the reply goes on without it). */
+    timeoutMs: number;
+    /** Brave Search's web search endpoint: the real one, another only for tests. */
+    braveUrl: string;
+  };
   knowledge: {
     /** The model asked for vectors (`POST /embeddings`) when the organization's provider answers it. */
     embeddingModel: string;
@@ -191,6 +198,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: number(env.IMPORT_MAX_MB, 200) * 1024 * 1024,
       maxExpandedBytes: number(env.IMPORT_MAX_EXPANDED_MB, 2048) * 1024 * 1024,
       perUserPerHour: number(env.RATE_LIMIT_IMPORTS_PER_USER_PER_HOUR, 10),
+    },
+    search: {
+      timeoutMs: number(env.SEARCH_TIMEOUT_SECONDS, 5) * 1000,
+      braveUrl: optional(env.BRAVE_SEARCH_URL) ?? 'https://api.search.brave.com/res/v1/web/search',
     },
     knowledge: { embeddingModel: env.OPENAI_EMBEDDING_MODEL ?? 'text-embedding-3-small' },
   };

@@ -54,6 +54,7 @@ const botSchema = {
       },
     },
     starters: { type: 'array', items: { type: 'string' }, description: 'a member’s bot’s starter prompts' },
+    webSearch: { type: 'boolean', description: 'true when web_search is among its tools' },
     owner: {
       type: 'object',
       description: 'who made it, for a member’s own bot',

@@ -23,6 +23,8 @@ export interface CatalogueBot {
   starters?: string[];
   /** Members may set a conversation's temperature and reply length. */
   userParameters: boolean;
+  /** `web_search` is among its tools: it searches the web without being asked to ("Search the web"). */
+  webSearch?: true;
 }
 
 /** The organization's bots in their order, `active` when `runnable` says the bot can answer. */
@@ -76,6 +78,9 @@ export async function readCatalogue(
       models: bot.models.map((model) => ({ _id: model.id, name: model.name })),
       userParameters: bot.user_parameters,
       ...(bot.owner_id ? { owner: { _id: bot.owner_id, name: bot.owner_name ?? '' } } : {}),
+      ...(Array.isArray(bot.config.tools) && bot.config.tools.includes('web_search')
+        ? { webSearch: true as const }
+        : {}),
       ...(Array.isArray(bot.config.starters) && bot.config.starters.length
         ? { starters: bot.config.starters as string[] }
         : {}),

@@ -7,10 +7,11 @@ import { isImage } from '../files/kinds';
 import { reachOf } from '../files/prompt';
 import { modelsOfBot, pickModel, replyTokensOf, withModel } from '../models/store';
 import type { Owner } from '../owner';
-import type { Turn } from '../providers/types';
+import type { Citation, Turn } from '../providers/types';
 import { runnable } from '../replies/bots';
 import { type Outcome, prepareReply, type ReplyRecord, shownFailure } from '../replies/pipeline';
 import type { ReplyEvent } from '../replies/sse';
+import { readSearch } from '../search/store';
 import type { Step } from '../tools/steps';
 import {
   checkpoint,
@@ -75,6 +76,27 @@ export function refuseUnseen(topic: ReplyableTopic, files: { type: string }[]) {
     );
 }
 
+/**
+ * Refused before anything is reserved: "Search the web" (`webSearch: true`) needs a model bot and the
+ * organization's search engine (the app offers it only then).
+ */
+export async function refuseWebSearch(app: FastifyInstance, owner: Owner, topic: ReplyableTopic) {
+  if (topic.platform !== 'openai')
+    throw new ApiError(
+      400,
+      `${topic.name} cannot search the web: only bots that run on a model can.`,
+      'SEARCH_UNSUPPORTED',
+      'webSearch',
+    );
+  if (!(await readSearch(app.db, owner.tenant)))
+    throw new ApiError(
+      400,
+      'Web search is not set up in this organization: an admin can choose a search engine in Settings.',
+      'SEARCH_NOT_CONFIGURED',
+      'webSearch',
+    );
+}
+
 type ReplyableTopic = Awaited<ReturnType<typeof replyableTopic>>;
 
 /**
@@ -110,10 +132,13 @@ export async function startLiveReply(
     topicId: string;
     topic: ReplyableTopic;
     started: StartedReply;
-    /** The branch before the message answered, that message, and whether any of it carries files. */
-    conversation: { history: Turn[]; text: string; messageId: string };
+    /**
+     * The branch before the message answered, that message (and whether the member asked it to search
+     * the web), and whether any of it carries files.
+     */
+    conversation: { history: Turn[]; text: string; messageId: string; webSearch?: boolean };
     carriesFiles: boolean;
-    sofar?: { text: string; steps: Step[] };
+    sofar?: { text: string; steps: Step[]; pages: Citation[] };
     /** The reply answers the topic's first message: once complete, a model bot names the topic. */
     names?: boolean;
   },
@@ -132,7 +157,7 @@ export async function startLiveReply(
     carriesFiles: reply.carriesFiles,
     steps: { tenant: request.owner.tenant, messageId },
     approvals: true,
-    continuing: sofar && { text: sofar.text, steps: sofar.steps.length },
+    continuing: sofar && { text: sofar.text, steps: sofar.steps.length, pages: sofar.pages },
     record: messageRecord(app, request.owner, topic, messageId),
     log: request.log,
   });

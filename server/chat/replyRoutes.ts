@@ -8,7 +8,7 @@ import { repeat } from '../repeat';
 import { leaseSeconds } from '../replies/lease';
 import { stepsOfMessage } from '../tools/steps';
 import { replyRelay } from './relay';
-import { refuseUnseen, replyableTopic, startLiveReply } from './reply';
+import { refuseUnseen, refuseWebSearch, replyableTopic, startLiveReply } from './reply';
 import {
   interruptOrphans,
   notContinuable,
@@ -39,6 +39,8 @@ const messageBody = {
     text: { type: 'string', minLength: 1, maxLength: 8000 },
     parent: { type: ['string', 'null'], maxLength: 64 },
     files: { type: 'array', maxItems: 10, items: { type: 'string', minLength: 1, maxLength: 64 } },
+    // "Search the web" for this message: `web_search` offered to a model bot without it.
+    webSearch: { type: 'boolean' },
   },
 } as const;
 const stopped = {
@@ -104,6 +106,8 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
       const topic = await replyableTopic(app, owner, topicId);
       const files = await filesToAttach(app.db, owner, request.body.files ?? []);
       refuseUnseen(topic, files);
+      const webSearch = request.body.webSearch === true;
+      if (webSearch) await refuseWebSearch(app, owner, topic);
       const parent = await parentFor(app.db, topicId, topic.head, request.body.parent);
       // Reserved before the first token: a reply that cannot be paid never starts.
       const { history, historyCarriesFiles, titled, ...started } = await startReply(app.db, owner, {
@@ -113,12 +117,13 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
         price: topic.price,
         model: topic.model?.id ?? null,
         files,
+        webSearch,
       });
       return answer(request, reply, {
         topicId,
         topic,
         started,
-        conversation: { history, text, messageId: started.userMessageId },
+        conversation: { history, text, messageId: started.userMessageId, webSearch },
         carriesFiles: files.length > 0 || historyCarriesFiles,
         names: titled,
       });
@@ -179,7 +184,7 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
       if (!question) throw notContinuable();
       // Its tool steps so far (none are written while it is not being written).
       const steps = await stepsOfMessage(app.db, message.id);
-      const { text, ...started } = await startContinuation(app.db, ownerOf(request), {
+      const { text, pages, ...started } = await startContinuation(app.db, ownerOf(request), {
         topicId,
         messageId: message.id,
         price: topic.price,
@@ -191,7 +196,7 @@ export const repliesPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
         started,
         conversation: { ...question, messageId: message.parent },
         carriesFiles: true,
-        sofar: { text, steps },
+        sofar: { text, steps, pages },
       });
     },
   );

@@ -157,6 +157,8 @@ export async function startReply(
     /** The catalogue model that writes the reply. */
     model?: string | null;
     files?: { _id: string; name: string; type: string; size: number }[];
+    /** The member asked the message to search the web: its regenerations search again. */
+    webSearch?: boolean;
   },
 ): Promise<
   StartedReply & { userMessageId: string; history: Turn[]; historyCarriesFiles: boolean; titled: boolean }
@@ -175,7 +177,7 @@ export async function startReply(
          select m.id, m.parent, m.role, m.text, b.depth + 1 from messages m join branch b on m.id = b.parent),
        hold as (${hold}),
        asked as (
-         insert into messages (topic_id, parent, role, text) select $1, $7, 'user', $5 from hold returning id),
+         insert into messages (topic_id, parent, role, text, web_search) select $1, $7, 'user', $5, $10 from hold returning id),
        carried as (
          insert into message_files (message_id, position, file_id, name, type, size)
          select asked.id, file.position - 1, file.value->>'_id', file.value->>'name', file.value->>'type',
@@ -204,6 +206,7 @@ export async function startReply(
         reply.parent,
         JSON.stringify(reply.files ?? []),
         reply.model ?? null,
+        reply.webSearch === true,
       ],
     );
     const { user_message_id, bot_message_id, history, history_carries_files, titled } = rows[0];
@@ -255,6 +258,8 @@ export const notContinuable = () =>
 /** A reply taken up again: as `StartedReply`, with what was written of it. */
 export interface ContinuedReply extends StartedReply {
   text: string;
+  /** The web pages it cited so far: a continuation cites them still, its new ones after them. */
+  pages: Citation[];
 }
 
 /**
@@ -274,6 +279,7 @@ export async function startContinuation(
       bot_message_id: string | null;
       parent: string;
       text: string;
+      citations: Citation[] | null;
     }>(
       `with target as (
          select m.id from messages m
@@ -285,18 +291,24 @@ export async function startContinuation(
          update messages m set status = 'streaming', reserved = $4, reserved_at = now(), lease_until = ${lease},
                 model_id = $6
          from target where m.id = target.id and exists (select 1 from hold)
-         returning m.id, m.parent, m.text),
+         returning m.id, m.parent, m.text, m.citations),
        touched as (
          update topics set updated_at = now(), head = (select id from answer)
          where id = $1 and exists (select 1 from answer))
-       select exists (select 1 from target) as continuable, answer.id as bot_message_id, answer.parent, answer.text
+       select exists (select 1 from target) as continuable, answer.id as bot_message_id, answer.parent, answer.text,
+              answer.citations
        from (select 1) as one left join answer on true`,
       [reply.topicId, owner.userId, owner.tenant, reply.price, reply.messageId, reply.model],
     );
     const row = rows[0];
     if (!row.continuable) throw notContinuable();
     if (!row.bot_message_id) throw await refusal(db, owner, reply.price);
-    return { userMessageId: row.parent, botMessageId: row.bot_message_id, text: row.text };
+    return {
+      userMessageId: row.parent,
+      botMessageId: row.bot_message_id,
+      text: row.text,
+      pages: (row.citations ?? []).filter((citation) => citation.url !== undefined),
+    };
   } catch (error) {
     throw conflicts(error);
   }

@@ -133,10 +133,11 @@ const messageSchema = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['n', 'fileId', 'name', 'snippet'],
+        required: ['n', 'name', 'snippet'],
         properties: {
           n: { type: 'integer' },
           fileId: { type: 'string' },
+          url: { type: 'string', description: 'a web page the search found' },
           name: { type: 'string' },
           page: { type: 'integer' },
           snippet: { type: 'string' },

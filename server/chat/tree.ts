@@ -38,16 +38,25 @@ export async function branchTurns(db: Db, topicId: string, leafId: string | null
 
 /**
  * The user's message `messageId` with the branch before it, as a reply answering it (again) is given
- * them; null when the branch does not end with a message of the user's.
+ * them, and whether the member asked it to search the web; null when the branch does not end with a
+ * message of the user's.
  */
 export async function questionAt(
   db: Db,
   topicId: string,
   messageId: string,
-): Promise<{ history: Turn[]; text: string } | null> {
-  const history = await branchTurns(db, topicId, messageId);
+): Promise<{ history: Turn[]; text: string; webSearch: boolean } | null> {
+  const [history, { rows }] = await Promise.all([
+    branchTurns(db, topicId, messageId),
+    db.query<{ web_search: boolean }>('select web_search from messages where id = $1 and topic_id = $2', [
+      messageId,
+      topicId,
+    ]),
+  ]);
   const asked = history.pop();
-  return asked?.role === 'user' ? { history, text: asked.text } : null;
+  return asked?.role === 'user'
+    ? { history, text: asked.text, webSearch: rows[0]?.web_search === true }
+    : null;
 }
 
 /**

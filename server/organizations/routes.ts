@@ -26,6 +26,7 @@ const organizationSchema = {
     'messageTranslation',
     'memory',
     'memberBots',
+    'webSearch',
   ],
   properties: {
     _id: { type: 'string' },
@@ -44,6 +45,7 @@ const organizationSchema = {
     messageTranslation: { type: 'boolean' },
     memory: { type: 'boolean' },
     memberBots: { type: 'boolean', description: 'members may make their own bots' },
+    webSearch: { type: 'boolean', description: 'the organization has a search engine for web_search' },
     images: { type: 'boolean', description: 'image generation is set up' },
   },
 } as const;
@@ -79,6 +81,8 @@ export const organizationsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
         memory: row.memory,
         // The catalogue offers "Make a bot" only while the admins let members make bots.
         memberBots: row.member_bots,
+        // The composer offers "Search the web" only when the admins chose a search engine.
+        webSearch: row.search !== null,
         // Image bots and generate_image draw only once the admins set image generation up.
         images: row.images !== null,
       };

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
+import type { StoredSearch } from '../search/store';
 
 /** Labels an organization may not take: the app itself and names people expect to be the service's. */
 export const reservedSubdomains = new Set([
@@ -77,6 +78,8 @@ export interface OrganizationRow {
   /** Whether members may make their own bots, and the tools they may give them. */
   member_bots: boolean;
   member_bot_tools: string[];
+  /** Its search engine for `web_search` (the Brave key sealed); null: none. */
+  search: StoredSearch | null;
   /** Image generation: `{ provider, model, price }`, null while not configured. */
   images: { provider: string | null; model: string; price: number } | null;
   created_at: Date;
@@ -84,7 +87,7 @@ export interface OrganizationRow {
 
 export const organizationColumns = `id, subdomain, name, currency, disabled, brand_color, logo_type, logo_version,
   default_language, starting_balance, signup, allowed_domains, storage_quota_mb, api_access, public_sharing, memory,
-  member_bots, member_bot_tools, images, created_at`;
+  member_bots, member_bot_tools, search, images, created_at`;
 
 /** The organization's image generation settings, or null while it has none. */
 export async function imageSettings(db: Db, tenant: string): Promise<OrganizationRow['images']> {

@@ -21,10 +21,13 @@ export interface Turn {
   attachments?: Attachment[];
 }
 
-/** A source a reply cites: `[n]` in its text. */
+/** A source a reply cites: `[n]` in its text; a passage of a file, or a page the web search found (`url`). */
 export interface Citation {
   n: number;
-  fileId: string;
+  fileId?: string;
+  /** A web page's address (http or https). */
+  url?: string;
+  /** The file's name, or the page's title. */
   name: string;
   /** The PDF page the passage starts on. */
   page?: number;

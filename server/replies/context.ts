@@ -55,6 +55,8 @@ export async function replyContext(
     project?: string | null;
     /** The member's own conversation in the app. */
     personal?: boolean;
+    /** The member asked this message to search the web (a model bot without `web_search` of its own). */
+    webSearch?: boolean;
   },
   carriesFiles = false,
 ): Promise<ReplyContext> {
@@ -125,7 +127,11 @@ export async function replyContext(
     attachments: context.attachments,
     text: conversation.text,
     knowledge,
-    tools: await toolsForBot(app, who, bot, personal.memoryOn ? { project: personal.project } : null),
+    tools: await toolsForBot(app, who, bot, personal.memoryOn ? { project: personal.project } : null, {
+      asked: conversation.webSearch === true,
+      // The pages found are cited after the passages.
+      firstCitation: Math.max(0, ...(knowledge?.passages.map((passage) => passage.n) ?? [])) + 1,
+    }),
     instructions,
   };
 }

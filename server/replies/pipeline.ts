@@ -87,8 +87,8 @@ export interface ReplyJob {
   /** Whether a tool that asks first waits for the user's answer; else it is denied with `refusal`. */
   approvals: boolean;
   refusal?: string;
-  /** A reply taken up again: what was written of it and how many tool steps it has. */
-  continuing?: { text: string; steps: number };
+  /** A reply taken up again: what was written of it, how many tool steps it has and the web pages it cited. */
+  continuing?: { text: string; steps: number; pages?: Citation[] };
   record: ReplyRecord;
   log: FastifyBaseLogger;
 }
@@ -109,8 +109,8 @@ export async function prepareReply(app: FastifyInstance, given: ReplyJob): Promi
   let context: ReplyContext;
   try {
     context = await replyContext(app, job.owner, job.bot, job.conversation, job.carriesFiles);
-    if (context.knowledge?.passages.length)
-      await job.record.cite?.(context.knowledge.passages.map(citationOf));
+    context.tools.sources?.keep(job.continuing?.pages ?? []);
+    if (context.knowledge?.passages.length) await job.record.cite?.(citationsOf(job, context));
   } catch (error) {
     await job.record.release(null, 'failed');
     throw error;
@@ -149,6 +149,10 @@ async function runReply(
     after: job.continuing?.steps,
     show: (step) => sink.step(step),
   });
+  const citations = () => citationsOf(job, context);
+  const citeWebPages = async () => {
+    if (context.tools.sources?.citations.length) await record.cite?.(citations());
+  };
   try {
     for await (const piece of job.provider({
       history: context.history,
@@ -180,15 +184,16 @@ async function runReply(
     }
     renewal.end();
     if (renewal.lost.aborted) return { end: 'lost' };
+    await citeWebPages();
     if (signal.aborted) return { end: 'stopped', text, kept: await record.release(text, 'stopped') };
     const usage = reported ? used : estimatedUsage(context, text);
     const charge = await record.settle(text, free, usage);
     if (!charge) return { end: 'lost' };
-    const citations = context.knowledge?.passages.map(citationOf) ?? [];
-    return { end: 'complete', text, charge, citations, usage, cut };
+    return { end: 'complete', text, charge, citations: citations(), usage, cut };
   } catch (error) {
     renewal.end();
     if (renewal.lost.aborted) return { end: 'lost' };
+    await citeWebPages().catch((failure) => log.error({ err: failure }, 'keeping a reply’s sources failed'));
     if (!(error instanceof ProviderError)) log.error({ err: error }, 'reply failed');
     const status = signal.aborted ? 'stopped' : 'failed';
     const kept = await record.release(text, status).catch((failure) => {
@@ -198,6 +203,15 @@ async function runReply(
     return status === 'stopped' ? { end: 'stopped', text, kept } : { end: 'failed', text, kept, error };
   }
 }
+
+/**
+ * What a reply cites: the passages it was given, then the pages its web searches found (a continued
+ * reply's earlier ones first, still when it cannot search any more).
+ */
+const citationsOf = (job: ReplyJob, context: ReplyContext): Citation[] => [
+  ...(context.knowledge?.passages.map(citationOf) ?? []),
+  ...(context.tools.sources?.citations ?? job.continuing?.pages ?? []),
+];
 
 /**
  * The reply's parameters as the engine sends them: a maximum length where one is set, and always on a

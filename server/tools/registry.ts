@@ -3,8 +3,10 @@ import { knowledgeOf } from '../bots/config';
 import type { Db } from '../db/database';
 import { ApiError } from '../errors';
 import type { Owner } from '../owner';
+import { readSearch } from '../search/store';
 import { type BuiltinRun, builtinRunners, builtinToolInfos } from './builtin';
 import { rememberTool, rememberToolInfo } from './builtin/remember';
+import { WebSources } from './builtin/webSearch';
 import { callMcpTool, listMcpToolsForOrg } from './mcp/index';
 import type { ToolInfo } from './types';
 
@@ -66,26 +68,60 @@ export interface BotTools {
    * no tools is asked again without them, rather than failing a bot that never needed tools.
    */
   optional: boolean;
+  /** The web pages its `web_search` calls found: citations of the reply. */
+  sources?: WebSources;
+}
+
+/** A reply's web search: asked for this message (the composer's switch), and the first number its pages are cited by. */
+export interface WebSearchAsk {
+  asked: boolean;
+  firstCitation: number;
 }
 
 /**
  * The tools a reply of this bot may call, resolved by name to a built-in or an MCP server's tool of
- * its organization. Names no longer resolvable (an MCP server removed since) are left out, and so is
- * `search_knowledge` for a bot without knowledge bases. With `remember` (memory on for the member, in
- * the app), `remember` too, saving into that project (or everywhere: null), whatever the bot's tools.
- * Model bots only, and image bots (`generate_image`, always).
+ * its organization. Names no longer resolvable (an MCP server removed since) are left out, and so are
+ * `search_knowledge` for a bot without knowledge bases and `web_search` in an organization without a
+ * search engine. With `remember` (memory on for the member, in the app), `remember` too, saving into
+ * that project (or everywhere: null), whatever the bot's tools. With `web.asked` (the member's "Search
+ * the web"), `web_search` too; it always brings `fetch_url`, to read a page it found. Model bots only,
+ * and image bots (`generate_image`, always).
  */
 export async function toolsForBot(
   app: FastifyInstance,
   owner: Owner,
   bot: { platform: string; config: Record<string, unknown> },
   remember: { project: string | null } | null = null,
+  web: WebSearchAsk = { asked: false, firstCitation: 1 },
 ): Promise<BotTools> {
   const model = bot.platform === 'openai';
   // An image bot's every message is a prompt: its one tool draws it.
-  const names = model ? toolsOf(bot.config) : bot.platform === 'image' ? ['generate_image'] : [];
+  const given = model ? toolsOf(bot.config) : bot.platform === 'image' ? ['generate_image'] : [];
+  const searches = model && (web.asked || given.includes('web_search'));
+  const stored = searches ? await readSearch(app.db, owner.tenant) : null;
+  const sources = stored ? new WebSources(web.firstCitation) : undefined;
+  const names = stored ? [...new Set([...given, 'web_search', 'fetch_url'])] : given;
   const tools = new Map<string, Tool>();
-  const builtins = names.length ? builtinRunners(app, owner, knowledgeOf(bot.config)) : {};
+  const builtins = names.length
+    ? builtinRunners(
+        app,
+        owner,
+        knowledgeOf(bot.config),
+        stored && sources
+          ? {
+              setup: {
+                stored,
+                tenant: owner.tenant,
+                unseal: (sealed, context) => app.secrets.unseal(sealed, context),
+                timeoutMs: app.config.search.timeoutMs,
+                braveUrl: app.config.search.braveUrl,
+                allowPrivate: app.config.allowPrivateProviderUrls,
+              },
+              sources,
+            }
+          : null,
+      )
+    : {};
   const wantsMcp = names.some((name) => !builtinToolInfos.some((tool) => tool.name === name));
   const mcp = wantsMcp ? await listMcpToolsForOrg(app.db, owner.tenant) : [];
   for (const name of names) {
@@ -118,5 +154,6 @@ export async function toolsForBot(
     tools,
     askFirst: new Set(askFirstOf(bot.config).filter((name) => tools.has(name))),
     optional,
+    ...(sources ? { sources } : {}),
   };
 }

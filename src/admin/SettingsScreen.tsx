@@ -4,6 +4,7 @@ import {
   contrastRatio,
   minimumContrast,
   type SettingsDraft,
+  searchEngines,
   signupPolicies,
 } from '../../machines/orgSettings';
 import { FormError } from '../components/FormError';
@@ -20,6 +21,8 @@ import { ImageSettingsFields } from './ImageSettingsFields';
 import { ListProblem } from './ListProblem';
 import { useAdmin } from './useAdmin';
 import { useFocusFirstProblem } from './useFocusFirstProblem';
+
+const engineLabels = { searxng: 'SearXNG', brave: 'Brave Search' };
 
 const policyLabels = {
   open: 'Anyone can sign up',
@@ -252,6 +255,40 @@ export function SettingsScreen() {
             onChange={(event) => change({ memberBots: event.target.checked })}
           />
           <ImageSettingsFields draft={draft} problemOf={problemOf} change={change} />
+          <SelectField
+            label="Web search"
+            hint="The search engine that model bots use when they search the web."
+            value={draft.search}
+            error={problemOf('search')}
+            onChange={(event) => change({ search: event.target.value as SettingsDraft['search'] })}
+            options={[
+              { value: '', label: 'None' },
+              ...searchEngines.map((engine) => ({ value: engine, label: engineLabels[engine], raw: true })),
+            ]}
+          />
+          {draft.search === 'searxng' && (
+            <TextField
+              label="SearXNG address"
+              inputMode="url"
+              placeholder="https://searx.example.org"
+              hint="The instance's JSON format must be on (search.formats in its settings.yml)."
+              value={draft.searchUrl}
+              error={problemOf('searchUrl')}
+              onChange={(event) => change({ searchUrl: event.target.value })}
+            />
+          )}
+          {draft.search === 'brave' && (
+            <TextField
+              label="Brave Search API key"
+              type="password"
+              autoComplete="off"
+              placeholder={draft.savedSearchKey}
+              hint={draft.savedSearchKey ? 'Leave it empty to keep the saved key.' : undefined}
+              value={draft.searchKey}
+              error={problemOf('searchKey')}
+              onChange={(event) => change({ searchKey: event.target.value })}
+            />
+          )}
         </fieldset>
         <FormError message={formProblem} />
         <div className="actions">

@@ -134,11 +134,12 @@ export function createWorkspaceEndpoints(http: HttpClient) {
       parent: string | null,
       signal: AbortSignal,
       files?: string[],
+      webSearch?: boolean,
     ) =>
       events(
         http.stream(
           `/api/v1/topic/${encodeURIComponent(topicId)}/message`,
-          files?.length ? { text, parent, files } : { text, parent },
+          { text, parent, ...(files?.length ? { files } : {}), ...(webSearch ? { webSearch } : {}) },
           signal,
         ),
       ),

@@ -62,7 +62,14 @@ export function createStreamReply(api: WorkspaceEndpoints) {
     const { topicId, request } = input;
     const events =
       request.kind === 'send'
-        ? api.sendMessage(topicId, request.text, request.parent, controller.signal, request.files)
+        ? api.sendMessage(
+            topicId,
+            request.text,
+            request.parent,
+            controller.signal,
+            request.files,
+            request.webSearch,
+          )
         : request.kind === 'regenerate'
           ? api.regenerate(topicId, request.messageId, controller.signal, request.model)
           : api.continueReply(topicId, request.messageId, controller.signal);

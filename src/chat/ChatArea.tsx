@@ -10,6 +10,7 @@ import { ChatProblem } from './ChatProblem';
 import { Composer, picked } from './Composer';
 import { DraftIntro } from './DraftIntro';
 import { MessageList } from './MessageList';
+import { WebSearchSwitch } from './WebSearchSwitch';
 
 const loadingStates = ['starting', 'checkingBot', 'loading'] as const;
 
@@ -56,6 +57,8 @@ export default function ChatArea({ topicId }: { topicId: string }) {
     (snapshot) => snapshot.matches('live') || snapshot.matches('creating') || snapshot.matches('stopping'),
   );
   const [translateAll, setTranslateAll] = useState(false);
+  // "Search the web" holds for the next message only.
+  const [webSearch, setWebSearch] = useState(false);
   const broke = useSelector(chat, (snapshot) => snapshot.matches('insufficientBalance'));
   const returned = useSelector(chat, (snapshot) => snapshot.context.returned);
   const refusal = useSelector(chat, (snapshot) =>
@@ -94,10 +97,17 @@ export default function ChatArea({ topicId }: { topicId: string }) {
           attachments={attachments}
           returned={returned}
           problem={refusal}
-          onSend={(text, files) =>
-            chat.send(files.length ? { type: 'SEND', text, files } : { type: 'SEND', text })
-          }
+          onSend={(text, files) => {
+            chat.send({
+              type: 'SEND',
+              text,
+              ...(files.length ? { files } : {}),
+              ...(webSearch ? { webSearch } : {}),
+            });
+            setWebSearch(false);
+          }}
           onStop={() => chat.send({ type: 'STOP' })}
+          options={<WebSearchSwitch chat={chat} on={webSearch} onChange={setWebSearch} disabled={broke} />}
         />
       )}
     </div>

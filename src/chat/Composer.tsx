@@ -4,6 +4,7 @@ import {
   type FormEvent,
   type KeyboardEvent,
   lazy,
+  type ReactNode,
   Suspense,
   useCallback,
   useEffect,
@@ -37,6 +38,8 @@ interface ComposerProps {
   problem: string | null;
   onSend: (text: string, files: MessageFile[]) => void;
   onStop: () => void;
+  /** Switches for the next message (e.g. "Search the web"), under the box. */
+  options?: ReactNode;
 }
 
 /** What Send waits for, in words, by the state of the files. */
@@ -59,6 +62,7 @@ export function Composer({
   problem,
   onSend,
   onStop,
+  options,
 }: ComposerProps) {
   const t = useT();
   const id = useId();
@@ -216,6 +220,7 @@ export function Composer({
           <T>Send</T>
         </button>
       )}
+      {options}
       {waiting && (
         <p id={`${id}-waiting`} className="composer-waiting">
           {t(waitReasons[waiting])}

@@ -1,24 +1,30 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { admin, loginOwner } from '../server/admin/support';
 import { giveTools } from '../server/tools/support';
 import { botIds, signUp, type TestServer } from '../support/app';
 import { type AxeTotals, blocking, noViolations, runAxe } from '../support/axe';
 import { launchBrowser } from '../support/browser';
 import { layoutProblems } from '../support/fit';
 import { type OpenAiDouble, startOpenAiDouble, toolSteps } from '../support/openai-double';
+import { type SearchDouble, startBraveDouble } from '../support/searchEngines';
 import { type RunningServer, startServer } from '../support/server';
 
 /** A sum long enough that its result (the sum and its value) is shortened on screen. */
 const longSum = Array.from({ length: 150 }, () => '1').join(' + ');
 
+const braveKey = 'BSA-e2e-key-0123456789wxyz';
+
 /**
  * Tool steps of a reply in Chromium against `npm start`: the Assistant (the OpenAI double, calling
- * tools in OpenAI's wire format) uses the calculator and the clock, the clock asking first.
+ * tools in OpenAI's wire format) uses the calculator and the clock, the clock asking first, and
+ * searches the web (Brave Search's double) when the member switches "Search the web" on.
  */
 describe('tool steps in the conversation', () => {
   let server: RunningServer;
   let api: TestServer;
   let model: OpenAiDouble;
+  let brave: SearchDouble;
   let browser: Browser;
   let page: Page;
   let assistant: string;
@@ -26,9 +32,13 @@ describe('tool steps in the conversation', () => {
   const totals: AxeTotals = noViolations();
 
   beforeAll(async () => {
-    model = await startOpenAiDouble();
+    [model, brave] = await Promise.all([startOpenAiDouble(), startBraveDouble([braveKey])]);
     [server, browser] = await Promise.all([
-      startServer({ OPENAI_BASE_URL: model.url, RATE_LIMIT_OTP_PER_IP_PER_HOUR: '10000' }),
+      startServer({
+        OPENAI_BASE_URL: model.url,
+        BRAVE_SEARCH_URL: brave.url,
+        RATE_LIMIT_OTP_PER_IP_PER_HOUR: '10000',
+      }),
       launchBrowser(),
     ]);
     api = server as unknown as TestServer;
@@ -40,6 +50,7 @@ describe('tool steps in the conversation', () => {
     await browser?.close();
     await server?.stop();
     await model?.close();
+    await brave?.close();
   });
 
   /** A browser of the user's at that width, made at that size. */
@@ -217,5 +228,66 @@ describe('tool steps in the conversation', () => {
     await stepButton(page, 'current_time', 'Denied').waitFor();
     await stepButton(page, 'current_time', 'Done').waitFor();
     expect(await page.getByRole('button', { name: 'Allow', exact: true }).count()).toBe(0);
+  });
+
+  it('searches the web for one message: the admin sets Brave Search, the member switches it on, the reply cites its pages as links', async () => {
+    // The owner chooses Brave Search in Settings; the key is never shown again, only its end.
+    const owner = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await owner.addInitScript(
+      (value) => localStorage.setItem('token', value),
+      (await loginOwner(api, 'app')).token,
+    );
+    const settings = await owner.newPage();
+    await settings.goto(`${server.url}/admin/settings`);
+    await settings.getByLabel('Web search').selectOption('brave');
+    await settings.getByLabel('Brave Search API key').fill(braveKey);
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await settings.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    expect(await settings.getByLabel('Brave Search API key').inputValue()).toBe('');
+    expect(await settings.getByLabel('Brave Search API key').getAttribute('placeholder')).toBe('••••wxyz');
+    await accessible(settings, 'settings with Brave Search');
+    await owner.close();
+
+    await giveTools(api, 'app', assistant, ['calculator']);
+    model.script(
+      toolSteps([
+        { call: { name: 'web_search', arguments: { query: 'spring tides' } } },
+        { answer: () => 'Spring tides come with the new and full moon [1].' },
+      ]),
+    );
+    await page.goto(`${server.url}/topics/new?bot=${assistant}`);
+    const toggle = page.getByRole('switch', { name: 'Search the web' });
+    await toggle.check();
+    const asked = model.requests.length;
+    await send('When are spring tides?');
+    await expect
+      .poll(() => lastReply().textContent())
+      .toContain('Spring tides come with the new and full moon');
+    expect(model.requests[asked].tools?.map((tool) => tool.function.name)).toContain('web_search');
+    // For that message only.
+    expect(await toggle.isChecked()).toBe(false);
+    await stepButton(page, 'web_search', 'Done').waitFor();
+    // The sources under the reply, and its [1], open the pages in a new tab.
+    const sources = lastReply().locator('.cited-sources').getByRole('link');
+    expect(await sources.count()).toBe(2);
+    const first = sources.first();
+    expect(await first.textContent()).toBe('[1] spring tides — an overview');
+    expect(await first.getAttribute('href')).toBe('https://example.org/spring%20tides');
+    expect(await first.getAttribute('target')).toBe('_blank');
+    expect(await first.getAttribute('rel')).toContain('noopener');
+    const marker = lastReply().getByRole('link', { name: '[1]', exact: true });
+    expect(await marker.getAttribute('href')).toBe('https://example.org/spring%20tides');
+    expect(await marker.getAttribute('rel')).toContain('noopener');
+    await accessible(page, 'a reply citing web pages');
+    await fits(page, 'a reply citing web pages');
+    const phone = await signedIn(320);
+    await phone.goto(page.url());
+    await lastReply(phone).locator('.cited-sources').getByRole('link').first().waitFor();
+    await phone.getByRole('switch', { name: 'Search the web' }).waitFor();
+    await fits(phone, 'web pages cited, at 320 px');
+    await accessible(phone, 'web pages cited, at 320 px');
+    await phone.context().close();
+    // No engine again: the other tests' bots search nothing.
+    await admin(api, await loginOwner(api, 'app'), '/settings', { method: 'PATCH', body: { search: null } });
   });
 });

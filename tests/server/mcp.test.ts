@@ -12,7 +12,14 @@ import {
 import { type Actor, admin, loginOwner, member } from './admin/support';
 import { giveTools } from './tools/support';
 
-const builtins = ['calculator', 'current_time', 'fetch_url', 'generate_image', 'search_knowledge'];
+const builtins = [
+  'calculator',
+  'current_time',
+  'fetch_url',
+  'generate_image',
+  'web_search',
+  'search_knowledge',
+];
 const token = 'mcp-secret-token-0123456789abcdef';
 
 describe('admin area: MCP servers and the tools bots may use', () => {

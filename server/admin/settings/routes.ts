@@ -7,6 +7,8 @@ import { checkBrandColor, checkLogo, logoMaxBytes } from '../../organizations/lo
 import { logoUrl, type OrganizationRow, readOrganization } from '../../organizations/store';
 import { catalogsFolder } from '../../paths';
 import { cleanName, objectOf } from '../../schemas';
+import { checkSearch } from '../../search/settings';
+import { searchSettingsOf } from '../../search/store';
 import { checkTools } from '../../tools/registry';
 import { checkProvider } from '../models/store';
 import { updateSettings } from './store';
@@ -61,6 +63,18 @@ const settingsSchema = objectOf(
     },
     images: imagesSchema,
     storageBytes: { type: 'integer', description: 'what the organization’s files take now' },
+    search: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      required: ['engine'],
+      description:
+        'the search engine of web_search, or null; the Brave key as ••••, with its last four characters when long',
+      properties: {
+        engine: { type: 'string', enum: ['searxng', 'brave'] },
+        url: { type: 'string' },
+        key: { type: 'string' },
+      },
+    },
   },
   [
     'name',
@@ -79,6 +93,7 @@ const settingsSchema = objectOf(
     'memberBotTools',
     'images',
     'storageBytes',
+    'search',
   ],
 );
 
@@ -97,6 +112,7 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
   memory: row.memory,
   memberBots: row.member_bots,
   memberBotTools: row.member_bot_tools,
+  search: searchSettingsOf(row.search),
   images: row.images,
 });
 
@@ -170,6 +186,18 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
               maxItems: 100,
               items: { type: 'string', minLength: 1, maxLength: 64 },
             },
+            // The engine of `web_search`: a SearXNG instance (`url`) or Brave Search (`key`, kept when
+            // left out); null: none.
+            search: {
+              type: ['object', 'null'],
+              additionalProperties: false,
+              required: ['engine'],
+              properties: {
+                engine: { type: 'string', enum: ['searxng', 'brave'] },
+                url: { type: ['string', 'null'], maxLength: 500 },
+                key: { type: ['string', 'null'], maxLength: 1000 },
+              },
+            },
             // Null: no image generation (image bots and generate_image say it is not set up).
             images: imagesSchema,
           },
@@ -218,6 +246,13 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
                   : error;
               })
             ).tools;
+      const search =
+        body.search === undefined
+          ? undefined
+          : await checkSearch(body.search, before.search, {
+              allowPrivate: app.config.allowPrivateProviderUrls,
+              seal: (key) => app.secrets.seal(key, request.tenant),
+            });
       const images = body.images && {
         provider: body.images.provider,
         model: body.images.model.trim(),
@@ -249,6 +284,7 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
           memory: body.memory ?? null,
           memberBots: body.memberBots ?? null,
           memberBotTools,
+          search,
           images,
         });
         const after = await readOrganization(tx, request.tenant);

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import type { OrganizationRow } from '../../organizations/store';
+import type { StoredSearch } from '../../search/store';
 
 /**
  * What a settings change writes: a value to set, or null (undefined for the logo and the colour)
@@ -24,6 +25,8 @@ export interface SettingsChange {
   memberBots: boolean | null;
   /** Given (checked names), or null to keep. */
   memberBotTools: string[] | null;
+  /** Given (checked, its key sealed; null: none), or undefined to keep. */
+  search: StoredSearch | null | undefined;
   /** Given (the image settings, or null to turn image generation off), or undefined to keep. */
   images: { provider: string | null; model: string; price: number } | null | undefined;
 }
@@ -47,7 +50,8 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
        memory = coalesce($18, memory),
        member_bots = coalesce($19, member_bots),
        member_bot_tools = coalesce($20::text[], member_bot_tools),
-       images = case when $21 then $22::jsonb else images end
+       search = case when $21 then $22::jsonb else search end,
+       images = case when $23 then $24::jsonb else images end
      where subdomain = $1`,
     [
       tenant,
@@ -70,6 +74,8 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
       change.memory,
       change.memberBots,
       change.memberBotTools,
+      change.search !== undefined,
+      change.search ? JSON.stringify(change.search) : null,
       change.images !== undefined,
       change.images ? JSON.stringify(change.images) : null,
     ],

@@ -7,6 +7,7 @@ import { currentTimeTool } from './currentTime';
 import { fetchUrlTool } from './fetchUrl';
 import { generateImageTool, imagePromptMax, imageSizes } from './generateImage';
 import { searchKnowledgeTool } from './searchKnowledge';
+import { type WebSearchSetup, type WebSources, webSearchTool } from './webSearch';
 
 const builtin = (name: string, description: string, parameters: Record<string, unknown>): ToolInfo => ({
   name,
@@ -59,6 +60,18 @@ export const builtinToolInfos: ToolInfo[] = [
     },
   ),
   builtin(
+    'web_search',
+    "Searches the web with the organization's search engine and returns the top results: title, address and snippet, numbered to cite as [n].",
+    {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What to search for, as typed in a search engine' },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+  ),
+  builtin(
     'search_knowledge',
     'Searches the knowledge bases of this bot and returns the passages that best answer the query.',
     {
@@ -81,12 +94,14 @@ export type BuiltinRun = (
 
 /**
  * The built-in tools for one reply of a bot: `search_knowledge` only where the bot has knowledge
- * bases (it would find nothing elsewhere).
+ * bases (it would find nothing elsewhere), `web_search` only where its organization has a search
+ * engine (`web`: it, and where the reply's citations of web pages are kept).
  */
 export function builtinRunners(
   app: FastifyInstance,
   owner: Owner,
   knowledge: string[],
+  web: { setup: WebSearchSetup; sources: WebSources } | null,
 ): Record<string, BuiltinRun> {
   return {
     calculator: (args) => calculatorTool(args),
@@ -94,5 +109,6 @@ export function builtinRunners(
     fetch_url: fetchUrlTool(app.config.allowPrivateProviderUrls),
     generate_image: generateImageTool(app, owner),
     ...(knowledge.length ? { search_knowledge: searchKnowledgeTool(app, owner, knowledge) } : {}),
+    ...(web ? { web_search: webSearchTool(web.setup, web.sources) } : {}),
   };
 }

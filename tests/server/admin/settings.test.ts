@@ -49,6 +49,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       memberBotTools: [],
       // No image generation until an admin sets it up.
       images: null,
+      search: null,
       // Parley's guide, the knowledge base every organization starts with.
       storageBytes: readdirSync(guide).reduce((sum, name) => sum + statSync(join(guide, name)).size, 0),
     });
@@ -67,6 +68,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       memory: true,
       memberBots: false,
       images: false,
+      webSearch: false,
     });
   });
 
