@@ -20,8 +20,6 @@ import { readLimited } from './fetchUrl';
 /** The sizes OpenAI's image models take; `auto` lets the model choose. */
 export const imageSizes = ['1024x1024', '1024x1536', '1536x1024', 'auto'] as const;
 export type ImageSize = (typeof imageSizes)[number];
-/** The longest an image may take, from the request to its last byte (image models are slow). */
-export const imageTimeoutMs = 120_000;
 /** The most of an image read from the provider. */
 export const imageMaxBytes = 20 * 1024 * 1024;
 
@@ -41,7 +39,7 @@ interface Generations {
 /**
  * One image from the organization's OpenAI-compatible `/images/generations` (its provider resolved as
  * a model bot's is, through the guard against private addresses), asked as base64 (`b64_json`); a
- * server that answers a `url` instead has it fetched through the same guard. Within `imageTimeoutMs`
+ * server that answers a `url` instead has it fetched through the same guard. Within IMAGE_TIMEOUT_SECONDS
  * and `imageMaxBytes`; every failure is a ToolError the model (and the member) can read.
  */
 export async function requestImage(
@@ -52,7 +50,7 @@ export async function requestImage(
   signal: AbortSignal,
 ): Promise<{ bytes: Buffer; revisedPrompt?: string }> {
   const timer = new AbortController();
-  const timeout = setTimeout(() => timer.abort(new TooSlow()), imageTimeoutMs);
+  const timeout = setTimeout(() => timer.abort(new TooSlow()), app.config.imageTimeoutMs);
   const both = AbortSignal.any([signal, timer.signal]);
   try {
     const { baseUrl, apiKey, send } = await providerTarget(app.config.openai, resolveProvider(app), tenant, {
@@ -93,7 +91,7 @@ export async function requestImage(
     if (error instanceof ToolError || signal.aborted) throw error;
     if (error instanceof ProviderError) throw new ToolError(error.message);
     if (timer.signal.aborted)
-      throw new ToolError(`The image service did not answer within ${imageTimeoutMs / 1000} s.`);
+      throw new ToolError(`The image service did not answer within ${app.config.imageTimeoutMs / 1000} s.`);
     const refused = error instanceof RefusedAddress ? error : (error as { cause?: unknown }).cause;
     if (refused instanceof RefusedAddress)
       throw new ToolError('The image service’s address is on a private network, which is not allowed.');
