@@ -19,12 +19,12 @@ import { readLimited } from './fetchUrl';
 
 /** The sizes OpenAI's image models take; `auto` lets the model choose. */
 export const imageSizes = ['1024x1024', '1024x1536', '1536x1024', 'auto'] as const;
-export type ImageSize = (typeof imageSizes)[number];
+type ImageSize = (typeof imageSizes)[number];
 /** The most of an image read from the provider. */
-export const imageMaxBytes = 20 * 1024 * 1024;
+const imageMaxBytes = 20 * 1024 * 1024;
 
 /** The organization's image generation: where (`provider`: its provider's id, null = the server's own), which model, and the price of one image. */
-export type ImageSettings = NonNullable<Awaited<ReturnType<typeof imageSettings>>>;
+type ImageSettings = NonNullable<Awaited<ReturnType<typeof imageSettings>>>;
 /** The longest prompt sent (OpenAI's image models take a few thousand characters). */
 export const imagePromptMax = 4000;
 
@@ -42,7 +42,7 @@ interface Generations {
  * server that answers a `url` instead has it fetched through the same guard. Within IMAGE_TIMEOUT_SECONDS
  * and `imageMaxBytes`; every failure is a ToolError the model (and the member) can read.
  */
-export async function requestImage(
+async function requestImage(
   app: FastifyInstance,
   tenant: string,
   settings: ImageSettings,
@@ -72,7 +72,10 @@ export async function requestImage(
       }),
       signal: both,
     });
-    const body = (await response.json().catch(() => null)) as Generations | null;
+    // The answer is read within the limit too: an image in base64 is a third larger.
+    const answer = await readLimited(response.body, Math.ceil((imageMaxBytes * 4) / 3) + 64 * 1024);
+    if (answer.cut) throw tooLarge();
+    const body = parsed(answer.bytes);
     if (!response.ok) {
       const reason = typeof body?.error?.message === 'string' ? `: ${body.error.message}` : '';
       throw new ToolError(`The image service refused the request (HTTP ${response.status})${reason}`);
@@ -80,9 +83,7 @@ export async function requestImage(
     const image = body?.data?.[0];
     const revisedPrompt = typeof image?.revised_prompt === 'string' ? image.revised_prompt : undefined;
     if (typeof image?.b64_json === 'string' && image.b64_json) {
-      const bytes = Buffer.from(image.b64_json, 'base64');
-      if (bytes.length > imageMaxBytes) throw tooLarge();
-      return { bytes, revisedPrompt };
+      return { bytes: Buffer.from(image.b64_json, 'base64'), revisedPrompt };
     }
     if (typeof image?.url === 'string')
       return { bytes: await fetchImage(app, image.url, both), revisedPrompt };
@@ -98,6 +99,15 @@ export async function requestImage(
     throw new ToolError('The image service cannot be reached.');
   } finally {
     clearTimeout(timeout);
+  }
+}
+
+/** The JSON of an answer, or null when it is none. */
+function parsed(bytes: Uint8Array): Generations | null {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as Generations;
+  } catch {
+    return null;
   }
 }
 
