@@ -321,7 +321,7 @@ const openAiImageSizes = [
 ];
 
 /** A real small PNG, its colour from `seed`: each image made is different bytes. */
-export const testPng = (seed = 0) =>
+const testPng = (seed = 0) =>
   sharp({
     create: { width: 48, height: 32, channels: 3, background: { r: (seed * 53) % 256, g: 120, b: 200 } },
   })
