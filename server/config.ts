@@ -100,6 +100,13 @@ export interface Config {
     /** Imports one member may start per hour (they are heavy). */
     perUserPerHour: number;
   };
+  /** Voice: transcription and speech through the organization's OpenAI-compatible audio endpoints. */
+  audio: {
+    /** How long one provider call may take, in ms (then a clear 504, nothing charged). */
+    timeoutMs: number;
+    /** Transcriptions and speeches one member may ask for per minute. */
+    perUserPerMinute: number;
+  };
   knowledge: {
     /** The model asked for vectors (`POST /embeddings`) when the organization's provider answers it. */
     embeddingModel: string;
@@ -188,6 +195,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: number(env.IMPORT_MAX_MB, 200) * 1024 * 1024,
       maxExpandedBytes: number(env.IMPORT_MAX_EXPANDED_MB, 2048) * 1024 * 1024,
       perUserPerHour: number(env.RATE_LIMIT_IMPORTS_PER_USER_PER_HOUR, 10),
+    },
+    audio: {
+      timeoutMs: number(env.AUDIO_TIMEOUT_SECONDS, 120) * 1000,
+      perUserPerMinute: number(env.RATE_LIMIT_AUDIO_PER_USER_PER_MINUTE, 20),
     },
     knowledge: { embeddingModel: env.OPENAI_EMBEDDING_MODEL ?? 'text-embedding-3-small' },
   };

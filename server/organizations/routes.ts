@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import { memberVoice, memberVoiceSchema, speechOf } from '../audio/settings';
 import { ApiError } from '../errors';
 import { checkLogo } from './logo';
 import { readSso } from './sso';
@@ -26,6 +27,7 @@ const organizationSchema = {
     'messageTranslation',
     'memory',
     'memberBots',
+    'voice',
   ],
   properties: {
     _id: { type: 'string' },
@@ -44,6 +46,7 @@ const organizationSchema = {
     messageTranslation: { type: 'boolean' },
     memory: { type: 'boolean' },
     memberBots: { type: 'boolean', description: 'members may make their own bots' },
+    voice: memberVoiceSchema,
   },
 } as const;
 
@@ -78,6 +81,8 @@ export const organizationsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
         memory: row.memory,
         // The catalogue offers "Make a bot" only while the admins let members make bots.
         memberBots: row.member_bots,
+        // The composer offers the microphone, and Profile the voices, only when the admins set models.
+        voice: memberVoice(speechOf(row.speech)),
       };
     },
   );

@@ -77,12 +77,14 @@ export interface OrganizationRow {
   /** Whether members may make their own bots, and the tools they may give them. */
   member_bots: boolean;
   member_bot_tools: string[];
+  /** Voice (`server/audio/settings.ts` reads it); null: not configured. */
+  speech: Record<string, unknown> | null;
   created_at: Date;
 }
 
 export const organizationColumns = `id, subdomain, name, currency, disabled, brand_color, logo_type, logo_version,
   default_language, starting_balance, signup, allowed_domains, storage_quota_mb, api_access, public_sharing, memory,
-  member_bots, member_bot_tools, created_at`;
+  member_bots, member_bot_tools, speech, created_at`;
 
 export async function readOrganization(db: Db, subdomain: string): Promise<OrganizationRow | null> {
   const { rows } = await db.query<OrganizationRow>(

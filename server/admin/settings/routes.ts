@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import { type SpeechSettings, speechChangeSchema, speechOf, speechSchema } from '../../audio/settings';
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
 import { storageBytes } from '../../files/store';
@@ -8,6 +9,7 @@ import { logoUrl, type OrganizationRow, readOrganization } from '../../organizat
 import { catalogsFolder } from '../../paths';
 import { cleanName, objectOf } from '../../schemas';
 import { checkTools } from '../../tools/registry';
+import { checkProvider } from '../models/store';
 import { updateSettings } from './store';
 
 /** English and the languages of the server's catalogs (the app's 12). */
@@ -41,6 +43,7 @@ const settingsSchema = objectOf(
       description: 'the tools members may give their bots (names)',
     },
     storageBytes: { type: 'integer', description: 'what the organization’s files take now' },
+    speech: speechSchema,
   },
   [
     'name',
@@ -58,6 +61,7 @@ const settingsSchema = objectOf(
     'memberBots',
     'memberBotTools',
     'storageBytes',
+    'speech',
   ],
 );
 
@@ -76,6 +80,7 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
   memory: row.memory,
   memberBots: row.member_bots,
   memberBotTools: row.member_bot_tools,
+  speech: speechOf(row.speech),
 });
 
 /**
@@ -95,6 +100,31 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
     ...settingsOf(await read(tenant), app.config.startingBalance),
     storageBytes: await storageBytes(app.db, tenant),
   });
+
+  /** The voice settings a change leaves: its provider the organization's, speech with a voice to read in. */
+  async function checkSpeech(
+    tenant: string,
+    before: OrganizationRow,
+    change: Partial<SpeechSettings>,
+  ): Promise<SpeechSettings> {
+    const speech = { ...speechOf(before.speech), ...change };
+    await checkProvider(app.db, tenant, speech.provider).catch(() => {
+      throw new ApiError(
+        400,
+        'Choose one of the organization’s providers.',
+        'INVALID_INPUT',
+        'speech.provider',
+      );
+    });
+    if (speech.speechModel && !speech.voices.length)
+      throw new ApiError(
+        400,
+        'Name at least one voice for the speech model (alloy, for instance).',
+        'INVALID_INPUT',
+        'speech.voices',
+      );
+    return speech;
+  }
 
   app.get('/settings', { schema: { response: { 200: settingsSchema } } }, (request) =>
     answer(request.tenant),
@@ -148,6 +178,8 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
               maxItems: 100,
               items: { type: 'string', minLength: 1, maxLength: 64 },
             },
+            // Voice: the fields given replace those stored.
+            speech: speechChangeSchema,
           },
           [],
           1,
@@ -194,6 +226,8 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
                   : error;
               })
             ).tools;
+      const speech =
+        body.speech === undefined ? null : await checkSpeech(request.tenant, before, body.speech);
       // Last: an SVG is drawn, the one costly check.
       const logo = body.logo ? await checkLogo(body.logo) : null;
       await app.db.transaction(async (tx) => {
@@ -212,6 +246,7 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
           memory: body.memory ?? null,
           memberBots: body.memberBots ?? null,
           memberBotTools,
+          speech,
         });
         const after = await readOrganization(tx, request.tenant);
         const fallback = app.config.startingBalance;

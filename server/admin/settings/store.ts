@@ -1,3 +1,4 @@
+import type { SpeechSettings } from '../../audio/settings';
 import type { Db } from '../../db/database';
 import type { OrganizationRow } from '../../organizations/store';
 
@@ -24,6 +25,8 @@ export interface SettingsChange {
   memberBots: boolean | null;
   /** Given (checked names), or null to keep. */
   memberBotTools: string[] | null;
+  /** Given (checked, whole), or null to keep. */
+  speech: SpeechSettings | null;
 }
 
 /** Writes the organization's settings in one statement. */
@@ -44,7 +47,8 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
        public_sharing = coalesce($17, public_sharing),
        memory = coalesce($18, memory),
        member_bots = coalesce($19, member_bots),
-       member_bot_tools = coalesce($20::text[], member_bot_tools)
+       member_bot_tools = coalesce($20::text[], member_bot_tools),
+       speech = coalesce($21::jsonb, speech)
      where subdomain = $1`,
     [
       tenant,
@@ -67,6 +71,7 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
       change.memory,
       change.memberBots,
       change.memberBotTools,
+      change.speech && JSON.stringify(change.speech),
     ],
   );
   // A tool members may no longer use leaves their bots at once.

@@ -50,8 +50,11 @@ function userContent(text: string, attachments: Attachment[] = [], passages: Pas
   return [{ type: 'text', text: body }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))];
 }
 
-/** Where a bot's requests go: its organization's provider, its own base URL, or the server's. */
-async function target(
+/**
+ * Where a bot's requests go: its organization's provider, its own base URL, or the server's. Voice
+ * finds its provider the same way (`{ provider }` of its settings).
+ */
+export async function target(
   settings: Settings,
   resolve: ProviderResolver | undefined,
   tenant: string,

@@ -47,6 +47,15 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       memory: true,
       memberBots: false,
       memberBotTools: [],
+      // Voice is not configured until the admins name a model.
+      speech: {
+        transcriptionModel: null,
+        speechModel: null,
+        voices: [],
+        provider: null,
+        transcriptionPrice: 0,
+        speechPrice: 0,
+      },
       // Parley's guide, the knowledge base every organization starts with.
       storageBytes: readdirSync(guide).reduce((sum, name) => sum + statSync(join(guide, name)).size, 0),
     });
@@ -64,6 +73,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       messageTranslation: false,
       memory: true,
       memberBots: false,
+      voice: { transcription: false, speech: false, voices: [] },
     });
   });
 
