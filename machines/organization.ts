@@ -14,6 +14,8 @@ export interface OrganizationRecord {
   memory?: boolean;
   /** Whether members may make their own bots (its admins' `memberBots`). */
   memberBots?: boolean;
+  /** Voice: whether members may dictate, whether the server reads replies aloud, and in which voices. */
+  voice?: { transcription: boolean; speech: boolean; voices: string[] };
 }
 
 /** The label that means "no specific organization" (seed-spec §1, §9). */

@@ -21,6 +21,7 @@ import { useT } from '../i18n/useT';
 import { AttachButton } from './attachments/AttachButton';
 import { AttachmentList } from './attachments/AttachmentList';
 import type { ComboboxState } from './slash/SlashMenu';
+import { VoiceInput } from './voice/VoiceInput';
 
 // The / menu's code loads when a message first starts with /.
 const SlashMenu = lazy(() => import('./slash/SlashMenu'));
@@ -178,6 +179,14 @@ export function Composer({
       <AttachButton
         disabled={disabled}
         onFiles={(files) => attachments.send({ type: 'ADD', files: files.map(picked) })}
+      />
+      <VoiceInput
+        disabled={disabled || streaming}
+        onTranscript={(heard, now) =>
+          now
+            ? onSend(heard, [])
+            : setText((before) => (before.trim() ? `${before.trimEnd()} ${heard}` : heard))
+        }
       />
       <textarea
         ref={box}

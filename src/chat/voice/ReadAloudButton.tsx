@@ -1,0 +1,60 @@
+import { useSelector } from '@xstate/react';
+import { useActors } from '../../app/ActorsContext';
+import { useWorkspace } from '../../app/useWorkspace';
+import { voiceActorsOf } from '../../app/voiceActors';
+import { T } from '../../i18n/T';
+import { useT } from '../../i18n/useT';
+import { speakableText } from './speakableText';
+import './voice.css';
+
+/**
+ * Read aloud on a reply: the organization's speech in the member's voice when it has a speech model,
+ * else the browser's own; Stop while it reads. One reply is read at a time.
+ */
+export default function ReadAloudButton({ messageId, text }: { messageId: string; text: string }) {
+  const { services } = useActors();
+  const workspace = useWorkspace();
+  const { readAloud } = voiceActorsOf(workspace, services.http, services.env.storage);
+  const t = useT();
+  const server = useSelector(
+    workspace.organizationDetails,
+    (state) => state.context.data?.voice?.speech === true,
+  );
+  const mine = useSelector(readAloud, (snapshot) => snapshot.context.messageId === messageId);
+  const state = useSelector(readAloud, (snapshot) => (mine ? snapshot.value : 'idle'));
+  const problem = useSelector(readAloud, (snapshot) => snapshot.context.problem);
+
+  if (state === 'failed')
+    return (
+      <span className="voice-problem" role="alert">
+        {problem ? t(problem) : null}{' '}
+        <button
+          type="button"
+          className="button small ghost"
+          onClick={() => readAloud.send({ type: 'DISMISS' })}
+        >
+          <T>Dismiss</T>
+        </button>
+      </span>
+    );
+  if (state !== 'idle')
+    return (
+      <button
+        type="button"
+        className="button small ghost"
+        aria-busy={state === 'fetching'}
+        onClick={() => readAloud.send({ type: 'STOP' })}
+      >
+        <T>Stop reading</T>
+      </button>
+    );
+  return (
+    <button
+      type="button"
+      className="button small ghost"
+      onClick={() => readAloud.send({ type: 'READ', messageId, text: speakableText(text), server })}
+    >
+      <T>Read aloud</T>
+    </button>
+  );
+}
