@@ -24,6 +24,18 @@ export interface OrganizationSettings {
   memory?: boolean;
   /** Whether members may make their own bots; off makes no new ones (those made keep answering). */
   memberBots?: boolean;
+  /** Voice: the provider's models (null: off), the voices members choose from, per-minute prices. */
+  speech?: SpeechSettings;
+}
+
+export interface SpeechSettings {
+  transcriptionModel: string | null;
+  speechModel: string | null;
+  voices: string[];
+  /** One of the organization's providers; null: the server's own. */
+  provider: string | null;
+  transcriptionPrice: number;
+  speechPrice: number;
 }
 
 /** A logo to store: PNG or SVG, base64. */
@@ -49,6 +61,14 @@ export interface SettingsDraft {
   apiAccess: boolean;
   memory: boolean;
   memberBots: boolean;
+  transcriptionModel: string;
+  speechModel: string;
+  /** Separated by commas. */
+  voices: string;
+  /** A provider's id; empty: the server's own. */
+  speechProvider: string;
+  transcriptionPrice: string;
+  speechPrice: string;
 }
 
 /** A file the admin picked for the logo, read in the browser. */
@@ -99,8 +119,18 @@ export function draftOf(settings: OrganizationSettings): SettingsDraft {
     apiAccess: settings.apiAccess ?? true,
     memory: settings.memory ?? true,
     memberBots: settings.memberBots ?? false,
+    transcriptionModel: settings.speech?.transcriptionModel ?? '',
+    speechModel: settings.speech?.speechModel ?? '',
+    voices: (settings.speech?.voices ?? []).join(', '),
+    speechProvider: settings.speech?.provider ?? '',
+    transcriptionPrice: String(settings.speech?.transcriptionPrice ?? 0),
+    speechPrice: String(settings.speech?.speechPrice ?? 0),
   };
 }
+
+const voicesOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
+const amountIsValid = (text: string) =>
+  text.trim() !== '' && Number.isFinite(Number(text)) && Number(text) >= 0;
 
 const domainsOf = (text: string) =>
   text
@@ -126,6 +156,19 @@ export function settingsProblems(draft: SettingsDraft): SettingsProblem[] {
     problems.push({ field: 'startingBalance', message: 'Enter an amount of 0 or more.' });
   if (draft.signup === 'domains' && domainsOf(draft.allowedDomains).length === 0)
     problems.push({ field: 'allowedDomains', message: 'Enter at least one email domain.' });
+  for (const field of ['transcriptionPrice', 'speechPrice'] as const)
+    if (!amountIsValid(draft[field])) problems.push({ field, message: 'Enter an amount of 0 or more.' });
+  const voices = voicesOf(draft.voices);
+  if (voices.some((voice) => !/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(voice)))
+    problems.push({
+      field: 'voices',
+      message: 'Enter voice names as the provider spells them, such as alloy, nova.',
+    });
+  else if (draft.speechModel.trim() && !voices.length)
+    problems.push({
+      field: 'voices',
+      message: 'Name at least one voice for the speech model, such as alloy.',
+    });
   return problems;
 }
 
@@ -151,6 +194,14 @@ export function settingsRequest(draft: SettingsDraft): SettingsRequest {
     apiAccess: draft.apiAccess,
     memory: draft.memory,
     memberBots: draft.memberBots,
+    speech: {
+      transcriptionModel: draft.transcriptionModel.trim() || null,
+      speechModel: draft.speechModel.trim() || null,
+      voices: [...new Set(voicesOf(draft.voices))],
+      provider: draft.speechProvider || null,
+      transcriptionPrice: Number(draft.transcriptionPrice),
+      speechPrice: Number(draft.speechPrice),
+    },
   };
 }
 
@@ -170,6 +221,12 @@ const emptyDraft: SettingsDraft = {
   apiAccess: true,
   memory: true,
   memberBots: false,
+  transcriptionModel: '',
+  speechModel: '',
+  voices: '',
+  speechProvider: '',
+  transcriptionPrice: '0',
+  speechPrice: '0',
 };
 
 export interface OrgSettingsContext {

@@ -17,6 +17,7 @@ import { useT } from '../i18n/useT';
 import { CheckboxField } from './fields/CheckboxField';
 import { SelectField } from './fields/SelectField';
 import { ListProblem } from './ListProblem';
+import { SpeechFields } from './SpeechFields';
 import { useAdmin } from './useAdmin';
 import { useFocusFirstProblem } from './useFocusFirstProblem';
 
@@ -250,6 +251,7 @@ export function SettingsScreen() {
             checked={draft.memberBots}
             onChange={(event) => change({ memberBots: event.target.checked })}
           />
+          <SpeechFields draft={draft} change={change} problemOf={problemOf} />
         </fieldset>
         <FormError message={formProblem} />
         <div className="actions">
