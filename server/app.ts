@@ -113,6 +113,8 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
+        // Replies read aloud play the server's audio from a blob: URL.
+        mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
         workerSrc: ["'self'"],
