@@ -24,20 +24,7 @@ export default function ReadAloudButton({ messageId, text }: { messageId: string
   const state = useSelector(readAloud, (snapshot) => (mine ? snapshot.value : 'idle'));
   const problem = useSelector(readAloud, (snapshot) => snapshot.context.problem);
 
-  if (state === 'failed')
-    return (
-      <span className="voice-problem" role="alert">
-        {problem ? t(problem) : null}{' '}
-        <button
-          type="button"
-          className="button small ghost"
-          onClick={() => readAloud.send({ type: 'DISMISS' })}
-        >
-          <T>Dismiss</T>
-        </button>
-      </span>
-    );
-  if (state !== 'idle')
+  if (state !== 'idle' && state !== 'failed')
     return (
       <button
         type="button"
@@ -48,13 +35,28 @@ export default function ReadAloudButton({ messageId, text }: { messageId: string
         <T>Stop reading</T>
       </button>
     );
+  // A failure is said beside Read aloud, which tries again.
   return (
-    <button
-      type="button"
-      className="button small ghost"
-      onClick={() => readAloud.send({ type: 'READ', messageId, text: speakableText(text), server })}
-    >
-      <T>Read aloud</T>
-    </button>
+    <>
+      <button
+        type="button"
+        className="button small ghost"
+        onClick={() => readAloud.send({ type: 'READ', messageId, text: speakableText(text), server })}
+      >
+        <T>Read aloud</T>
+      </button>
+      {state === 'failed' && (
+        <span className="voice-problem" role="alert">
+          {problem ? t(problem) : null}{' '}
+          <button
+            type="button"
+            className="button small ghost"
+            onClick={() => readAloud.send({ type: 'DISMISS' })}
+          >
+            <T>Dismiss</T>
+          </button>
+        </span>
+      )}
+    </>
   );
 }
