@@ -126,12 +126,12 @@ export const voiceInputMachine = setup({
       initial: 'recording',
       states: {
         recording: {
-          id: 'voiceInput.recording',
+          id: 'voiceInput.capturing.recording',
           description: 'The time runs beside Stop.',
           on: { STOP: { target: 'stopping', actions: 'stopRecorder' } },
         },
         stopping: {
-          id: 'voiceInput.stopping',
+          id: 'voiceInput.capturing.stopping',
           description: 'The recorder hands over the last of the audio.',
         },
       },
