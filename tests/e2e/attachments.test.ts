@@ -282,6 +282,25 @@ describe('attachments and voice in the composer and in messages, in Chromium aga
     // Nothing was sent: the member checks it first.
     expect(await page.getByRole('log').locator('.message').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Voice input' }).isEnabled()).toBe(true);
+
+    // Profile → Voice: "Send voice messages at once" (kept on this device), and the reading voice.
+    await page.getByRole('button', { name: 'Profile' }).click();
+    const panel = page.getByRole('complementary');
+    const atOnce = panel.getByRole('checkbox', { name: 'Send voice messages at once' });
+    await atOnce.check();
+    await panel.getByLabel('Voice for reading aloud').selectOption('nova');
+    expect(
+      await page.evaluate(() => [localStorage.getItem('sendVoiceAtOnce'), localStorage.getItem('voice')]),
+    ).toEqual(['true', 'nova']);
+    await page.keyboard.press('Escape');
+    await box.fill('');
+    model.audio.script({ text: 'Sent by voice' });
+    await page.getByRole('button', { name: 'Voice input' }).click();
+    await page.getByRole('timer').waitFor();
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.getByRole('log').locator('.message.user').filter({ hasText: 'Sent by voice' }).waitFor(slow);
+    expect(await box.inputValue()).toBe('');
+    model.audio.script({});
   });
 
   it('says why when the browser refuses the microphone', async () => {
@@ -316,7 +335,8 @@ describe('attachments and voice in the composer and in messages, in Chromium aga
     // The markdown read as text: the link by its words, no marks.
     expect(model.audio.speeches.at(-1)).toMatchObject({
       model: 'tts-1',
-      voice: 'alloy',
+      // The member's choice in Profile.
+      voice: 'nova',
       input: 'You said: Read this link please',
     });
     // Fetched, then playing (the audio is 30 s long, played from a blob: URL the CSP allows): Stop ends it.
