@@ -324,20 +324,24 @@ describe('attachments and voice in the composer and in messages, in Chromium aga
     model.audio.script({ speechSeconds: 30 });
     const page = voice;
     await openChat(page, 'Assistant');
-    await page.getByLabel('Message').fill('Read **this** [link](https://example.org) please');
+    // A reply with a link and a code block.
+    model.script(() => ({
+      chunks: ['Read **this** ', '[link](https://example.org).\n\n', '```js\nconsole.log(1)\n```\n'],
+    }));
+    await page.getByLabel('Message').fill('Please answer with code');
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     const reply = page.getByRole('log').locator('.message.bot').last();
-    await reply.getByText('You said:').waitFor();
+    await reply.getByText('console.log(1)').waitFor();
     await reply.getByRole('button', { name: 'Read aloud' }).click();
     const stop = reply.getByRole('button', { name: 'Stop reading' });
     await stop.waitFor();
     await expect.poll(() => model.audio.speeches.length, slow).toBeGreaterThan(0);
-    // The markdown read as text: the link by its words, no marks.
+    // The markdown read as text: the link by its words, no marks, the code not read.
     expect(model.audio.speeches.at(-1)).toMatchObject({
       model: 'tts-1',
       // The member's choice in Profile.
       voice: 'nova',
-      input: 'You said: Read this link please',
+      input: 'Read this link.',
     });
     // Fetched, then playing (the audio is 30 s long, played from a blob: URL the CSP allows): Stop ends it.
     await expect.poll(() => stop.getAttribute('aria-busy'), slow).toBe('false');
