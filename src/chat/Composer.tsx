@@ -180,14 +180,7 @@ export function Composer({
         disabled={disabled}
         onFiles={(files) => attachments.send({ type: 'ADD', files: files.map(picked) })}
       />
-      <VoiceInput
-        disabled={disabled || streaming}
-        onTranscript={(heard, now) =>
-          now
-            ? onSend(heard, [])
-            : setText((before) => (before.trim() ? `${before.trimEnd()} ${heard}` : heard))
-        }
-      />
+      <VoiceInput disabled={disabled || streaming} setText={setText} onSend={onSend} />
       <textarea
         ref={box}
         id={id}
