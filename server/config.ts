@@ -104,7 +104,7 @@ export interface Config {
   audio: {
     /** How long one provider call may take, in ms (then a clear 504, nothing charged). */
     timeoutMs: number;
-    /** Transcriptions and speeches one member may ask for per minute. */
+    /** Transcriptions one member may ask for per minute, and as many speeches. */
     perUserPerMinute: number;
   };
   knowledge: {
