@@ -28,6 +28,8 @@ export interface OrganizationSettings {
   images?: ImageSettings | null;
   /** The search engine of web search, or null; a Brave key comes back masked (`••••1234`). */
   search?: SearchSetting | null;
+  /** Voice: the provider's models (null: off), the voices members choose from, per-minute prices. */
+  speech?: SpeechSettings;
 }
 
 export interface ImageSettings {
@@ -42,6 +44,16 @@ export interface SearchSetting {
   engine: SearchEngineName;
   url?: string;
   key?: string;
+}
+
+export interface SpeechSettings {
+  transcriptionModel: string | null;
+  speechModel: string | null;
+  voices: string[];
+  /** One of the organization's providers; null: the server's own. */
+  provider: string | null;
+  transcriptionPrice: number;
+  speechPrice: number;
 }
 
 /** A logo to store: PNG or SVG, base64. */
@@ -80,6 +92,14 @@ export interface SettingsDraft {
   searchKey: string;
   /** The saved Brave key as the server shows it (`••••1234`), or ''. */
   savedSearchKey: string;
+  transcriptionModel: string;
+  speechModel: string;
+  /** Separated by commas. */
+  voices: string;
+  /** A provider's id; empty: the server's own. */
+  speechProvider: string;
+  transcriptionPrice: string;
+  speechPrice: string;
 }
 
 /** A file the admin picked for the logo, read in the browser. */
@@ -138,8 +158,18 @@ export function draftOf(settings: OrganizationSettings): SettingsDraft {
     searchUrl: settings.search?.url ?? '',
     searchKey: '',
     savedSearchKey: settings.search?.engine === 'brave' ? (settings.search.key ?? '') : '',
+    transcriptionModel: settings.speech?.transcriptionModel ?? '',
+    speechModel: settings.speech?.speechModel ?? '',
+    voices: (settings.speech?.voices ?? []).join(', '),
+    speechProvider: settings.speech?.provider ?? '',
+    transcriptionPrice: String(settings.speech?.transcriptionPrice ?? 0),
+    speechPrice: String(settings.speech?.speechPrice ?? 0),
   };
 }
+
+const voicesOf = (text: string) => text.split(/[\s,]+/).filter(Boolean);
+const amountIsValid = (text: string) =>
+  text.trim() !== '' && Number.isFinite(Number(text)) && Number(text) >= 0;
 
 const domainsOf = (text: string) =>
   text
@@ -174,6 +204,19 @@ export function settingsProblems(draft: SettingsDraft): SettingsProblem[] {
     problems.push({ field: 'searchUrl', message: 'Enter the address of the SearXNG instance.' });
   if (draft.search === 'brave' && !draft.searchKey.trim() && !draft.savedSearchKey)
     problems.push({ field: 'searchKey', message: 'Enter the Brave Search API key.' });
+  for (const field of ['transcriptionPrice', 'speechPrice'] as const)
+    if (!amountIsValid(draft[field])) problems.push({ field, message: 'Enter an amount of 0 or more.' });
+  const voices = voicesOf(draft.voices);
+  if (voices.some((voice) => !/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(voice)))
+    problems.push({
+      field: 'voices',
+      message: 'Enter voice names as the provider spells them, such as alloy, nova.',
+    });
+  else if (draft.speechModel.trim() && !voices.length)
+    problems.push({
+      field: 'voices',
+      message: 'Name at least one voice for the speech model, such as alloy.',
+    });
   return problems;
 }
 
@@ -215,6 +258,14 @@ export function settingsRequest(draft: SettingsDraft): SettingsRequest {
         }
       : null,
     search: searchOf(draft),
+    speech: {
+      transcriptionModel: draft.transcriptionModel.trim() || null,
+      speechModel: draft.speechModel.trim() || null,
+      voices: [...new Set(voicesOf(draft.voices))],
+      provider: draft.speechProvider || null,
+      transcriptionPrice: Number(draft.transcriptionPrice),
+      speechPrice: Number(draft.speechPrice),
+    },
   };
 }
 
@@ -242,6 +293,12 @@ const emptyDraft: SettingsDraft = {
   searchUrl: '',
   searchKey: '',
   savedSearchKey: '',
+  transcriptionModel: '',
+  speechModel: '',
+  voices: '',
+  speechProvider: '',
+  transcriptionPrice: '0',
+  speechPrice: '0',
 };
 
 export interface OrgSettingsContext {

@@ -16,6 +16,8 @@ export interface OrganizationRecord {
   memberBots?: boolean;
   /** Whether its admins chose a search engine: model bots may search the web. */
   webSearch?: boolean;
+  /** Voice: whether members may dictate, whether the server reads replies aloud, and in which voices. */
+  voice?: { transcription: boolean; speech: boolean; voices: string[] };
 }
 
 /** The label that means "no specific organization" (seed-spec §1, §9). */

@@ -12,6 +12,11 @@ const notShown = new Set([
   'Polski',
   'Português',
   'EncryptionError',
+  // DOMException names the microphone's refusals carry.
+  'NotAllowedError',
+  'NotFoundError',
+  'OverconstrainedError',
+  'SecurityError',
   'HttpError',
   'Last-Event-ID',
   'TranslationCache',

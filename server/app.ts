@@ -4,6 +4,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { adminPlugin } from './admin';
+import { audioPlugin } from './audio/routes';
 import { credentialsPlugin } from './auth/credentials';
 import { oidcPlugin } from './auth/oidc/routes';
 import { authPlugin } from './auth/routes';
@@ -112,6 +113,8 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
+        // Replies read aloud play the server's audio from a blob: URL.
+        mediaSrc: ["'self'", 'blob:'],
         fontSrc: ["'self'"],
         connectSrc: ["'self'"],
         workerSrc: ["'self'"],
@@ -170,6 +173,7 @@ export async function buildApp({ config, logger = true }: AppOptions): Promise<F
   await app.register(apiKeysPlugin);
   await app.register(openaiApiPlugin, { prefix: '/v1' });
   await app.register(sharesPlugin);
+  await app.register(audioPlugin);
   await app.register(adminPlugin, { prefix: '/api/v1/admin' });
   if (config.staticDir) await app.register(staticPlugin, { root: config.staticDir });
   // Every node indexes knowledge documents: whichever claims a job first.

@@ -109,6 +109,13 @@ export interface Config {
     /** Brave Search's web search endpoint: the real one, another only for tests. */
     braveUrl: string;
   };
+  /** Voice: transcription and speech through the organization's OpenAI-compatible audio endpoints. */
+  audio: {
+    /** How long one provider call may take, in ms (then a clear 504, nothing charged). */
+    timeoutMs: number;
+    /** Transcriptions one member may ask for per minute, and as many speeches. */
+    perUserPerMinute: number;
+  };
   knowledge: {
     /** The model asked for vectors (`POST /embeddings`) when the organization's provider answers it. */
     embeddingModel: string;
@@ -202,6 +209,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     search: {
       timeoutMs: number(env.SEARCH_TIMEOUT_SECONDS, 5) * 1000,
       braveUrl: optional(env.BRAVE_SEARCH_URL) ?? 'https://api.search.brave.com/res/v1/web/search',
+    },
+    audio: {
+      timeoutMs: number(env.AUDIO_TIMEOUT_SECONDS, 120) * 1000,
+      perUserPerMinute: number(env.RATE_LIMIT_AUDIO_PER_USER_PER_MINUTE, 20),
     },
     knowledge: { embeddingModel: env.OPENAI_EMBEDDING_MODEL ?? 'text-embedding-3-small' },
   };

@@ -21,6 +21,7 @@ import { orgSettingsMachine } from '../../machines/orgSettings';
 import { personalizationMachine } from '../../machines/personalization';
 import { projectsMachine } from '../../machines/projects';
 import { promptsMachine } from '../../machines/prompts';
+import { readAloudMachine } from '../../machines/readAloud';
 import { resourceMachine } from '../../machines/resource';
 import { savedMemoryMachine } from '../../machines/savedMemory';
 import { sessionMachine } from '../../machines/session';
@@ -33,6 +34,7 @@ import { themeMachine } from '../../machines/theme';
 import { topicMachine } from '../../machines/topic';
 import { translationMachine } from '../../machines/translation';
 import { usageMachine } from '../../machines/usage';
+import { voiceInputMachine } from '../../machines/voiceInput';
 import { workerMachine } from '../../machines/worker';
 
 /** Every machine of the app, with the file a designer pastes into the Stately editor. */
@@ -73,4 +75,6 @@ export const machines = [
   { file: 'machines/orgSettings.ts', machine: orgSettingsMachine },
   { file: 'machines/ssoSettings.ts', machine: ssoSettingsMachine },
   { file: 'machines/usage.ts', machine: usageMachine },
+  { file: 'machines/voiceInput.ts', machine: voiceInputMachine },
+  { file: 'machines/readAloud.ts', machine: readAloudMachine },
 ];

@@ -81,13 +81,13 @@ export const refund = (amount: string, reservedAt: string) =>
   `month_spent = case when spent_month = (date_trunc('month', ${reservedAt} at time zone 'utc'))::date
                  then greatest(month_spent - ${amount}, 0) else month_spent end`;
 
-/** A table whose rows hold a reservation while they stream: a chat reply or an API call. */
+/** A table whose rows hold a reservation while they stream: a chat reply, an API call or an audio call. */
 export interface Reservations {
-  table: 'messages' | 'api_calls';
+  table: 'messages' | 'api_calls' | 'audio_calls';
   /** When the price was held (the month it counts in). */
   reservedAt: string;
-  /** The column of tool_steps naming the row. */
-  stepKey: 'message_id' | 'api_call_id';
+  /** The column of tool_steps naming the row (null: its rows call no tools). */
+  stepKey: 'message_id' | 'api_call_id' | null;
   /** The rows and their member, for the orphans' statement (`r` is the row). */
   withMember: string;
   member: string;
@@ -109,6 +109,15 @@ export const callReservations: Reservations = {
   reservedAt: 'created_at',
   stepKey: 'api_call_id',
   withMember: 'api_calls r',
+  member: 'r.user_id',
+  announced: false,
+};
+
+export const audioReservations: Reservations = {
+  table: 'audio_calls',
+  reservedAt: 'created_at',
+  stepKey: null,
+  withMember: 'audio_calls r',
   member: 'r.user_id',
   announced: false,
 };
@@ -147,6 +156,8 @@ export async function settle(
     free: boolean;
     set: Record<string, unknown>;
     tokens?: { pricing: Pricing | null; usage: TokenUsage };
+    /** What the row costs when known only at its end (an audio's minutes): never more than it held. */
+    charge?: number;
   },
 ): Promise<{ cost: number; balance: number } | null> {
   const { values, param } = parameters();
@@ -154,10 +165,10 @@ export async function settle(
   const [user, tenant] = [param(owner.userId), param(owner.tenant)];
   const limit = param(lowBalance);
   const pricing = row.tokens?.pricing ?? null;
-  const charged =
-    row.tokens && pricing && tokenPriced(pricing)
-      ? `least(held.reserved, ${param(tokenCharge(pricing, row.tokens.usage))}::numeric)`
-      : 'held.reserved';
+  const measured =
+    row.charge ??
+    (row.tokens && pricing && tokenPriced(pricing) ? tokenCharge(pricing, row.tokens.usage) : null);
+  const charged = measured === null ? 'held.reserved' : `least(held.reserved, ${param(measured)}::numeric)`;
   const { rows } = await db.query<{ cost: string | null; balance: string | null }>(
     `with ${held(on, id)},
      done as (
@@ -231,9 +242,13 @@ export async function releaseOrphans(
      ended as (
        update ${on.table} r set status = 'interrupted', reserved = 0, lease_until = null
        from orphans where r.id = orphans.id returning r.id, orphans.user_id, orphans.reserved, orphans.reserved_at),
-     cut as (
+     ${
+       on.stepKey
+         ? `cut as (
        update tool_steps s set status = 'error', error = 'The reply was interrupted before this call ended.'
-       from ended where s.${on.stepKey} = ended.id and s.status in ('awaiting_approval', 'running')),
+       from ended where s.${on.stepKey} = ended.id and s.status in ('awaiting_approval', 'running')),`
+         : ''
+     }
      freed as (
        update users u set reserved = u.reserved - held.total,
               month_spent = greatest(u.month_spent - held.this_month, 0)

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import { memberVoice, memberVoiceSchema, speechOf } from '../audio/settings';
 import { ApiError } from '../errors';
 import { checkLogo } from './logo';
 import { readSso } from './sso';
@@ -27,6 +28,7 @@ const organizationSchema = {
     'memory',
     'memberBots',
     'webSearch',
+    'voice',
   ],
   properties: {
     _id: { type: 'string' },
@@ -47,6 +49,7 @@ const organizationSchema = {
     memberBots: { type: 'boolean', description: 'members may make their own bots' },
     webSearch: { type: 'boolean', description: 'the organization has a search engine for web_search' },
     images: { type: 'boolean', description: 'image generation is set up' },
+    voice: memberVoiceSchema,
   },
 } as const;
 
@@ -85,6 +88,8 @@ export const organizationsPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
         webSearch: row.search !== null,
         // Image bots and generate_image draw only once the admins set image generation up.
         images: row.images !== null,
+        // The composer offers the microphone, and Profile the voices, only when the admins set models.
+        voice: memberVoice(speechOf(row.speech)),
       };
     },
   );

@@ -82,12 +82,14 @@ export interface OrganizationRow {
   search: StoredSearch | null;
   /** Image generation: `{ provider, model, price }`, null while not configured. */
   images: { provider: string | null; model: string; price: number } | null;
+  /** Voice (`server/audio/settings.ts` reads it); null: not configured. */
+  speech: Record<string, unknown> | null;
   created_at: Date;
 }
 
 export const organizationColumns = `id, subdomain, name, currency, disabled, brand_color, logo_type, logo_version,
   default_language, starting_balance, signup, allowed_domains, storage_quota_mb, api_access, public_sharing, memory,
-  member_bots, member_bot_tools, search, images, created_at`;
+  member_bots, member_bot_tools, search, images, speech, created_at`;
 
 /** The organization's image generation settings, or null while it has none. */
 export async function imageSettings(db: Db, tenant: string): Promise<OrganizationRow['images']> {

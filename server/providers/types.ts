@@ -131,7 +131,12 @@ export class ProviderError extends Error {
 /** How a provider is called: fetch, or one that refuses private addresses when connecting. */
 export type Send = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
+  init: {
+    method: string;
+    headers: Record<string, string>;
+    body: string | Uint8Array<ArrayBuffer>;
+    signal: AbortSignal;
+  },
 ) => Promise<Response>;
 
 /** An organization's own provider (admin area): its address, its key (unsealed) and how to reach it. */

@@ -187,7 +187,12 @@ function checkedLookup(
  */
 export async function providerFetch(
   value: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string; signal?: AbortSignal },
+  init: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Uint8Array<ArrayBuffer>;
+    signal?: AbortSignal;
+  },
   allowPrivate: boolean,
 ): Promise<Response> {
   if (allowPrivate) return fetch(value, { ...init, redirect: 'manual' });

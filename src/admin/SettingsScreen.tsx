@@ -19,6 +19,7 @@ import { CheckboxField } from './fields/CheckboxField';
 import { SelectField } from './fields/SelectField';
 import { ImageSettingsFields } from './ImageSettingsFields';
 import { ListProblem } from './ListProblem';
+import { SpeechFields } from './SpeechFields';
 import { useAdmin } from './useAdmin';
 import { useFocusFirstProblem } from './useFocusFirstProblem';
 
@@ -289,6 +290,7 @@ export function SettingsScreen() {
               onChange={(event) => change({ searchKey: event.target.value })}
             />
           )}
+          <SpeechFields draft={draft} change={change} problemOf={problemOf} />
         </fieldset>
         <FormError message={formProblem} />
         <div className="actions">

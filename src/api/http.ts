@@ -121,6 +121,10 @@ export function createHttpClient(options: HttpClientOptions) {
         ...rest,
       });
     } catch (reason) {
+      // A file's route refuses in JSON too: read it, so its sentence reaches the user.
+      const refused = reason as { data?: unknown } | undefined;
+      if (refused?.data instanceof Blob && refused.data.type.includes('json'))
+        refused.data = parseJson(await refused.data.text());
       const error = toHttpError(reason);
       if (error.status === 401 && (method === 'GET' || method === 'PATCH' || method === 'DELETE')) {
         options.onUnauthorized(method);
@@ -202,6 +206,11 @@ export function createHttpClient(options: HttpClientOptions) {
         signal.addEventListener('abort', () => request.abort(), { once: true });
         request.send(data);
       });
+    },
+
+    /** POST of a JSON body answering a file (audio read aloud), as a Blob; aborting the signal drops it. */
+    async postForBlob(path: string, body: Body, signal?: AbortSignal): Promise<Blob> {
+      return (await send<Blob>('POST', path, body, { responseType: 'blob', fetch: fetchWith(signal) })).data;
     },
 
     /** GET of a file's bytes, as a Blob (the content routes want the bearer token, so no plain link). */

@@ -36,6 +36,9 @@ export function createStoredValues(storage: Storage) {
     ),
     /** Read before the first paint by public/theme.js too, under the same name. */
     theme: stored<string>(storage, 'theme', text, text),
+    /** Profile → Voice, on this device: the voice replies are read in, and "Send voice messages at once". */
+    voice: stored<string>(storage, 'voice', text, text),
+    sendVoiceAtOnce: stored<boolean>(storage, 'sendVoiceAtOnce', (raw) => raw === 'true', String),
   };
 }
 

@@ -22,6 +22,7 @@ import { useT } from '../i18n/useT';
 import { AttachButton } from './attachments/AttachButton';
 import { AttachmentList } from './attachments/AttachmentList';
 import type { ComboboxState } from './slash/SlashMenu';
+import { VoiceInput } from './voice/VoiceInput';
 
 // The / menu's code loads when a message first starts with /.
 const SlashMenu = lazy(() => import('./slash/SlashMenu'));
@@ -183,6 +184,7 @@ export function Composer({
         disabled={disabled}
         onFiles={(files) => attachments.send({ type: 'ADD', files: files.map(picked) })}
       />
+      <VoiceInput disabled={disabled || streaming} setText={setText} onSend={onSend} />
       <textarea
         ref={box}
         id={id}

@@ -1,10 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, loginOwner } from '../server/admin/support';
 import { makePdf, png } from '../server/files/support';
 import { call, signUp, type TestServer } from '../support/app';
 import { blocking, noViolations, runAxe } from '../support/axe';
-import { launchBrowser } from '../support/browser';
+import { launchBrowser, launchWithMicrophone } from '../support/browser';
 import { layoutProblems } from '../support/fit';
 import { imagesOf, type OpenAiDouble, startOpenAiDouble, textOf, toolSteps } from '../support/openai-double';
 import { type RunningServer, startServer } from '../support/server';
@@ -13,7 +16,28 @@ type FilePayload = { name: string; mimeType: string; buffer: Buffer };
 /** Uploads are read on the server (a PDF in a worker thread): slow on a loaded machine, never a hang. */
 const slow = { timeout: 30_000 };
 
-describe('attachments in the composer and in messages, in Chromium against npm start', () => {
+/** A WAV of a 440 Hz tone, `seconds` long (16 kHz, 16 bit, mono): what the fake microphone plays. */
+function toneWav(seconds: number): Buffer {
+  const samples = seconds * 16000;
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write('RIFF', 0, 'latin1');
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write('WAVEfmt ', 8, 'latin1');
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(16000, 24);
+  wav.writeUInt32LE(32000, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write('data', 36, 'latin1');
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let index = 0; index < samples; index += 1)
+    wav.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * index) / 16000)), 44 + index * 2);
+  return wav;
+}
+
+describe('attachments and voice in the composer and in messages, in Chromium against npm start', () => {
   let server: RunningServer;
   let model: OpenAiDouble;
   let browser: Browser;
@@ -23,6 +47,9 @@ describe('attachments in the composer and in messages, in Chromium against npm s
   let token: string;
   let picture: FilePayload;
   let report: FilePayload;
+  let speaking: Browser;
+  let voice: Page;
+  const audioFolder = mkdtempSync(join(tmpdir(), 'parley-voice-'));
 
   beforeAll(async () => {
     model = await startOpenAiDouble();
@@ -51,6 +78,17 @@ describe('attachments in the composer and in messages, in Chromium against npm s
       mimeType: 'application/pdf',
       buffer: await makePdf(1, { text: 'Quarterly lighthouse report' }),
     };
+    // The composer's microphone: Chromium's fake device plays a tone the test wrote; replies read aloud.
+    expect(
+      (
+        await admin(api, owner, '/settings', {
+          method: 'PATCH',
+          body: {
+            speech: { transcriptionModel: 'whisper-1', speechModel: 'tts-1', voices: ['alloy', 'nova'] },
+          },
+        })
+      ).status,
+    ).toBe(200);
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
     await context.addInitScript((stored) => localStorage.setItem('token', stored), token);
@@ -58,8 +96,10 @@ describe('attachments in the composer and in messages, in Chromium against npm s
   });
   afterAll(async () => {
     await browser?.close();
+    await speaking?.close();
     await server?.stop();
     await model?.close();
+    rmSync(audioFolder, { recursive: true, force: true });
   });
 
   const openChat = async (target: Page, bot: string) => {
@@ -269,5 +309,112 @@ describe('attachments in the composer and in messages, in Chromium against npm s
     await stored.waitFor();
     await opened(phone, stored, 320);
     await phone.close();
+  });
+
+  it('records from the microphone with the time and Stop, and puts the transcript in the box to check', async () => {
+    const wav = join(audioFolder, 'tone.wav');
+    writeFileSync(wav, toneWav(3));
+    speaking = await launchWithMicrophone(wav);
+    const granted = await speaking.newContext({
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-US',
+      permissions: ['microphone'],
+    });
+    await granted.addInitScript((stored) => localStorage.setItem('token', stored), token);
+    voice = await granted.newPage();
+    const page = voice;
+    await openChat(page, 'Assistant');
+    const box = page.getByLabel('Message');
+    await box.fill('Note:');
+    await page.getByRole('button', { name: 'Voice input' }).click();
+    const timer = page.getByRole('timer');
+    await expect.poll(() => timer.textContent(), slow).toMatch(/Recording\s*0:0[1-9]/);
+    // Stop has the focus while recording.
+    const stop = page.getByRole('button', { name: 'Stop', exact: true });
+    expect(await stop.evaluate((element) => element === document.activeElement)).toBe(true);
+    const asked = model.audio.transcriptions.length;
+    await stop.click();
+    await expect.poll(() => box.inputValue(), slow).toBe('Note: Hello from the microphone');
+    // The recording went as Chromium made it (WebM with Opus), sniffed and named by the server.
+    expect(model.audio.transcriptions.slice(asked)).toEqual([
+      expect.objectContaining({
+        model: 'whisper-1',
+        fileName: 'recording.webm',
+        responseFormat: 'verbose_json',
+      }),
+    ]);
+    expect(model.audio.transcriptions.at(-1)?.size).toBeGreaterThan(200);
+    // Nothing was sent: the member checks it first.
+    expect(await page.getByRole('log').locator('.message').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Voice input' }).isEnabled()).toBe(true);
+
+    // Profile → Voice: "Send voice messages at once" (kept on this device), and the reading voice.
+    await page.getByRole('button', { name: 'Profile' }).click();
+    const panel = page.getByRole('complementary');
+    const atOnce = panel.getByRole('checkbox', { name: 'Send voice messages at once' });
+    await atOnce.check();
+    await panel.getByLabel('Voice for reading aloud').selectOption('nova');
+    expect(
+      await page.evaluate(() => [localStorage.getItem('sendVoiceAtOnce'), localStorage.getItem('voice')]),
+    ).toEqual(['true', 'nova']);
+    await page.keyboard.press('Escape');
+    await box.fill('');
+    model.audio.script({ text: 'Sent by voice' });
+    await page.getByRole('button', { name: 'Voice input' }).click();
+    await page.getByRole('timer').waitFor();
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await page.getByRole('log').locator('.message.user').filter({ hasText: 'Sent by voice' }).waitFor(slow);
+    expect(await box.inputValue()).toBe('');
+    model.audio.script({});
+  });
+
+  it('says why when the browser refuses the microphone', async () => {
+    const refused = await speaking.newContext({ viewport: { width: 375, height: 740 }, locale: 'en-US' });
+    await refused.addInitScript((stored) => localStorage.setItem('token', stored), token);
+    const phone = await refused.newPage();
+    try {
+      await openChat(phone, 'Assistant');
+      await phone.getByRole('button', { name: 'Voice input' }).click();
+      const alert = phone.locator('.voice-problem[role="alert"]');
+      await expect.poll(() => alert.textContent(), slow).toContain('Parley may not use the microphone.');
+      expect(await layoutProblems(phone)).toEqual([]);
+      await phone.getByRole('button', { name: 'Dismiss' }).click();
+      expect(await alert.count()).toBe(0);
+    } finally {
+      await refused.close();
+    }
+  });
+
+  it('reads a reply aloud in the member’s voice, as plain text, and stops', async () => {
+    model.audio.script({ speechSeconds: 30 });
+    const page = voice;
+    await openChat(page, 'Assistant');
+    // A reply with a link and a code block.
+    model.script(() => ({
+      chunks: ['Read **this** ', '[link](https://example.org).\n\n', '```js\nconsole.log(1)\n```\n'],
+    }));
+    await page.getByLabel('Message').fill('Please answer with code');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const reply = page.getByRole('log').locator('.message.bot').last();
+    await reply.getByText('console.log(1)').waitFor();
+    await reply.getByRole('button', { name: 'Read aloud' }).click();
+    const stop = reply.getByRole('button', { name: 'Stop reading' });
+    await stop.waitFor();
+    await expect.poll(() => model.audio.speeches.length, slow).toBeGreaterThan(0);
+    // The markdown read as text: the link by its words, no marks, the code not read.
+    expect(model.audio.speeches.at(-1)).toMatchObject({
+      model: 'tts-1',
+      // The member's choice in Profile.
+      voice: 'nova',
+      input: 'Read this link.',
+    });
+    // Fetched, then playing (the audio is 30 s long, played from a blob: URL the CSP allows): Stop ends it.
+    await expect.poll(() => stop.getAttribute('aria-busy'), slow).toBe('false');
+    await page.waitForTimeout(500);
+    expect(await stop.count()).toBe(1);
+    await stop.click();
+    await reply.getByRole('button', { name: 'Read aloud' }).waitFor();
+    expect(await reply.locator('[role="alert"]').count()).toBe(0);
+    model.audio.script({});
   });
 });

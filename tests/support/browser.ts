@@ -26,3 +26,20 @@ export function launchBrowser(): Promise<Browser> {
     args: chromiumFlags,
   });
 }
+
+/**
+ * Debian's Chromium (the headless shell has no media capture: getUserMedia answers NotSupportedError)
+ * with a microphone that plays `wav`, a file the test writes, in a loop, granted or refused by the
+ * context's permissions; audio may play without a gesture of the page's own.
+ */
+export function launchWithMicrophone(wav: string): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      ...chromiumFlags,
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-audio-capture=${wav}`,
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+  });
+}

@@ -182,6 +182,8 @@ export interface OpenAiDouble {
   imageRequests: ImageRequest[];
   /** Overrides what the next image requests answer; by default a real PNG as `b64_json`. */
   scriptImages: (next: (request: ImageRequest) => ImageScript) => void;
+  /** Voice: `/v1/audio/transcriptions` and `/v1/audio/speech` (issue 35). */
+  audio: AudioDouble;
   close: () => Promise<void>;
 }
 
@@ -414,11 +416,15 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     scriptFor: (_request: ImageRequest): ImageScript => ({}),
     url: '',
   };
+  const audio = audioEndpoints();
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const received = performance.now();
-    let body = '';
-    for await (const piece of request) body += piece;
+    const pieces: Buffer[] = [];
+    for await (const piece of request) pieces.push(piece as Buffer);
+    const bytes = Buffer.concat(pieces);
+    const body = bytes.toString();
+    if (await audio.handle(request, bytes, response)) return;
     // The model list, as OpenAI answers GET /v1/models.
     if (request.method === 'GET' && request.url === '/v1/models') {
       authorizations.push(request.headers.authorization);
@@ -581,6 +587,7 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
     scriptImages: (next) => {
       images.scriptFor = next;
     },
+    audio: audio.double,
     close: async () => {
       for (const response of open) response.destroy();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -588,5 +595,200 @@ export async function startOpenAiDouble(): Promise<OpenAiDouble> {
       server.closeAllConnections();
       await closed;
     },
+  };
+}
+
+// ---- Voice (issue 35): OpenAI's audio endpoints --------------------------------------------------
+
+/** A `POST /v1/audio/transcriptions` as received: its form fields, and the file's name and size. */
+export interface TranscriptionRequest {
+  model: string;
+  responseFormat: string;
+  fileName: string;
+  size: number;
+  authorization: string | undefined;
+}
+
+/** A `POST /v1/audio/speech` as received (its JSON body). */
+export interface SpeechRequest {
+  model: string;
+  input: string;
+  voice: string;
+  response_format?: string;
+  authorization: string | undefined;
+}
+
+export interface AudioScript {
+  /** The transcript (default: "Hello from the microphone"). */
+  text?: string;
+  /** The duration reported for formats whose length the double does not read (default 3.5 s); a WAV's own length otherwise. */
+  duration?: number;
+  /** An HTTP status to refuse with (OpenAI's error JSON). */
+  status?: number;
+  /** Waits this long before answering (a slow or hanging service). */
+  delayMs?: number;
+  /** Seconds of (silent) MP3 a speech streams (default 2). */
+  speechSeconds?: number;
+}
+
+export interface AudioDouble {
+  transcriptions: TranscriptionRequest[];
+  speeches: SpeechRequest[];
+  /** What the next audio requests answer. */
+  script: (next: AudioScript) => void;
+}
+
+/** OpenAI's accepted extensions; it reads the format from the file name. */
+const audioExtensions = ['flac', 'mp3', 'mp4', 'mpeg', 'mpga', 'm4a', 'ogg', 'wav', 'webm'];
+
+/** Whether the bytes start as their extension says (enough for the double to refuse a mislabelled file, as OpenAI does). */
+function looksLike(extension: string, bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.subarray(0, 12));
+  switch (extension) {
+    case 'wav':
+      return head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WAVE';
+    case 'webm':
+      return head.readUInt32BE(0) === 0x1a45dfa3;
+    case 'ogg':
+      return head.toString('latin1', 0, 4) === 'OggS';
+    case 'mp3':
+      return head.toString('latin1', 0, 3) === 'ID3' || (head[0] === 0xff && (head[1] & 0xe0) === 0xe0);
+    default:
+      return head.toString('latin1', 4, 8) === 'ftyp';
+  }
+}
+
+/** A WAV's length in seconds: its data chunk over its byte rate. */
+function wavDuration(bytes: Buffer): number {
+  let byteRate = 0;
+  for (let at = 12; at + 8 <= bytes.length; ) {
+    const size = bytes.readUInt32LE(at + 4);
+    if (bytes.toString('latin1', at, at + 4) === 'fmt ') byteRate = bytes.readUInt32LE(at + 16);
+    if (bytes.toString('latin1', at, at + 4) === 'data')
+      return Math.min(size, bytes.length - at - 8) / byteRate;
+    at += 8 + size + (size % 2);
+  }
+  return 0;
+}
+
+/** One silent MPEG-1 Layer III frame (128 kbit/s, 44.1 kHz, mono): 1,152 samples, 26 ms. */
+const silentFrame = (() => {
+  const frame = Buffer.alloc(417);
+  frame.set([0xff, 0xfb, 0x90, 0xc4]);
+  return frame;
+})();
+
+/** The audio endpoints, as OpenAI answers them; `handle` answers true when the request was theirs. */
+function audioEndpoints() {
+  const transcriptions: TranscriptionRequest[] = [];
+  const speeches: SpeechRequest[] = [];
+  let script: AudioScript = {};
+  const refuse = (response: ServerResponse, status: number, message: string) =>
+    sendJson(response, status, {
+      error: { message, type: 'invalid_request_error', param: null, code: null },
+    });
+
+  async function handle(request: IncomingMessage, bytes: Buffer, response: ServerResponse): Promise<boolean> {
+    if (request.method !== 'POST') return false;
+    if (request.url === '/v1/audio/transcriptions') {
+      const form = await new Request('http://double/', {
+        method: 'POST',
+        headers: { 'content-type': request.headers['content-type'] ?? '' },
+        body: new Uint8Array(bytes),
+      })
+        .formData()
+        .catch(() => null);
+      const file = form?.get('file');
+      const model = form?.get('model');
+      if (!form || !(file instanceof File) || typeof model !== 'string') {
+        refuse(response, 400, "Missing required parameter: 'file' or 'model'.");
+        return true;
+      }
+      const responseFormat = String(form.get('response_format') ?? 'json');
+      transcriptions.push({
+        model,
+        responseFormat,
+        fileName: file.name,
+        size: file.size,
+        authorization: request.headers.authorization,
+      });
+      if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
+      if (script.status) {
+        refuse(response, script.status, 'The audio service is unavailable.');
+        return true;
+      }
+      const extension = file.name.split('.').pop() ?? '';
+      const content = Buffer.from(await file.arrayBuffer());
+      if (!audioExtensions.includes(extension) || !looksLike(extension, content)) {
+        refuse(response, 400, `Invalid file format. Supported formats: ${JSON.stringify(audioExtensions)}`);
+        return true;
+      }
+      const text = script.text ?? 'Hello from the microphone';
+      const duration = extension === 'wav' ? wavDuration(content) : (script.duration ?? 3.5);
+      if (responseFormat === 'verbose_json')
+        sendJson(response, 200, {
+          task: 'transcribe',
+          language: 'english',
+          duration,
+          text,
+          segments: [
+            {
+              id: 0,
+              seek: 0,
+              start: 0,
+              end: duration,
+              text,
+              tokens: [],
+              temperature: 0,
+              avg_logprob: -0.2,
+              compression_ratio: 1,
+              no_speech_prob: 0.01,
+            },
+          ],
+          usage: { type: 'duration', seconds: Math.ceil(duration) },
+        });
+      else sendJson(response, 200, { text, usage: { type: 'duration', seconds: Math.ceil(duration) } });
+      return true;
+    }
+    if (request.url === '/v1/audio/speech') {
+      const asked = JSON.parse(bytes.toString() || '{}') as Omit<SpeechRequest, 'authorization'>;
+      if (
+        typeof asked.model !== 'string' ||
+        typeof asked.input !== 'string' ||
+        typeof asked.voice !== 'string'
+      ) {
+        refuse(response, 400, "Missing required parameter: 'model', 'input' or 'voice'.");
+        return true;
+      }
+      if (asked.input.length > 4096) {
+        refuse(response, 400, "'input' is longer than 4096 characters.");
+        return true;
+      }
+      speeches.push({ ...asked, authorization: request.headers.authorization });
+      if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
+      if (script.status) {
+        refuse(response, script.status, 'The audio service is unavailable.');
+        return true;
+      }
+      // Streamed as OpenAI does: chunked, audio/mpeg, a few frames at a time.
+      response.writeHead(200, { 'content-type': 'audio/mpeg', 'transfer-encoding': 'chunked' });
+      const frames = Math.round(((script.speechSeconds ?? 2) * 44_100) / 1152);
+      for (let sent = 0; sent < frames && !response.destroyed; sent += 20)
+        response.write(Buffer.concat(Array(Math.min(20, frames - sent)).fill(silentFrame)));
+      response.end();
+      return true;
+    }
+    return false;
+  }
+
+  return {
+    handle,
+    double: {
+      transcriptions,
+      speeches,
+      script: (next: AudioScript) => {
+        script = next;
+      },
+    } satisfies AudioDouble,
   };
 }

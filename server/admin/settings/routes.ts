@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import { type SpeechSettings, speechChangeSchema, speechOf, speechSchema } from '../../audio/settings';
 import { audit } from '../../audit/store';
 import { ApiError } from '../../errors';
 import { storageBytes } from '../../files/store';
@@ -75,6 +76,7 @@ const settingsSchema = objectOf(
         key: { type: 'string' },
       },
     },
+    speech: speechSchema,
   },
   [
     'name',
@@ -94,6 +96,7 @@ const settingsSchema = objectOf(
     'images',
     'storageBytes',
     'search',
+    'speech',
   ],
 );
 
@@ -114,6 +117,7 @@ const settingsOf = (row: OrganizationRow, fallbackBalance: number) => ({
   memberBotTools: row.member_bot_tools,
   search: searchSettingsOf(row.search),
   images: row.images,
+  speech: speechOf(row.speech),
 });
 
 /**
@@ -133,6 +137,31 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
     ...settingsOf(await read(tenant), app.config.startingBalance),
     storageBytes: await storageBytes(app.db, tenant),
   });
+
+  /** The voice settings a change leaves: its provider the organization's, speech with a voice to read in. */
+  async function checkSpeech(
+    tenant: string,
+    before: OrganizationRow,
+    change: Partial<SpeechSettings>,
+  ): Promise<SpeechSettings> {
+    const speech = { ...speechOf(before.speech), ...change };
+    await checkProvider(app.db, tenant, speech.provider).catch(() => {
+      throw new ApiError(
+        400,
+        'Choose one of the organization’s providers.',
+        'INVALID_INPUT',
+        'speech.provider',
+      );
+    });
+    if (speech.speechModel && !speech.voices.length)
+      throw new ApiError(
+        400,
+        'Name at least one voice for the speech model (alloy, for instance).',
+        'INVALID_INPUT',
+        'speech.voices',
+      );
+    return speech;
+  }
 
   app.get('/settings', { schema: { response: { 200: settingsSchema } } }, (request) =>
     answer(request.tenant),
@@ -200,6 +229,8 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
             },
             // Null: no image generation (image bots and generate_image say it is not set up).
             images: imagesSchema,
+            // Voice: the fields given replace those stored.
+            speech: speechChangeSchema,
           },
           [],
           1,
@@ -266,6 +297,8 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
             ? new ApiError(error.statusCode, error.message, error.code, 'images.provider')
             : error;
         });
+      const speech =
+        body.speech === undefined ? null : await checkSpeech(request.tenant, before, body.speech);
       // Last: an SVG is drawn, the one costly check.
       const logo = body.logo ? await checkLogo(body.logo) : null;
       await app.db.transaction(async (tx) => {
@@ -286,6 +319,7 @@ export const settingsAdminPlugin: FastifyPluginAsyncJsonSchemaToTs = async (app)
           memberBotTools,
           search,
           images,
+          speech,
         });
         const after = await readOrganization(tx, request.tenant);
         const fallback = app.config.startingBalance;

@@ -1,3 +1,4 @@
+import type { SpeechSettings } from '../../audio/settings';
 import type { Db } from '../../db/database';
 import type { OrganizationRow } from '../../organizations/store';
 import type { StoredSearch } from '../../search/store';
@@ -29,6 +30,8 @@ export interface SettingsChange {
   search: StoredSearch | null | undefined;
   /** Given (the image settings, or null to turn image generation off), or undefined to keep. */
   images: { provider: string | null; model: string; price: number } | null | undefined;
+  /** Given (checked, whole), or null to keep. */
+  speech: SpeechSettings | null;
 }
 
 /** Writes the organization's settings in one statement. */
@@ -51,7 +54,8 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
        member_bots = coalesce($19, member_bots),
        member_bot_tools = coalesce($20::text[], member_bot_tools),
        search = case when $21 then $22::jsonb else search end,
-       images = case when $23 then $24::jsonb else images end
+       images = case when $23 then $24::jsonb else images end,
+       speech = coalesce($25::jsonb, speech)
      where subdomain = $1`,
     [
       tenant,
@@ -78,6 +82,7 @@ export async function updateSettings(db: Db, tenant: string, change: SettingsCha
       change.search ? JSON.stringify(change.search) : null,
       change.images !== undefined,
       change.images ? JSON.stringify(change.images) : null,
+      change.speech && JSON.stringify(change.speech),
     ],
   );
   // A tool members may no longer use leaves their bots at once.

@@ -1,11 +1,15 @@
-import type { Ref } from 'react';
+import { lazy, type Ref, Suspense } from 'react';
 import { CopyButton } from '../../components/CopyButton';
 import { Menu } from '../../components/Menu';
 import { T } from '../../i18n/T';
 import { useT } from '../../i18n/useT';
 import type { TranslationState } from './useTranslatedText';
 
+// Read aloud's code (its machine, the speech effects) loads with the first reply shown.
+const ReadAloudButton = lazy(() => import('../voice/ReadAloudButton'));
+
 interface MessageActionsProps {
+  id: string;
   role: 'user' | 'bot';
   text: string;
   /** Edit and regenerate wait while a reply is being written. */
@@ -59,6 +63,11 @@ export function MessageActions(props: MessageActionsProps) {
             onSelect: () => props.onRegenerate(model._id),
           }))}
         />
+      )}
+      {role === 'bot' && (
+        <Suspense fallback={null}>
+          <ReadAloudButton messageId={props.id} text={text} />
+        </Suspense>
       )}
       {translation && (
         <button

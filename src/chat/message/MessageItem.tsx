@@ -135,6 +135,7 @@ export const MessageItem = memo(function MessageItem(props: MessageItemProps) {
         <SiblingSwitcher position={position} disabled={!canChange} onShow={commands.showSibling} />
         {!editing && (
           <MessageActions
+            id={message._id}
             role={message.role}
             text={message.text}
             canChange={canChange}

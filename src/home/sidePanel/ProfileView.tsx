@@ -21,6 +21,7 @@ import { ThemeChoice } from './ThemeChoice';
 
 // Its machine and dialog load with the panel's section, not with the chat.
 const PromptsSection = lazy(() => import('../account/PromptsSection'));
+const VoiceSection = lazy(() => import('../account/VoiceSection'));
 
 /** The user, the balance behind its flag, the order history and currency, and the account's own settings. */
 export function ProfileView() {
@@ -132,6 +133,9 @@ export function ProfileView() {
         )}
       </div>
       <ThemeChoice />
+      <Suspense fallback={null}>
+        <VoiceSection />
+      </Suspense>
       <ProfileForm />
       <PersonalizationSection />
       <MemorySection />

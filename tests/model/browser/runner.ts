@@ -88,6 +88,8 @@ export interface BrowserModel {
   ownRoutes?: boolean;
   /** The server's environment for this machine's paths. */
   server?: Record<string, string>;
+  /** Launches the browser its walks need (e.g. with a fake microphone); the headless shell by default. */
+  launch?: () => Promise<Browser>;
   /** Ends what `start` made for every path (kept in `shared`), e.g. a model provider's double. */
   finish?: (shared: Record<string, unknown>) => Promise<void>;
   /** Opens the app where the path starts, as a fresh browser (own storage) would. */
@@ -749,7 +751,7 @@ export function runInBrowser(model: BrowserModel) {
           RATE_LIMIT_OTP_PER_IP_PER_HOUR: '10000',
           ...model.server,
         }),
-        launchBrowser(),
+        model.launch?.() ?? launchBrowser(),
       ]);
       contexts = new WarmContexts(browser);
     });
@@ -819,7 +821,9 @@ export function runInBrowser(model: BrowserModel) {
         for (const [step, { event }] of path.steps.slice(1).entries()) {
           const ending = actorEvent.exec(event.type);
           try {
-            if (ending) await held.end(ending[2], ending[1] as 'done' | 'error');
+            // An actor that makes no request (the microphone, say) ends on its own: `perform` waits for it.
+            if (ending && model.requests?.[ending[2]])
+              await held.end(ending[2], ending[1] as 'done' | 'error');
             await model.perform(world, event, step);
           } catch (error) {
             fail(

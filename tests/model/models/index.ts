@@ -21,6 +21,7 @@ import { orgSettingsModel } from './orgSettings';
 import { personalizationModel } from './personalization';
 import { projectsModel } from './projects';
 import { promptsModel } from './prompts';
+import { readAloudModel } from './readAloud';
 import { resourceModel } from './resource';
 import { savedMemoryModel } from './savedMemory';
 import { sessionModel } from './session';
@@ -33,6 +34,7 @@ import { themeModel } from './theme';
 import { topicModel } from './topic';
 import { translationModel } from './translation';
 import { usageModel } from './usage';
+import { voiceInputModel } from './voiceInput';
 import { workerModel } from './worker';
 
 /** The app's machines, as machines.test.ts walks them. */
@@ -66,6 +68,8 @@ export const models = [
   commandPaletteModel,
   promptsModel,
   slashMenuModel,
+  voiceInputModel,
+  readAloudModel,
 ];
 
 /** The admin area's machines, as adminMachines.test.ts walks them. */

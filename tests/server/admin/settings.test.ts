@@ -50,6 +50,15 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       // No image generation until an admin sets it up.
       images: null,
       search: null,
+      // Voice is not configured until the admins name a model.
+      speech: {
+        transcriptionModel: null,
+        speechModel: null,
+        voices: [],
+        provider: null,
+        transcriptionPrice: 0,
+        speechPrice: 0,
+      },
       // Parley's guide, the knowledge base every organization starts with.
       storageBytes: readdirSync(guide).reduce((sum, name) => sum + statSync(join(guide, name)).size, 0),
     });
@@ -69,6 +78,7 @@ describe('admin area: settings, logo, sign-up policy and disabled organizations'
       memberBots: false,
       images: false,
       webSearch: false,
+      voice: { transcription: false, speech: false, voices: [] },
     });
   });
 

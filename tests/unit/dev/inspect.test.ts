@@ -108,7 +108,8 @@ describe('the Stately inspector in development', () => {
     const admin = await createAdminActors({ ...actors.services, session: actors.session });
     // The screens' own actors (a chat, its attachments, files and cited passages, a bot editor, a knowledge base, a
     // provider's models, a shared link's page, the Profile panel's API keys, personalization, memories, import, a
-    // reply's saved memory and thumbs, a chat's model choice, the command palette, the prompt library and the `/` menu) take the observer they hand out.
+    // reply's saved memory and thumbs, a chat's model choice, the command palette, the prompt library, the `/` menu, the
+    // microphone and Read aloud) take the observer they hand out.
     expect(workspace.inspect).toBe(inspect);
     expect(admin.inspect).toBe(inspect);
     const screens = new Set([
@@ -129,6 +130,8 @@ describe('the Stately inspector in development', () => {
       'commandPalette',
       'prompts',
       'slashMenu',
+      'voiceInput',
+      'readAloud',
     ]);
     const expected = machines.map(({ machine }) => machine.id).filter((id) => !screens.has(id));
     expect(expected.filter((id) => !names.has(id))).toEqual([]);

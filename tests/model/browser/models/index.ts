@@ -32,6 +32,7 @@ import { ssoSettingsBrowserModel } from './ssoSettings';
 import { themeBrowserModel } from './theme';
 import { topicBrowserModel } from './topic';
 import { usageBrowserModel } from './usage';
+import { readAloudBrowserModel, voiceInputBrowserModel } from './voice';
 
 // Only the paths of these models are read here (the gallery, the docs test): no model double runs,
 // so the two models that script one get a stand-in that is never asked for a reply.
@@ -60,6 +61,8 @@ export const browserModels: BrowserModel[] = [
   citationsBrowserModel,
   feedbackBrowserModel,
   savedMemoryBrowserModel({ double: noDouble }),
+  voiceInputBrowserModel({ double: noDouble }),
+  readAloudBrowserModel({ double: noDouble }),
   shareBrowserModel,
   commandPaletteBrowserModel,
   projectsBrowserModel,
