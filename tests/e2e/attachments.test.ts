@@ -11,31 +11,11 @@ import { launchBrowser, launchWithMicrophone } from '../support/browser';
 import { layoutProblems } from '../support/fit';
 import { imagesOf, type OpenAiDouble, startOpenAiDouble, textOf, toolSteps } from '../support/openai-double';
 import { type RunningServer, startServer } from '../support/server';
+import { toneWav } from '../support/wav';
 
 type FilePayload = { name: string; mimeType: string; buffer: Buffer };
 /** Uploads are read on the server (a PDF in a worker thread): slow on a loaded machine, never a hang. */
 const slow = { timeout: 30_000 };
-
-/** A WAV of a 440 Hz tone, `seconds` long (16 kHz, 16 bit, mono): what the fake microphone plays. */
-function toneWav(seconds: number): Buffer {
-  const samples = seconds * 16000;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0, 'latin1');
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8, 'latin1');
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(16000, 24);
-  wav.writeUInt32LE(32000, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36, 'latin1');
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let index = 0; index < samples; index += 1)
-    wav.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * index) / 16000)), 44 + index * 2);
-  return wav;
-}
 
 describe('attachments and voice in the composer and in messages, in Chromium against npm start', () => {
   let server: RunningServer;

@@ -1,26 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Json, signUp, startApp, type TestServer } from '../support/app';
 import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
+import { silenceWav as wav } from '../support/wav';
 import { type Actor, admin, loginOwner } from './admin/support';
-
-/** A PCM WAV of `seconds` of silence (8 kHz, 8 bit, mono: 8,000 bytes a second), as a recorder writes it. */
-function wav(seconds: number): Buffer {
-  const data = Math.round(seconds * 8000);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'latin1');
-  header.writeUInt32LE(36 + data, 4);
-  header.write('WAVEfmt ', 8, 'latin1');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(8000, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36, 'latin1');
-  header.writeUInt32LE(data, 40);
-  return Buffer.concat([header, Buffer.alloc(data, 0x80)]);
-}
 
 /** The start of a WebM file (EBML header, DocType "webm"), as MediaRecorder writes it in Chromium. */
 const webm = Buffer.concat([

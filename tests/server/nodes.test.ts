@@ -1,20 +1,25 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, encrypter, signUp, startApp, type TestServer } from '../support/app';
-import { type OpenAiDouble, startOpenAiDouble } from '../support/openai-double';
+import { call, encrypter, type Json, signUp, startApp, type TestServer } from '../support/app';
+import { type OpenAiDouble, startOpenAiDouble, toolSteps } from '../support/openai-double';
 import { type RunningPostgres, startPostgres } from '../support/postgres';
+import { type SearchDouble, startSearxngDouble } from '../support/searchEngines';
 import { readEvents } from '../support/sse';
+import { silenceWav } from '../support/wav';
+import { admin, loginOwner } from './admin/support';
+import { newTopic, say } from './tools/support';
 
 /** Nodes in this process on one PostgreSQL, sharing their secrets through the environment. */
 describe('several nodes on one PostgreSQL', () => {
   let postgres: RunningPostgres;
   let model: OpenAiDouble;
+  let searxng: SearchDouble;
   let a: TestServer;
   let b: TestServer;
 
   beforeAll(async () => {
     postgres = await startPostgres();
-    model = await startOpenAiDouble();
+    [model, searxng] = await Promise.all([startOpenAiDouble(), startSearxngDouble()]);
     const shared = {
       DATABASE_URL: postgres.url,
       JWT_SECRET: 'the same secret on every node',
@@ -22,6 +27,8 @@ describe('several nodes on one PostgreSQL', () => {
         .privateKey.export({ type: 'pkcs8', format: 'pem' })
         .toString(),
       RATE_LIMIT_LOGIN_FAILURES: '5',
+      // The organization's provider and search engine are doubles on loopback.
+      ALLOW_PRIVATE_PROVIDER_URLS: 'true',
     };
     // Started together on an empty database: one migrates, the other waits for it.
     [a, b] = await Promise.all([startApp({ ...shared, OPENAI_BASE_URL: model.url }), startApp(shared)]);
@@ -30,6 +37,7 @@ describe('several nodes on one PostgreSQL', () => {
     await a?.close();
     await b?.close();
     await model?.close();
+    await searxng?.close();
     postgres?.stop();
   });
 
@@ -89,6 +97,80 @@ describe('several nodes on one PostgreSQL', () => {
     const statuses = [];
     for (const node of [a, b, a, b, a, b]) statuses.push((await attempt(node)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
+  it('serves voice, web search and images set up on one node from the other at once', async () => {
+    const owner = await loginOwner(a, 'app');
+    const provider = (
+      await admin(a, owner, '/provider', {
+        body: { name: owner.encrypt('Nodes double'), baseUrl: model.url, apiKey: 'sk-nodes-0001' },
+      })
+    ).body._id;
+    const settings = await admin(a, owner, '/settings', {
+      method: 'PATCH',
+      body: {
+        speech: {
+          transcriptionModel: 'whisper-1',
+          speechModel: null,
+          voices: [],
+          provider,
+          transcriptionPrice: 0,
+          speechPrice: 0,
+        },
+        search: { engine: 'searxng', url: searxng.url },
+        images: { provider, model: 'gpt-image-1', price: 0 },
+      },
+    });
+    expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+    // The other node answers members with the new settings at once (it cached the organization before).
+    expect((await call(b, '/api/v1/organization/app')).body).toMatchObject({
+      voice: { transcription: true },
+      webSearch: true,
+      images: true,
+    });
+    const user = await signUp(a);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(silenceWav(1))]), 'note.wav');
+    const heard = await fetch(`${b.url}/api/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, organization: 'app' },
+      body: form,
+    });
+    expect(heard.status).toBe(200);
+    expect(typeof ((await heard.json()) as { text: unknown }).text).toBe('string');
+    // A bot on the provider, made on one node, searching and drawing on the other.
+    const bot = await admin(a, owner, '/bot', {
+      body: {
+        name: owner.encrypt('Nodes researcher'),
+        description: 'Searches and draws',
+        platform: 'openai',
+        provider,
+        model: 'double-1',
+        price: 0,
+        categories: [],
+        active: true,
+        tools: ['web_search', 'generate_image'],
+      },
+    });
+    expect(bot.status, JSON.stringify(bot.body)).toBe(201);
+    model.script(
+      toolSteps([
+        { call: { name: 'web_search', arguments: { query: 'lighthouses' } } },
+        { call: { name: 'generate_image', arguments: { prompt: 'A lighthouse' } } },
+        { answer: () => 'A lighthouse [1].' },
+      ]),
+    );
+    const topic = await newTopic(b, user, bot.body._id);
+    const done = (await say(b, user, topic, 'Show me a lighthouse')).at(-1) as Json;
+    expect(done.event).toBe('done');
+    const { citations, files } = done.data;
+    expect(citations[0].url).toBe('https://example.org/lighthouses');
+    expect(files).toEqual([expect.objectContaining({ type: 'image/png' })]);
+    // The image was stored by one node and is read from the other.
+    const image = await fetch(`${a.url}/api/v1/file/${files[0]._id}/content`, {
+      headers: { authorization: `Bearer ${user.token}`, organization: 'app' },
+    });
+    expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
   });
 
   it('drains on shutdown: refuses new replies with 503 and answers /ready with 503', async () => {

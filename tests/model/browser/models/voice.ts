@@ -9,36 +9,16 @@ import { admin, loginOwner } from '../../../server/admin/support';
 import { call, signUp } from '../../../support/app';
 import { launchWithMicrophone } from '../../../support/browser';
 import type { OpenAiDouble } from '../../../support/openai-double';
+import { toneWav } from '../../../support/wav';
 import { done, failed } from '../../models';
 import type { BrowserModel, ModelEvent, PathWorld } from '../runner';
 import { networkProblem } from './adminList';
 import { apiOf, storeToken } from './session';
 
-/** A second of a 440 Hz tone (16 kHz, 16 bit, mono): what the fake microphone plays, in a loop. */
-function toneWav(): Buffer {
-  const samples = 16000;
-  const wav = Buffer.alloc(44 + samples * 2);
-  wav.write('RIFF', 0, 'latin1');
-  wav.writeUInt32LE(36 + samples * 2, 4);
-  wav.write('WAVEfmt ', 8, 'latin1');
-  wav.writeUInt32LE(16, 16);
-  wav.writeUInt16LE(1, 20);
-  wav.writeUInt16LE(1, 22);
-  wav.writeUInt32LE(16000, 24);
-  wav.writeUInt32LE(32000, 28);
-  wav.writeUInt16LE(2, 32);
-  wav.writeUInt16LE(16, 34);
-  wav.write('data', 36, 'latin1');
-  wav.writeUInt32LE(samples * 2, 40);
-  for (let index = 0; index < samples; index += 1)
-    wav.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * index) / 16000)), 44 + index * 2);
-  return wav;
-}
-
 /** Chromium with a fake microphone playing a tone the test wrote. */
 function launch() {
   const wav = join(mkdtempSync(join(tmpdir(), 'parley-voice-')), 'tone.wav');
-  writeFileSync(wav, toneWav());
+  writeFileSync(wav, toneWav(1));
   return launchWithMicrophone(wav);
 }
 
