@@ -267,9 +267,9 @@ describe('tool steps in the conversation', () => {
     // For that message only.
     expect(await toggle.isChecked()).toBe(false);
     await stepButton(page, 'web_search', 'Done').waitFor();
-    // The sources under the reply, and its [1], open the pages in a new tab.
+    // The sources under the reply (they come with its end), and its [1], open the pages in a new tab.
     const sources = lastReply().locator('.cited-sources').getByRole('link');
-    expect(await sources.count()).toBe(2);
+    await expect.poll(() => sources.count()).toBe(2);
     const first = sources.first();
     expect(await first.textContent()).toBe('[1] spring tides — an overview');
     expect(await first.getAttribute('href')).toBe('https://example.org/spring%20tides');
