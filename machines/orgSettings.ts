@@ -46,12 +46,17 @@ export interface SearchSetting {
   key?: string;
 }
 
+/** The organization's voice settings (`speech` of the admin settings; the server reuses this record). */
 export interface SpeechSettings {
+  /** The provider's name of its speech-to-text model (`whisper-1`…); null: no transcription. */
   transcriptionModel: string | null;
+  /** The provider's name of its text-to-speech model (`tts-1`…); null: no server speech. */
   speechModel: string | null;
+  /** The voices members may choose, the first the default. */
   voices: string[];
-  /** One of the organization's providers; null: the server's own. */
+  /** One of the organization's providers, or null: the server's own model server. */
   provider: string | null;
+  /** Per minute of audio (0: free). */
   transcriptionPrice: number;
   speechPrice: number;
 }

@@ -1,19 +1,7 @@
+import type { SpeechSettings } from '../../machines/orgSettings';
 import { objectOf } from '../schemas';
 
-/** The organization's voice settings, as the admins set them (`speech` of the admin settings). */
-export interface SpeechSettings {
-  /** The provider's name of its speech-to-text model (`whisper-1`…); null: no transcription. */
-  transcriptionModel: string | null;
-  /** The provider's name of its text-to-speech model (`tts-1`…); null: no server speech. */
-  speechModel: string | null;
-  /** The voices members may choose, the first the default. */
-  voices: string[];
-  /** One of the organization's providers, or null: the server's own model server. */
-  provider: string | null;
-  /** Per minute of audio (0: free). */
-  transcriptionPrice: number;
-  speechPrice: number;
-}
+export type { SpeechSettings };
 
 export const noSpeech: SpeechSettings = {
   transcriptionModel: null,
