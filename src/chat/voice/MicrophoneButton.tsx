@@ -41,6 +41,11 @@ export default function MicrophoneButton({ disabled, onTranscript }: VoiceInputP
     if (state === 'recording') stopButton.current?.focus();
   }, [state]);
 
+  const cancel = (
+    <button type="button" className="button small ghost" onClick={() => voiceInput.send({ type: 'CANCEL' })}>
+      <T>Cancel</T>
+    </button>
+  );
   if (state === 'recording')
     return (
       <span className="voice-input">
@@ -59,13 +64,7 @@ export default function MicrophoneButton({ disabled, onTranscript }: VoiceInputP
         >
           <T>Stop</T>
         </button>
-        <button
-          type="button"
-          className="button small ghost"
-          onClick={() => voiceInput.send({ type: 'CANCEL' })}
-        >
-          <T>Cancel</T>
-        </button>
+        {cancel}
       </span>
     );
   if (state === 'transcribing')
@@ -74,13 +73,7 @@ export default function MicrophoneButton({ disabled, onTranscript }: VoiceInputP
         <span role="status">
           <T>Transcribing…</T>
         </span>
-        <button
-          type="button"
-          className="button small ghost"
-          onClick={() => voiceInput.send({ type: 'CANCEL' })}
-        >
-          <T>Cancel</T>
-        </button>
+        {cancel}
       </span>
     );
   return (
