@@ -28,8 +28,10 @@ export function ReplyFeedback({ actor }: { actor: FeedbackActor }) {
   const { rating, error } = useSelector(actor, (snapshot) => snapshot.context);
   const asking = useSelector(actor, (snapshot) => snapshot.matches('askingReason'));
   const sending = useSelector(actor, (snapshot) => snapshot.matches('sendingReason'));
+  // While a thumb is saved another press is not taken: shown busy, so nobody presses into nothing.
+  const saving = useSelector(actor, (snapshot) => snapshot.matches('rating'));
   return (
-    <fieldset className="reply-feedback">
+    <fieldset className="reply-feedback" aria-busy={saving}>
       <legend className="visually-hidden">{t('Rate this reply')}</legend>
       {thumbs.map((thumb) => (
         <button

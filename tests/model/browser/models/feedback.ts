@@ -116,6 +116,10 @@ export const feedbackBrowserModel: BrowserModel = {
   expectScreen: async (world, snapshot: AnyMachineSnapshot) => {
     const { page, data } = world;
     const { rating, error } = snapshot.context;
+    // Saving a thumb shows busy: a press meanwhile would be lost.
+    expect(await reply(world).getByRole('group', { name: 'Rate this reply' }).getAttribute('aria-busy')).toBe(
+      String(snapshot.matches('rating')),
+    );
     // The thumb given is pressed (while it is saved too), the other not.
     for (const side of ['up', 'down'] as const)
       expect(`${side} ${await thumb(world, side).getAttribute('aria-pressed')}`).toBe(
