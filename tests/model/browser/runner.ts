@@ -285,11 +285,21 @@ export async function until(check: () => Promise<unknown>, timeout = 15_000): Pr
   }
 }
 
-/** A request the browser holds for the path: ended by letting it through or failing it as a network would. */
+/**
+ * A request the browser holds for the path: ended by letting it through or failing it as a network would.
+ * Each resolves once the page has the outcome (or after a while, for a stream that stays open).
+ */
 interface HeldRequest {
   proceed: () => Promise<unknown>;
   fail: () => Promise<unknown>;
 }
+
+/** How long an ended request may take to reach the page before the path goes on regardless (a stream). */
+const answerWait = 3_000;
+
+/** Resolves with the promise, or after `ms` when it takes longer. */
+const atMost = (promise: Promise<unknown>, ms: number) =>
+  Promise.race([promise.catch(() => {}), new Promise((resolve) => setTimeout(resolve, ms))]);
 
 /**
  * Requests of modelled actors, held until the path ends them. They are paused through the DevTools
@@ -300,6 +310,7 @@ class HeldRequests {
   private held = new Map<string, HeldRequest[]>();
   private waiters = new Map<string, (() => void)[]>();
   private devtools?: CDPSession;
+  private page?: Page;
 
   constructor(private requests: Record<string, ActorRequest>) {}
 
@@ -308,6 +319,7 @@ class HeldRequests {
    * routes when the model routes requests itself (`ownRoutes`), so that its routes and these form one chain.
    */
   async install(context: BrowserContext, page: Page, ownRoutes: boolean) {
+    this.page = page;
     const hold = (actor: string, held: HeldRequest) => {
       this.held.set(actor, [...(this.held.get(actor) ?? []), held]);
       for (const wake of this.waiters.get(actor) ?? []) wake();
@@ -320,23 +332,43 @@ class HeldRequests {
           const request = route.request();
           const actor = this.actorOf(request.method(), request.url(), request.postData());
           if (!actor) return route.continue().catch(() => {});
-          hold(actor, { proceed: () => route.continue(), fail: () => route.abort('failed').catch(() => {}) });
+          const answered = async () => (await request.response())?.finished();
+          hold(actor, {
+            proceed: async () => {
+              await route.continue();
+              await atMost(answered(), answerWait);
+            },
+            fail: () => route.abort('failed').catch(() => {}),
+          });
         },
       );
       return;
     }
     const devtools = await context.newCDPSession(page);
     this.devtools = devtools;
-    devtools.on('Fetch.requestPaused', ({ requestId, request }) => {
+    // The network's word that a request let through has been answered, by the id the pause gives.
+    const loaded = new Map<string, () => void>();
+    const settle = ({ requestId }: { requestId: string }) => {
+      loaded.get(requestId)?.();
+      loaded.delete(requestId);
+    };
+    devtools.on('Network.loadingFinished', settle);
+    devtools.on('Network.loadingFailed', settle);
+    devtools.on('Fetch.requestPaused', ({ requestId, request, networkId }) => {
       const send = (method: 'Fetch.continueRequest' | 'Fetch.failRequest', extra = {}) =>
         devtools.send(method, { requestId, ...extra }).catch(() => {});
       const actor = this.actorOf(request.method, request.url, request.postData ?? null);
       if (!actor) return void send('Fetch.continueRequest');
+      const answered = new Promise<void>((resolve) => networkId && loaded.set(networkId, resolve));
       hold(actor, {
-        proceed: () => send('Fetch.continueRequest'),
+        proceed: async () => {
+          await send('Fetch.continueRequest');
+          await atMost(answered, answerWait);
+        },
         fail: () => send('Fetch.failRequest', { errorReason: 'Failed' }),
       });
     });
+    await devtools.send('Network.enable');
     await devtools.send('Fetch.enable', {
       patterns: ['*/api/*', '*/auth/*'].map((urlPattern) => ({
         urlPattern,
@@ -384,6 +416,12 @@ class HeldRequests {
     const request = this.held.get(actor)?.shift() as HeldRequest;
     if (outcome === 'error' && this.requests[actor].fails !== 'server') await request.fail();
     else await request.proceed();
+    // The app acts on the answer in its next tasks: the next check must not see the screen before it.
+    await atMost(
+      this.page?.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)))) ??
+        Promise.resolve(),
+      answerWait,
+    );
   }
 }
 
