@@ -43,14 +43,23 @@ export const promptsBrowserModel: BrowserModel = {
     { type: 'SAVE', draft: { ...draft, command: 'two words' } },
     { type: 'CANCEL' },
     done('addPrompt', added),
+    failed('addPrompt'),
     { type: 'EDIT', id: 'p1' },
     done('editPrompt', added),
+    failed('editPrompt'),
     { type: 'DELETE', id: 'p1' },
     done('deletePrompt', 'p1'),
+    failed('deletePrompt'),
   ],
   serialize: (snapshot) => {
     const { prompts, editing, problem } = snapshot.context;
-    return JSON.stringify([snapshot.value, prompts.length, editing?._id ?? null, problem?.field ?? null]);
+    // A problem of the whole form (the network) has no field: told apart from none.
+    return JSON.stringify([
+      snapshot.value,
+      prompts.length,
+      editing?._id ?? null,
+      problem ? (problem.field ?? 'form') : null,
+    ]);
   },
   // One prompt at a time, made from an empty list; a wrong command once, in a new prompt's dialog.
   possible: (snapshot, event) => {
@@ -121,6 +130,12 @@ export const promptsBrowserModel: BrowserModel = {
       expect(await list.getByRole('listitem').count()).toBe(prompts.length);
       for (const prompt of prompts) expect(await list.getByText(`/${prompt.command}`).count()).toBe(1);
       expect(await list.getByText('No prompts yet.').count()).toBe(prompts.length ? 0 : 1);
+      // A delete that failed: the prompt stays, and the list says why.
+      if (!snapshot.matches('dialog')) {
+        const failure = list.getByRole('alert');
+        expect(await failure.count()).toBe(problem ? 1 : 0);
+        if (problem) expect(await failure.textContent()).toMatch(networkProblem);
+      }
     }
     const form = dialog(world);
     expect(await form.count()).toBe(snapshot.matches('dialog') ? 1 : 0);
@@ -128,6 +143,12 @@ export const promptsBrowserModel: BrowserModel = {
       const command = form.getByLabel('Command', { exact: true });
       if (problem?.field === 'command') expect(await errorOf(command)).toContain(problem.message);
       else expect(await command.getAttribute('aria-invalid')).toBeNull();
+      // A save that did not reach the server says so in the dialog, which keeps what was typed.
+      const refused = form.getByRole('alert');
+      expect(await refused.count()).toBe(problem && problem.field === null ? 1 : 0);
+      if (problem && problem.field === null) expect(await refused.textContent()).toMatch(networkProblem);
+      const saving = snapshot.matches({ dialog: 'adding' }) || snapshot.matches({ dialog: 'changing' });
+      expect(await form.getByRole('button', { name: saving ? 'Saving…' : 'Save' }).count()).toBe(1);
       // A member is no admin: no choice of the whole organization.
       expect(await form.getByLabel('For the whole organization').count()).toBe(0);
     }
