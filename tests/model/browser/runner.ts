@@ -292,6 +292,8 @@ export async function until(check: () => Promise<unknown>, timeout = 15_000): Pr
 interface HeldRequest {
   proceed: () => Promise<unknown>;
   fail: () => Promise<unknown>;
+  /** The app gave up on it (an aborted fetch): nothing of the path ends it any more. */
+  abandoned?: boolean;
 }
 
 /** How long an ended request may take to reach the page before the path goes on regardless (a stream). */
@@ -352,21 +354,30 @@ class HeldRequests {
       loaded.get(requestId)?.();
       loaded.delete(requestId);
     };
+    // A paused request the app aborts is cancelled: the path's next end is for the request after it.
+    const pausedById = new Map<string, HeldRequest>();
     devtools.on('Network.loadingFinished', settle);
-    devtools.on('Network.loadingFailed', settle);
+    devtools.on('Network.loadingFailed', (failure) => {
+      const request = pausedById.get(failure.requestId);
+      if (request && failure.canceled) request.abandoned = true;
+      pausedById.delete(failure.requestId);
+      settle(failure);
+    });
     devtools.on('Fetch.requestPaused', ({ requestId, request, networkId }) => {
       const send = (method: 'Fetch.continueRequest' | 'Fetch.failRequest', extra = {}) =>
         devtools.send(method, { requestId, ...extra }).catch(() => {});
       const actor = this.actorOf(request.method, request.url, request.postData ?? null);
       if (!actor) return void send('Fetch.continueRequest');
       const answered = new Promise<void>((resolve) => networkId && loaded.set(networkId, resolve));
-      hold(actor, {
+      const paused: HeldRequest = {
         proceed: async () => {
           await send('Fetch.continueRequest');
           await atMost(answered, answerWait);
         },
         fail: () => send('Fetch.failRequest', { errorReason: 'Failed' }),
-      });
+      };
+      if (networkId) pausedById.set(networkId, paused);
+      hold(actor, paused);
     });
     await devtools.send('Network.enable');
     await devtools.send('Fetch.enable', {
@@ -401,7 +412,8 @@ class HeldRequests {
 
   /** Ends the actor's oldest held request, waiting for the app to make it. */
   async end(actor: string, outcome: 'done' | 'error') {
-    while (!this.held.get(actor)?.length) {
+    const waiting = () => (this.held.get(actor) ?? []).filter((request) => !request.abandoned);
+    while (!waiting().length) {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`the app never asked for ${actor}`)), 15_000);
         this.waiters.set(actor, [
@@ -413,7 +425,8 @@ class HeldRequests {
         ]);
       });
     }
-    const request = this.held.get(actor)?.shift() as HeldRequest;
+    const [request, ...rest] = waiting();
+    this.held.set(actor, rest);
     if (outcome === 'error' && this.requests[actor].fails !== 'server') await request.fail();
     else await request.proceed();
     // The app acts on the answer in its next tasks: the next check must not see the screen before it.

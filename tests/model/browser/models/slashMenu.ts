@@ -51,6 +51,7 @@ export const slashMenuBrowserModel: BrowserModel = {
     { type: 'UP' },
     { type: 'PICK' },
     { type: 'CHOOSE', id: 'p1' },
+    { type: 'CHOOSE', id: 'p2' },
     { type: 'CLOSE' },
     { type: 'FILL', values: { text: 'hallo', language: '' } },
     { type: 'FILL', values: { text: 'hallo', language: 'English' } },
@@ -60,12 +61,12 @@ export const slashMenuBrowserModel: BrowserModel = {
     const { query, highlighted, missing, prompts } = snapshot.context;
     return JSON.stringify([snapshot.value, query, highlighted, missing, prompts.length]);
   },
-  // Few walks: typing opens it from closed, filters and closes it where it lists; a wrong value once, the
-  // arrows over the whole list. A request for the prompts is not left behind (the app drops it, the
-  // path could not end it).
+  // Few walks: typing opens it from closed, filters and closes it while it shows; a wrong value once, the
+  // arrows over the whole list. Closed while it loads, the app aborts the request (the walk no longer
+  // holds it).
   possible: (snapshot, event) => {
     const { query, missing } = snapshot.context as { query: string; missing: string[] };
-    const listing = snapshot.matches('open');
+    const listing = snapshot.hasTag('shown');
     switch (event.type) {
       case 'TYPE':
         if (event.text === '/') return snapshot.matches('closed');
@@ -114,7 +115,7 @@ export const slashMenuBrowserModel: BrowserModel = {
         await box(world).press('Enter');
         break;
       case 'CHOOSE':
-        await optionOf(world, summary).click();
+        await optionOf(world, event.id === translate._id ? translate : summary).click();
         break;
       case 'CLOSE':
         await box(world).press('Escape');
