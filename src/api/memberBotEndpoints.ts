@@ -10,11 +10,14 @@ const botPath = (id: string) => `/api/v1/user/me/bot/${encodeURIComponent(id)}`;
 export function createMemberBotEndpoints(http: HttpClient) {
   return {
     memberBots: () => http.get<MemberBotRecord[]>('/api/v1/user/me/bot'),
-    /** The models open to members' bots, the tools members may give them, the member's groups. */
-    memberBotChoices: async (): Promise<MemberBotChoices> => {
+    /**
+     * The models open to members' bots, the tools members may give them, the member's groups; aborting
+     * the signal (the form closed first) drops both requests.
+     */
+    memberBotChoices: async (signal?: AbortSignal): Promise<MemberBotChoices> => {
       const [models, rest] = await Promise.all([
-        http.get<(NamedRef & { memberBots: boolean })[]>('/api/v1/model'),
-        http.get<Omit<MemberBotChoices, 'models'>>('/api/v1/user/me/bot/choices'),
+        http.get<(NamedRef & { memberBots: boolean })[]>('/api/v1/model', undefined, signal),
+        http.get<Omit<MemberBotChoices, 'models'>>('/api/v1/user/me/bot/choices', undefined, signal),
       ]);
       return {
         models: models.filter((model) => model.memberBots).map(({ _id, name }) => ({ _id, name })),

@@ -21,7 +21,7 @@ export function createMemberBotActors(
     memberBotsMachine.provide({
       actors: {
         fetchMemberBots: fromPromise(() => botApi.memberBots()),
-        fetchBotChoices: fromPromise(() => botApi.memberBotChoices()),
+        fetchBotChoices: fromPromise(({ signal }) => botApi.memberBotChoices(signal)),
         saveMemberBot: fromPromise(({ input }) => botApi.saveMemberBot(input.id, input.draft)),
         deleteMemberBot: fromPromise(({ input }) => botApi.deleteMemberBot(input.id)),
       },

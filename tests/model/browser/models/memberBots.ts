@@ -7,8 +7,8 @@ import { signUp } from '../../../support/app';
 import { done, failed } from '../../models';
 import type { BrowserModel, ModelEvent } from '../runner';
 import { expectDisabled } from './account';
-import { networkProblem } from './adminList';
-import { apiOf, storeToken } from './session';
+import { endsAtLogOut, expectLoggedOut, networkProblem } from './adminList';
+import { apiOf, openProfile, storeToken } from './session';
 
 /** The bot each path makes, changes and deletes. */
 const mine = 'Parrot expert';
@@ -40,6 +40,7 @@ const choices = { models: [{ _id: 'm', name: 'Members model' }], tools: [], grou
 
 const yourBots = (page: Page) => page.getByRole('region', { name: 'Your bots' });
 const hasOwn = (snapshot: AnyMachineSnapshot) => snapshot.context.items.length > 0;
+const isOpen = (snapshot: AnyMachineSnapshot) => (snapshot.value as { dialog: string }).dialog !== 'closed';
 
 /**
  * The member's own bots above the catalogue and their dialogs (issue 34): the bot a path makes,
@@ -50,6 +51,7 @@ export const memberBotsBrowserModel: BrowserModel = {
   machine: memberBotsMachine,
   events: [
     { type: 'LOAD' },
+    { type: 'RESET' },
     done('fetchMemberBots', []),
     failed('fetchMemberBots'),
     { type: 'RETRY' },
@@ -76,8 +78,7 @@ export const memberBotsBrowserModel: BrowserModel = {
       !!snapshot.context.error,
     ]),
   // The catalogue lists the bots as it appears; dialogs need the list; the path's bot exists before it
-  // is changed or deleted, and once only; a bot is saved with a model, so once the models came. Logging
-  // out (RESET) is the session's path.
+  // is changed or deleted, and once only; a bot is saved with a model, so once the models came.
   possible: (snapshot, event) => {
     const list = (snapshot.value as { list: string }).list;
     if (event.type === 'LOAD') return true;
@@ -85,13 +86,13 @@ export const memberBotsBrowserModel: BrowserModel = {
     if (event.type === 'NEW') return !hasOwn(snapshot);
     if (event.type === 'EDIT' || event.type === 'ASK_DELETE') return hasOwn(snapshot);
     if (event.type === 'SAVE') return snapshot.context.choices.models.length > 0;
-    // Cancelled while its choices load, the form's request stays held (the runner ends the oldest held
-    // request first, and the next form's would wait behind it): that transition is the pure model's.
-    const loadingChoices = (snapshot.value as { dialog: string }).dialog === 'loadingChoices';
-    if (event.type === 'CANCEL' && loadingChoices) return false;
-    return event.type !== 'RESET';
+    // Logging out, from the list as it shows, ends the path.
+    if (event.type === 'RESET') return list === 'loaded' && !isOpen(snapshot);
+    return true;
   },
   chainWalks: true,
+  // Logging out empties the list: nothing a path does follows it.
+  allows: endsAtLogOut,
   // A model bot runs where a model server is set: the catalogue lists the bot made (never called here).
   server: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
   requests: {
@@ -149,12 +150,21 @@ export const memberBotsBrowserModel: BrowserModel = {
           .getByRole('button', { name: `Delete ${mine}` })
           .click();
         break;
+      case 'RESET': {
+        const panel = await openProfile(world);
+        await panel.getByRole('button', { name: 'Log out', exact: true }).click();
+        world.data.out = true;
+        break;
+      }
       case 'DELETE':
         await dialog.getByRole('button', { name: 'Delete bot' }).click();
         break;
     }
   },
-  expectScreen: async ({ page }, snapshot) => {
+  expectScreen: async (world, snapshot) => {
+    const { page } = world;
+    // Logged out: the landing page, the token gone.
+    if (world.data.out) return expectLoggedOut(world);
     const { list, dialog: state } = snapshot.value as { list: string; dialog: string };
     const { problem, error } = snapshot.context;
     const count = async (locator: ReturnType<Page['getByRole']>, expected: number) =>

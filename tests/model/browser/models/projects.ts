@@ -7,8 +7,8 @@ import { call, signUp, type TestServer } from '../../../support/app';
 import { done, failed } from '../../models';
 import type { BrowserModel, ModelEvent, PathWorld } from '../runner';
 import { expectDisabled } from './account';
-import { networkProblem } from './adminList';
-import { apiOf, storeToken } from './session';
+import { endsAtLogOut, expectLoggedOut, networkProblem } from './adminList';
+import { apiOf, openProfile, storeToken } from './session';
 
 /** The project another member shares with a group the path's account is in, and the one the path makes. */
 const theirs = 'Lisbon guide';
@@ -60,6 +60,7 @@ export const projectsBrowserModel: BrowserModel = {
   machine: projectsMachine,
   events: [
     { type: 'LOAD' },
+    { type: 'RESET' },
     done('fetchProjects', [record(theirs, true)]),
     failed('fetchProjects'),
     { type: 'RETRY' },
@@ -81,7 +82,7 @@ export const projectsBrowserModel: BrowserModel = {
   serialize: (snapshot) =>
     JSON.stringify([snapshot.value, hasOwn(snapshot), !!snapshot.context.problem, !!snapshot.context.error]),
   // The sidebar lists the projects as it appears; dialogs need the list, and the path's own project
-  // exists before it is changed or deleted, and once only. Logging out (RESET) is the session's path.
+  // exists before it is changed or deleted, and once only.
   possible: (snapshot, event) => {
     const list = (snapshot.value as { list: string }).list;
     if (event.type === 'LOAD') return true;
@@ -89,9 +90,14 @@ export const projectsBrowserModel: BrowserModel = {
     if (event.type === 'NEW') return !hasOwn(snapshot);
     if (event.type === 'ASK_DELETE') return hasOwn(snapshot);
     if (event.type === 'EDIT') return (event.project as ProjectRecord).shared || hasOwn(snapshot);
-    return event.type !== 'RESET';
+    // Logging out, from the list as it shows, ends the path.
+    if (event.type === 'RESET')
+      return list === 'loaded' && (snapshot.value as { dialog: string }).dialog === 'closed';
+    return true;
   },
   chainWalks: true,
+  // Logging out empties the list: nothing a path does follows it.
+  allows: endsAtLogOut,
   requests: {
     fetchProjects: { method: 'GET', path: /^\/api\/v1\/project$/ },
     fetchChoices: { method: 'GET', path: /^\/api\/v1\/project\/choices$/ },
@@ -161,12 +167,21 @@ export const projectsBrowserModel: BrowserModel = {
       case 'ASK_DELETE':
         await inProject(world, mine, false, 'Delete project');
         break;
+      case 'RESET': {
+        const panel = await openProfile(world);
+        await panel.getByRole('button', { name: 'Log out', exact: true }).click();
+        world.data.out = true;
+        break;
+      }
       case 'DELETE':
         await dialog.getByRole('button', { name: 'Delete project' }).click();
         break;
     }
   },
-  expectScreen: async ({ page, viewport }, snapshot) => {
+  expectScreen: async (world, snapshot) => {
+    const { page, viewport } = world;
+    // Logged out: the landing page, the token gone.
+    if (world.data.out) return expectLoggedOut(world);
     const { list, dialog: state } = snapshot.value as { list: string; dialog: string };
     const { problem, error } = snapshot.context;
     const count = async (locator: ReturnType<Page['getByRole']>, expected: number) =>
