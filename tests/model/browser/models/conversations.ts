@@ -77,7 +77,7 @@ const listOf = (world: PathWorld) => world.data as unknown as ListWorld;
 
 const ends = (actor: string) => [`xstate.done.actor.${actor}`, `xstate.error.actor.${actor}`];
 /** Events after which a list request still on its way is dropped for a newer one. */
-const newerList = ['REFRESH', 'SEARCH', 'RETRY', 'RESET'];
+const newerList = ['REFRESH', 'SEARCH', 'RETRY', 'RESET', 'FILTER'];
 
 /**
  * Whether the path answers the list request the app makes now, or drops it first: the path's next
@@ -155,7 +155,16 @@ async function listedByServer(world: PathWorld, token: string, pages: number) {
 }
 
 /** What is done in the list itself, in the drawer on a phone. */
-const inDrawer = ['SEARCH', 'RETRY', 'LOAD_MORE', 'START_RENAME', 'ASK_DELETE', 'START_MOVE', 'CHANGE'];
+const inDrawer = [
+  'SEARCH',
+  'RETRY',
+  'LOAD_MORE',
+  'START_RENAME',
+  'ASK_DELETE',
+  'START_MOVE',
+  'CHANGE',
+  'FILTER',
+];
 
 /** The events that set a region to work. */
 const worksOn: Record<string, Region> = {
@@ -164,6 +173,7 @@ const worksOn: Record<string, Region> = {
   RETRY: 'list',
   LOAD_MORE: 'list',
   SEARCH: 'list',
+  FILTER: 'list',
   START_RENAME: 'edit',
   ASK_DELETE: 'edit',
   START_MOVE: 'arrange',
@@ -192,6 +202,15 @@ function possible(snapshot: AnyMachineSnapshot, event: ModelEvent, viewport: Vie
   if (value.list === 'idle') return onPhone ? event.type === 'LOAD' : ['LOAD', 'SEARCH'].includes(event.type);
   const region = worksOn[event.type];
   if (region && working.some((other) => other !== region)) return false;
+  // The archived ones (none in this account) are looked at from the list as it shows, unsearched, and
+  // left again for all conversations; nothing else is done there.
+  const archived = snapshot.context.filter.archived;
+  if (event.type === 'FILTER') {
+    const toArchived = (event.filter as { archived: boolean }).archived;
+    if (toArchived) return !archived && value.list === 'loaded' && !snapshot.context.shownQuery;
+    return archived && value.list !== 'debouncing';
+  }
+  if (archived) return /^(RETRY|xstate\.(done|error)\.actor\.fetchPage)$/.test(event.type);
   if (event.type === 'SHOW') return working.length === 0;
   if (event.type === 'RESET')
     return value.edit === 'idle' && value.arrange === 'idle' && value.drawer === 'closed';
@@ -219,6 +238,7 @@ function allows(path: ModelPath) {
   if (count('REFRESH') > 1 || count('xstate.done.actor.exportConversation') > 1) return false;
   // Pinned once, the row's menu says Unpin: a walk pins at most once.
   if (count('xstate.done.actor.changeConversation') > 1) return false;
+  if (count('FILTER') > 2) return false;
   const listAnswer = /^xstate\.(done|error)\.actor\.fetch(Page|More)$/;
   return events.every(
     (type, index) =>
@@ -277,6 +297,8 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
       { type: 'EXPORT', conversation: c1 },
       { type: 'xstate.done.actor.exportConversation' },
       { type: 'xstate.error.actor.exportConversation', error: new Error('Failed to fetch') },
+      { type: 'FILTER', filter: { project: null, archived: true } },
+      { type: 'FILTER', filter: { project: null, archived: false } },
       { type: 'RESET' },
     ],
     // The regions are independent: a state is the region at work (a dialog first, then the export,
@@ -296,7 +318,8 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
         working.every((name) => name === 'edit') &&
         value.edit !== 'renaming' &&
         value.edit !== 'savingTitle';
-      return `${region ? `${region}.${value[region]}` : `list.${value.list}`}${onScreen ? ' (on screen)' : ''}`;
+      const shown = `${region ? `${region}.${value[region]}` : `list.${value.list}`}${onScreen ? ' (on screen)' : ''}`;
+      return snapshot.context.filter.archived ? `${shown} (archived)` : shown;
     },
     possible,
     allows,
@@ -384,6 +407,13 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
         case 'RETRY':
           await sidebar(page).getByRole('button', { name: 'Retry' }).click();
           break;
+        case 'FILTER': {
+          const toArchived = (event.filter as { archived: boolean }).archived;
+          await sidebar(page)
+            .getByRole('button', { name: toArchived ? 'Archived conversations' : 'All conversations' })
+            .click();
+          break;
+        }
         case 'LOAD_MORE':
           await sidebar(page).getByRole('button', { name: 'Show more' }).click();
           break;
@@ -523,7 +553,17 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
         await shows(more, 1);
         expect(await more.isDisabled()).toBe(true);
       }
-      if (value.list === 'loaded' && listShown) {
+      // The archived ones: their heading and the way back, nothing archived in this account.
+      const archived = snapshot.context.filter.archived;
+      if (listShown) {
+        await shows(nav.getByRole('heading', { name: 'Archived conversations' }), archived ? 1 : 0);
+        await shows(nav.getByRole('button', { name: 'All conversations' }), archived ? 1 : 0);
+        await shows(nav.getByRole('button', { name: 'Archived conversations' }), archived ? 0 : 1);
+      }
+      if (value.list === 'loaded' && listShown && archived) {
+        await shows(nav.getByText('No archived conversations.'), 1);
+        await shows(rows, 0);
+      } else if (value.list === 'loaded' && listShown) {
         const { next, shownQuery } = snapshot.context;
         if (shownQuery) {
           // The server's search: the one match, its words marked.
@@ -578,7 +618,8 @@ export function conversationsBrowserModel({ double }: { double: OpenAiDouble }):
         await shows(deleteDialog.getByText(list.target.title), 1);
         if (list.editFailed) await shows(deleteDialog.getByRole('alert'), 1);
       }
-      if (list.renamed && !list.deleted && value.list === 'loaded' && listShown) await shows(row, 1);
+      if (list.renamed && !list.deleted && !archived && value.list === 'loaded' && listShown)
+        await shows(row, 1);
       if (list.leftChat) expect(new URL(page.url()).pathname).toBe('/list');
       // The export region: a status while the file is made, then the download or what went wrong.
       const bar = page.getByRole('main');
