@@ -13,7 +13,7 @@ import { toneWav } from '../../../support/wav';
 import { done, failed } from '../../models';
 import type { BrowserModel, ModelEvent, PathWorld } from '../runner';
 import { networkProblem } from './adminList';
-import { apiOf, storeToken } from './session';
+import { apiOf, openProfile, storeToken } from './session';
 
 /** Chromium with a fake microphone playing a tone the test wrote. */
 function launch() {
@@ -82,11 +82,19 @@ export function voiceInputBrowserModel({ double }: { double: OpenAiDouble }): Br
       { type: 'RECORDED', audio: null },
       { type: 'CANCEL' },
       done('transcribe', 'Hello from the microphone'),
+      done('transcribe', ''),
       failed('transcribe'),
       { type: 'DISMISS' },
+      { type: 'SET_SEND_AT_ONCE', on: true },
+      { type: 'SET_SEND_AT_ONCE', on: false },
     ],
-    // The recorder hands its audio over only once stopped (or at ten minutes).
-    possible: (snapshot, event) => event.type !== 'RECORDED' || snapshot.matches({ capturing: 'stopping' }),
+    // The recorder hands its audio over only once stopped (or at ten minutes). Profile → Voice is
+    // changed between recordings, to what it is not.
+    possible: (snapshot, event) => {
+      if (event.type === 'SET_SEND_AT_ONCE')
+        return snapshot.matches('idle') && event.on !== snapshot.context.sendAtOnce;
+      return event.type !== 'RECORDED' || snapshot.matches({ capturing: 'stopping' });
+    },
     requests: { transcribe: { method: 'POST', path: /^\/api\/v1\/audio\/transcriptions$/ } },
     start: async (world) => {
       if (!world.shared.configured) {
@@ -98,6 +106,15 @@ export function voiceInputBrowserModel({ double }: { double: OpenAiDouble }): Br
     perform: async (world, event, index) => {
       const { page } = world;
       const composer = page.locator('form.composer');
+      world.data.last = event.type;
+      // What the double hears in the next recording: words, or nothing at all.
+      const heard = world.events.slice(index + 1).find((next) => isActor(next, 'done', 'transcribe'));
+      double.audio.script({ text: heard?.output === '' ? '' : undefined });
+      if (event.type === 'SET_SEND_AT_ONCE') {
+        const panel = await openProfile(world);
+        await panel.getByLabel('Send voice messages at once').setChecked(event.on as boolean);
+        await panel.getByRole('button', { name: 'Close side panel' }).click();
+      }
       if (event.type === 'RECORD') {
         // The browser grants the microphone, or refuses it when the path's next step says so.
         const refused =
@@ -140,14 +157,26 @@ export function voiceInputBrowserModel({ double }: { double: OpenAiDouble }): Br
       }
       if (snapshot.matches('failed')) {
         const text = await alert.textContent();
+        const { problem } = snapshot.context;
         expect(text).toMatch(
-          snapshot.context.problem === 'openMicrophone failed'
+          problem === 'openMicrophone failed'
             ? /Parley may not use the microphone/
-            : networkProblem,
+            : problem?.startsWith('Nothing was heard')
+              ? /Nothing was heard/
+              : networkProblem,
         );
       }
-      if (snapshot.matches('idle') && world.events.at(-1)?.type === 'xstate.done.actor.transcribe')
-        expect(await world.page.getByLabel('Message').inputValue()).toContain('Hello from the microphone');
+      // The transcript waits in the box, or (Profile → Voice) is sent at once as the member's message.
+      if (snapshot.matches('idle') && world.data.last === 'xstate.done.actor.transcribe') {
+        const box = await world.page.getByLabel('Message').inputValue();
+        const sent = world.page
+          .getByRole('log')
+          .locator('.message.user', { hasText: 'Hello from the microphone' });
+        if (snapshot.context.sendAtOnce) {
+          expect(box).toBe('');
+          expect(await sent.count()).toBeGreaterThan(0);
+        } else expect(box).toContain('Hello from the microphone');
+      }
     },
   };
 }
