@@ -208,17 +208,24 @@ export function readAloudBrowserModel({ double }: { double: OpenAiDouble }): Bro
       { type: 'ENDED' },
       { type: 'FAILED', message: 'This browser has no voice to read aloud with.' },
       { type: 'DISMISS' },
+      { type: 'CHOOSE_VOICE', voice: 'nova' },
     ],
     // Chromium has no voices: the browser's reading fails at once (never stopped, never ended); the
     // server's audio plays to its end or is stopped, it does not fail.
-    possible: (snapshot, event) =>
-      snapshot.matches('speaking')
+    // The voice is chosen in Profile → Voice between readings, once.
+    possible: (snapshot, event) => {
+      if (event.type === 'CHOOSE_VOICE') return snapshot.matches('idle') && snapshot.context.voice === null;
+      return snapshot.matches('speaking')
         ? event.type === 'FAILED'
-        : event.type !== 'FAILED' && !(snapshot.matches('playing') && event.type === 'READ'),
-    // One way of reading a path; and the page drops a request it stopped, which the browser still holds
-    // (the next one would wait behind it): after Stop while fetching, no fetch ends.
+        : event.type !== 'FAILED' && !(snapshot.matches('playing') && event.type === 'READ');
+    },
+    // One way of reading a path (a voice is chosen where the organization speaks); and the page drops a
+    // request it stopped, which the browser still holds (the next one would wait behind it): after Stop
+    // while fetching, no fetch ends.
     allows: (path) => {
       const reads = path.steps.flatMap((step) => (step.event.type === 'READ' ? [step.event.server] : []));
+      if (path.steps.some((step) => step.event.type === 'CHOOSE_VOICE') && reads.includes(false))
+        return false;
       const dropped = path.steps.findIndex(
         (step, index) =>
           step.event.type === 'STOP' && index > 0 && path.steps[index - 1].state.matches('fetching'),
@@ -236,8 +243,14 @@ export function readAloudBrowserModel({ double }: { double: OpenAiDouble }): Bro
       await page.getByRole('button', { name: 'Send', exact: true }).click();
       await lastReply(page).getByRole('button', { name: 'Read aloud' }).waitFor();
     },
-    perform: async ({ page }, event) => {
+    perform: async (world, event) => {
+      const { page } = world;
       const reply = lastReply(page);
+      if (event.type === 'CHOOSE_VOICE') {
+        const panel = await openProfile(world);
+        await panel.getByLabel('Voice for reading aloud').selectOption(event.voice as string);
+        await panel.getByRole('button', { name: 'Close side panel' }).click();
+      }
       if (event.type === 'READ') await reply.getByRole('button', { name: 'Read aloud' }).click();
       if (event.type === 'STOP') await reply.getByRole('button', { name: 'Stop reading' }).click();
       if (event.type === 'DISMISS') await reply.getByRole('button', { name: 'Dismiss' }).click();
@@ -255,7 +268,11 @@ export function readAloudBrowserModel({ double }: { double: OpenAiDouble }): Bro
         expect(await alert.count()).toBe(0);
       }
       if (snapshot.matches('fetching')) expect(await stop.getAttribute('aria-busy')).toBe('true');
-      if (snapshot.matches('playing')) expect(await stop.getAttribute('aria-busy')).toBe('false');
+      if (snapshot.matches('playing')) {
+        expect(await stop.getAttribute('aria-busy')).toBe('false');
+        // In the member's voice, else the organization's first.
+        expect(double.audio.speeches.at(-1)?.voice).toBe(snapshot.context.voice ?? 'alloy');
+      }
       // A moment: Chromium's speech synthesis has no voice and says so.
       if (snapshot.matches('speaking')) expect((await stop.count()) + (await alert.count())).toBe(1);
       if (snapshot.matches('failed'))
