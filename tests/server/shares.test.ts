@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botIds, call, type Json, signUp, startApp, type TestServer } from '../support/app';
+import { botIds, call, type Json, postMessage, signUp, startApp, type TestServer } from '../support/app';
 import { type Nodes, startTwoNodes } from '../support/nodes';
 import { readEvents } from '../support/sse';
 import { admin, loginOwner, member } from './admin/support';
@@ -11,15 +11,7 @@ interface Viewer {
 
 /** Sends a message as the web app does and reads the reply to its end. */
 async function say(server: TestServer, user: Viewer, topic: string, text: string, parent?: string | null) {
-  const response = await fetch(`${server.url}/api/v1/topic/${topic}/message`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${user.token}`,
-      organization: user.tenant,
-    },
-    body: JSON.stringify(parent === undefined ? { text } : { text, parent }),
-  });
+  const response = await postMessage(server, user, topic, parent === undefined ? { text } : { text, parent });
   const events = await readEvents(response);
   expect(events.at(-1)?.event).toBe('done');
 }

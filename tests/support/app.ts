@@ -176,3 +176,24 @@ export async function botIds(server: TestServer, tenant = 'app'): Promise<Record
   const list = await call(server, '/api/v1/bot', { token: user.token, tenant });
   return Object.fromEntries(list.body.map((bot: { name: string; _id: string }) => [bot.name, bot._id]));
 }
+
+/**
+ * Sends a message to a topic as the web app does (`POST …/message`, the member's token and organization):
+ * the raw response, a reply's event stream or a refusal's JSON, for the caller to read.
+ */
+export function postMessage(
+  server: TestServer,
+  user: { token?: string; tenant?: string },
+  topic: string,
+  body: Record<string, unknown>,
+) {
+  return fetch(`${server.url}/api/v1/topic/${topic}/message`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${user.token}`,
+      organization: user.tenant ?? 'app',
+    },
+    body: JSON.stringify(body),
+  });
+}

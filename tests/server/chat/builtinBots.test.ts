@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examplePrompts } from '../../../src/chat/examplePrompts';
-import { botIds, call, signUp, startApp, type TestServer } from '../../support/app';
+import { botIds, call, postMessage, signUp, startApp, type TestServer } from '../../support/app';
 import { readEvents } from '../../support/sse';
 
 type User = Awaited<ReturnType<typeof signUp>>;
@@ -21,15 +21,7 @@ describe('built-in bots without any provider', () => {
       await call(server, '/api/v1/topic', { token: user.token, tenant: user.tenant, body: { bot: botId } })
     ).body._id;
     return async (text: string) => {
-      const response = await fetch(`${server.url}/api/v1/topic/${topic}/message`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          authorization: `Bearer ${user.token}`,
-          organization: user.tenant,
-        },
-        body: JSON.stringify({ text }),
-      });
+      const response = await postMessage(server, user, topic, { text });
       const events = await readEvents(response);
       const text_ = events
         .filter((event) => event.event === 'token')

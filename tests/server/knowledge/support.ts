@@ -1,4 +1,4 @@
-import type { Json, TestServer } from '../../support/app';
+import { type Json, postMessage, type TestServer } from '../../support/app';
 import { readEvents } from '../../support/sse';
 import { type Actor, admin } from '../admin/support';
 import { pdfOf } from '../files/support';
@@ -51,15 +51,7 @@ export async function ask(
   topicId: string,
   body: { text: string; files?: string[] },
 ) {
-  const response = await fetch(`${server.url}/api/v1/topic/${topicId}/message`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${user.token}`,
-      organization: user.tenant ?? 'app',
-    },
-    body: JSON.stringify(body),
-  });
+  const response = await postMessage(server, user, topicId, body);
   if (!response.headers.get('content-type')?.includes('text/event-stream'))
     return { status: response.status, text: '', done: null, error: await response.json() };
   const events = await readEvents(response);

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { expect } from 'vitest';
-import { call, type Json, type signUp, type TestServer } from '../../support/app';
+import { call, type Json, postMessage, type signUp, type TestServer } from '../../support/app';
 import { readEvents, type ServerSentEvent } from '../../support/sse';
 import { admin, loginOwner } from '../admin/support';
 
@@ -41,15 +41,7 @@ export async function say(
   text: string,
   onEvent: (event: ServerSentEvent) => void = () => {},
 ): Promise<ServerSentEvent[]> {
-  const response = await fetch(`${server.url}/api/v1/topic/${topic}/message`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${user.token}`,
-      organization: user.tenant,
-    },
-    body: JSON.stringify({ text }),
-  });
+  const response = await postMessage(server, user, topic, { text });
   expect(response.headers.get('content-type')).toContain('text/event-stream');
   return readEvents(response, onEvent);
 }

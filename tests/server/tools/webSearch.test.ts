@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { botIds, call, type Json, signUp, startApp, type TestServer } from '../../support/app';
+import { botIds, call, type Json, postMessage, signUp, startApp, type TestServer } from '../../support/app';
 import { type OpenAiDouble, startOpenAiDouble, toolSteps } from '../../support/openai-double';
 import { type SearchDouble, startBraveDouble, startSearxngDouble } from '../../support/searchEngines';
 import { readEvents } from '../../support/sse';
@@ -11,15 +11,12 @@ const acmeKey = 'BSA-acme-key-9876543210wxyz';
 
 /** Sends a message (with "Search the web" when `webSearch`) and reads the reply's events, or the refusal. */
 async function send(server: TestServer, user: User, topic: string, text: string, webSearch?: boolean) {
-  const response = await fetch(`${server.url}/api/v1/topic/${topic}/message`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${user.token}`,
-      organization: user.tenant,
-    },
-    body: JSON.stringify(webSearch === undefined ? { text } : { text, webSearch }),
-  });
+  const response = await postMessage(
+    server,
+    user,
+    topic,
+    webSearch === undefined ? { text } : { text, webSearch },
+  );
   if (!response.headers.get('content-type')?.includes('text/event-stream'))
     return { status: response.status, body: (await response.json()) as Json, events: [] };
   return { status: response.status, body: null, events: await readEvents(response) };
