@@ -350,19 +350,17 @@ class HeldRequests {
     this.devtools = devtools;
     // The network's word that a request let through has been answered, by the id the pause gives.
     const loaded = new Map<string, () => void>();
-    const settle = ({ requestId }: { requestId: string }) => {
+    // A paused request the app aborts is cancelled: the path's next end is for the request after it.
+    const pausedById = new Map<string, HeldRequest>();
+    const settle = ({ requestId, canceled }: { requestId: string; canceled?: boolean }) => {
+      const paused = pausedById.get(requestId);
+      if (paused && canceled) paused.abandoned = true;
+      pausedById.delete(requestId);
       loaded.get(requestId)?.();
       loaded.delete(requestId);
     };
-    // A paused request the app aborts is cancelled: the path's next end is for the request after it.
-    const pausedById = new Map<string, HeldRequest>();
     devtools.on('Network.loadingFinished', settle);
-    devtools.on('Network.loadingFailed', (failure) => {
-      const request = pausedById.get(failure.requestId);
-      if (request && failure.canceled) request.abandoned = true;
-      pausedById.delete(failure.requestId);
-      settle(failure);
-    });
+    devtools.on('Network.loadingFailed', settle);
     devtools.on('Fetch.requestPaused', ({ requestId, request, networkId }) => {
       const send = (method: 'Fetch.continueRequest' | 'Fetch.failRequest', extra = {}) =>
         devtools.send(method, { requestId, ...extra }).catch(() => {});
